@@ -1,0 +1,23 @@
+"""Dramatiq actors: thin wrappers around domain functions, one module per domain.
+
+Importing this package collects the actors; :func:`declare_all` binds them to a broker.
+Queues (one per job family): ``companies``, ``auth``. See the README for worker pools.
+"""
+
+from __future__ import annotations
+
+import dramatiq
+
+from custody import jobs
+
+# Importing the modules registers their actors with custody.jobs.
+from actors import auth, companies  # noqa: E402,F401
+
+
+def declare_all(broker: dramatiq.Broker) -> list[dramatiq.Actor]:
+    return jobs.declare(broker)
+
+
+def queue_names() -> list[str]:
+    """Every queue an actor of this service uses (what a default worker consumes)."""
+    return sorted({decl.queue for decl in jobs._declarations.values()})  # noqa: SLF001

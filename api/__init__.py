@@ -1,0 +1,1 @@
+"""The HTTP layer (Sanic): endpoints parse, authorize, call a domain service and serialize."""

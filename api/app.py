@@ -1,0 +1,68 @@
+"""The Sanic application factory."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from sanic import Request, Sanic
+from sanic.response import HTTPResponse
+
+from api import auth, companies, devices, errors, users, workspaces
+from custody.settings import Settings, get_settings
+from domain.audit import current_request_id
+
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+
+API_DESCRIPTION = """Custody wallet service. Authenticate with POST /api/v2/auth/access-token (a signed
+payload), then send `Authorization: Bearer <token>`; wallet-side paths take `X-Workspace-Id`.
+Every error body is `{code, error, details}`."""
+
+
+def create_app(settings: Settings | None = None, *, manage_resources: bool = True, name: str = "custody") -> Sanic:
+    """Build the API.
+
+    ``manage_resources`` opens the database and the broker when a server worker starts (the
+    normal case); tests pass False and provide both themselves.
+    """
+    settings = settings or get_settings()
+    app = Sanic(name)
+    app.config.FALLBACK_ERROR_FORMAT = "json"
+    app.config.OAS_UI_DEFAULT = "swagger"
+    app.config.OAS_URL_PREFIX = "/docs"
+    app.config.CORS = False
+    app.ext.openapi.describe("Custody Wallet Service", version="1.0", description=API_DESCRIPTION)
+    app.ext.openapi.add_security_scheme("BearerAuth", "http", scheme="bearer")
+
+    for module in (auth, devices, companies, workspaces, users):
+        app.blueprint(module.bp)
+    errors.install(app)
+
+    @app.on_request(priority=100)
+    async def assign_request_id(request: Request) -> None:
+        incoming = request.headers.get("x-request-id", "")
+        request.ctx.request_id = incoming if _REQUEST_ID.match(incoming) else str(uuid.uuid4())
+        request.ctx.request_id_token = current_request_id.set(request.ctx.request_id)
+
+    @app.on_response(priority=100)
+    async def echo_request_id(request: Request, response: HTTPResponse) -> None:
+        request_id = getattr(request.ctx, "request_id", None)
+        if request_id:
+            response.headers["X-Request-Id"] = request_id
+
+    if manage_resources:
+        @app.before_server_start
+        async def open_resources(app: Sanic) -> None:
+            from custody.broker import setup_broker
+            from custody.db import init_database
+
+            setup_broker(settings)
+            await init_database(settings)
+
+        @app.after_server_stop
+        async def close_resources(app: Sanic) -> None:
+            from custody.db import close_database
+
+            await close_database()
+
+    return app

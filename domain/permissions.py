@@ -1,0 +1,109 @@
+"""Roles and the one table that maps each role to its permissions.
+
+Permission names are the spec's UPPER_SNAKE spellings (the spec also writes ``EditWorkspace``
+for ``EDIT_WORKSPACE``); every permission the spec names is here, plus the ones this service
+needs for its own endpoints. A role with no entry has no permission.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class WorkspaceRole(StrEnum):
+    OWNER = "OWNER"
+    ADMIN = "ADMIN"
+    NON_SIGNING_ADMIN = "NON_SIGNING_ADMIN"
+    SIGNER = "SIGNER"
+    APPROVER = "APPROVER"
+    EDITOR = "EDITOR"
+    VIEWER = "VIEWER"
+
+
+class PlatformRole(StrEnum):
+    PLATFORM_ADMIN = "PLATFORM_ADMIN"
+    PLATFORM_SUPPORT = "PLATFORM_SUPPORT"
+
+
+class Permission(StrEnum):
+    # Named by the spec.
+    VIEW_WORKSPACE = "VIEW_WORKSPACE"
+    EDIT_WORKSPACE = "EDIT_WORKSPACE"
+    VIEW_CHANGE_APPROVALS = "VIEW_CHANGE_APPROVALS"
+    VIEW_QUORUM_SETTINGS = "VIEW_QUORUM_SETTINGS"
+    MANAGE_QUORUM_SETTINGS = "MANAGE_QUORUM_SETTINGS"
+    PROPOSE_QUORUM_SETTINGS = "PROPOSE_QUORUM_SETTINGS"
+    # The service's own.
+    VIEW_USERS = "VIEW_USERS"
+    MANAGE_USERS = "MANAGE_USERS"
+    MANAGE_DEVICES = "MANAGE_DEVICES"
+    CREATE_TRANSACTION = "CREATE_TRANSACTION"
+    APPROVE_TRANSACTION = "APPROVE_TRANSACTION"
+    SIGN_TRANSACTION = "SIGN_TRANSACTION"
+    VIEW_WEBHOOKS = "VIEW_WEBHOOKS"
+    MANAGE_WEBHOOKS = "MANAGE_WEBHOOKS"
+    MANAGE_BACKUP = "MANAGE_BACKUP"
+    VIEW_AUDIT_LOG = "VIEW_AUDIT_LOG"
+    # Platform level (not tied to a workspace).
+    VIEW_COMPANIES = "VIEW_COMPANIES"
+    MANAGE_COMPANIES = "MANAGE_COMPANIES"
+
+
+_P = Permission
+_READ = frozenset({_P.VIEW_WORKSPACE})
+_ADMIN_COMMON = frozenset(
+    {
+        _P.VIEW_WORKSPACE,
+        _P.EDIT_WORKSPACE,
+        _P.VIEW_CHANGE_APPROVALS,
+        _P.VIEW_QUORUM_SETTINGS,
+        _P.PROPOSE_QUORUM_SETTINGS,
+        _P.VIEW_USERS,
+        _P.MANAGE_USERS,
+        _P.CREATE_TRANSACTION,
+        _P.APPROVE_TRANSACTION,
+        _P.VIEW_WEBHOOKS,
+        _P.MANAGE_WEBHOOKS,
+        _P.VIEW_AUDIT_LOG,
+    }
+)
+
+#: The roles-to-permissions table. Why each row is as it is:
+#: OWNER alone changes approval settings, exports key backups and confirms paired devices (the
+#: spec has the owner check the device fingerprint); ADMIN proposes settings
+#: changes; NON_SIGNING_ADMIN is an ADMIN that never holds a signing role; SIGNER signs and
+#: creates transactions; APPROVER approves transactions; EDITOR configures the workspace
+#: (tags, wallets, webhooks) without moving money; VIEWER reads.
+ROLE_PERMISSIONS: dict[WorkspaceRole, frozenset[Permission]] = {
+    WorkspaceRole.OWNER: _ADMIN_COMMON
+    | {_P.MANAGE_QUORUM_SETTINGS, _P.SIGN_TRANSACTION, _P.MANAGE_BACKUP, _P.MANAGE_DEVICES},
+    WorkspaceRole.ADMIN: _ADMIN_COMMON | {_P.SIGN_TRANSACTION},
+    WorkspaceRole.NON_SIGNING_ADMIN: _ADMIN_COMMON,
+    WorkspaceRole.SIGNER: _READ | {_P.CREATE_TRANSACTION, _P.SIGN_TRANSACTION, _P.VIEW_WEBHOOKS},
+    WorkspaceRole.APPROVER: _READ | {_P.APPROVE_TRANSACTION, _P.VIEW_CHANGE_APPROVALS},
+    WorkspaceRole.EDITOR: _READ | {_P.EDIT_WORKSPACE, _P.CREATE_TRANSACTION, _P.VIEW_WEBHOOKS, _P.MANAGE_WEBHOOKS},
+    WorkspaceRole.VIEWER: _READ,
+}
+
+#: Platform staff permissions; they apply across companies, not inside a workspace.
+PLATFORM_PERMISSIONS: dict[PlatformRole, frozenset[Permission]] = {
+    PlatformRole.PLATFORM_ADMIN: frozenset({_P.VIEW_COMPANIES, _P.MANAGE_COMPANIES}),
+    PlatformRole.PLATFORM_SUPPORT: frozenset({_P.VIEW_COMPANIES}),
+}
+
+
+def permissions_of(role: str) -> frozenset[Permission]:
+    """The permissions of a workspace role (empty for an unknown role)."""
+    try:
+        return ROLE_PERMISSIONS[WorkspaceRole(role)]
+    except ValueError:
+        return frozenset()
+
+
+def platform_permissions_of(role: str | None) -> frozenset[Permission]:
+    if role is None:
+        return frozenset()
+    try:
+        return PLATFORM_PERMISSIONS[PlatformRole(role)]
+    except ValueError:
+        return frozenset()

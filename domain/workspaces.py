@@ -1,0 +1,33 @@
+"""Workspaces (tenants): created by platform staff or the operator CLI, each mainnet or testnet."""
+
+from __future__ import annotations
+
+import uuid
+
+from domain import audit
+from domain.auth import Principal
+from domain.errors import NotFound
+from domain.permissions import Permission
+from models.companies import Company
+from models.workspaces import Workspace
+
+NETWORK_TYPES = frozenset({"mainnet", "testnet"})
+
+
+async def create_workspace(
+    *, principal: Principal | None, company_id: uuid.UUID, name: str, network_type: str
+) -> Workspace:
+    if principal is not None:
+        principal.require_platform(Permission.MANAGE_COMPANIES)
+    company = await Company.get_or_none(id=company_id)
+    if company is None:
+        raise NotFound("company not found", code="COMPANY_NOT_FOUND")
+    workspace = await Workspace.create(company=company, name=name, network_type=network_type)
+    await audit.record(action="workspace.created", object_type="workspace", object_id=workspace.id,
+                       actor_id=principal.user.id if principal else None, workspace_id=workspace.id,
+                       company_id=company.id, details={"name": name, "network_type": network_type})
+    return workspace
+
+
+async def list_workspaces(*, principal: Principal) -> list[Workspace]:
+    return await Workspace.filter(id__in=list(principal.accesses)).order_by("created_at", "id")

@@ -1,0 +1,36 @@
+"""Users (people and API users) and their one role per workspace."""
+
+from __future__ import annotations
+
+from tortoise import fields
+
+from models.base import TimestampedModel
+
+
+class User(TimestampedModel):
+    #: "user" (a person, may pair a mobile device) or "api_user" (machine user with a key pair).
+    user_type = fields.CharField(max_length=10)
+    email = fields.CharField(max_length=320, null=True)
+    first_name = fields.CharField(max_length=100, null=True)
+    last_name = fields.CharField(max_length=100, null=True)
+    api_user_name = fields.CharField(max_length=100, null=True)
+    #: PLATFORM_ADMIN or PLATFORM_SUPPORT for platform staff, otherwise null.
+    platform_role = fields.CharField(max_length=20, null=True)
+    #: Ed25519 public key (32 bytes) of an API user; people authenticate through devices.
+    public_key = fields.BinaryField(null=True)
+    #: "active" or "removed"; a removed user's tokens stop working at once.
+    status = fields.CharField(max_length=10, default="active")
+
+    class Meta:
+        table = "users"
+
+
+class WorkspaceMember(TimestampedModel):
+    workspace = fields.ForeignKeyField("models.Workspace", related_name="members", on_delete=fields.CASCADE)
+    user = fields.ForeignKeyField("models.User", related_name="memberships", on_delete=fields.CASCADE)
+    role = fields.CharField(max_length=20)
+    role_status = fields.CharField(max_length=30, default="ROLE_STATUS_ACTIVE")
+
+    class Meta:
+        table = "workspace_members"
+        unique_together = (("workspace", "user"),)

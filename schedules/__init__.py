@@ -1,0 +1,1 @@
+"""The scheduler process: periodic jobs that only enqueue work, run by one elected leader."""

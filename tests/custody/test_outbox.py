@@ -1,0 +1,121 @@
+"""The outbox: commands survive a Redis outage and run exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+from dramatiq.brokers.redis import RedisBroker
+
+from custody import outbox
+from custody.unit_of_work import unit_of_work
+from domain import companies
+from models.audit import AuditEntry
+from models.companies import CompanyApplication
+from models.outbox import Command
+from tests.conftest import TEST_NAMESPACE, make_caller
+
+
+async def _submit_application(principal, *, broker=None) -> CompanyApplication:
+    async with unit_of_work(broker=broker):
+        return await companies.submit_application(
+            principal=principal, company_name="Globex", country="NL", email="cfo@globex.test",
+            first_name="Ada", job_title="CFO", last_name="Lovelace",
+        )
+
+
+async def _principal(client):
+    from domain.auth import authenticate
+
+    caller = await make_caller(client)
+    return await authenticate(caller.token)
+
+
+async def _wait_for(predicate, timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not await predicate():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+async def test_command_is_enqueued_after_commit_and_runs(client, worker):
+    principal = await _principal(client)
+    # When an application is submitted (state + command in one transaction)
+    application = await _submit_application(principal)
+    # Then the worker takes it into review
+    async def reviewed() -> bool:
+        return (await CompanyApplication.get(id=application.id)).status == "in_review"
+    await _wait_for(reviewed)
+    command = await Command.get(actor_name=companies.REVIEW_APPLICATION)
+    assert command.status == "done" and command.attempts == 1 and command.enqueue_count == 1
+
+
+async def test_rolled_back_unit_of_work_enqueues_nothing(client, broker, redis_client):
+    principal = await _principal(client)
+    try:
+        async with unit_of_work():
+            await companies.submit_application(principal=principal, company_name="X", country="NL",
+                                               email="x@x.test", first_name="A", job_title="B", last_name="C")
+            raise RuntimeError("boom")
+    except RuntimeError:
+        pass
+    assert await Command.all().count() == 0
+    assert await CompanyApplication.all().count() == 0
+    # Nothing reached the broker either: no message body is stored for the queue.
+    assert redis_client.hlen(f"{TEST_NAMESPACE}:companies.msgs") == 0
+
+
+async def test_command_written_while_redis_is_down_runs_once_redis_is_back(client, broker, worker, frozen_clock, settings):
+    principal = await _principal(client)
+    # Given a broker whose Redis cannot be reached
+    unreachable = RedisBroker(url="redis://127.0.0.1:1/0", socket_connect_timeout=0.5)
+    # When a command is written: the state commits, the enqueue fails quietly
+    application = await _submit_application(principal, broker=unreachable)
+    command = await Command.get(actor_name=companies.REVIEW_APPLICATION)
+    assert command.status == "pending" and command.enqueued_at is None
+    assert (await CompanyApplication.get(id=application.id)).status == "submitted"
+    # Then the relay, once the command is older than the bound and Redis is back, re-enqueues it
+    assert await outbox.relay_stale_commands(broker=broker) == 0  # not stale yet
+    frozen_clock.advance(timedelta(seconds=settings.outbox_relay_after_seconds + 1))
+    assert await outbox.relay_stale_commands(broker=broker) == 1
+
+    async def reviewed() -> bool:
+        return (await Command.get(id=command.id)).status == "done"
+    await _wait_for(reviewed)
+    assert (await CompanyApplication.get(id=application.id)).status == "in_review"
+
+
+async def test_actor_run_twice_for_one_command_applies_its_effect_once(client, broker, worker):
+    principal = await _principal(client)
+    application = await _submit_application(principal)
+    command = await Command.get(actor_name=companies.REVIEW_APPLICATION)
+    # When the same command is delivered twice more (at-least-once broker)
+    actor = broker.get_actor(companies.REVIEW_APPLICATION)
+    await asyncio.to_thread(actor.send, str(command.id))
+    await asyncio.to_thread(actor.send, str(command.id))
+    await worker.drain()
+    # Then the effect (status change + its audit entry) happened exactly once
+    assert (await CompanyApplication.get(id=application.id)).status == "in_review"
+    assert await AuditEntry.filter(action="company_application.in_review").count() == 1
+    assert (await Command.get(id=command.id)).attempts == 1
+
+
+async def test_failing_command_is_retried_then_marked_failed(client, broker, worker, monkeypatch):
+    principal = await _principal(client)
+    calls = []
+
+    async def broken(*, application_id):
+        calls.append(application_id)
+        raise ValueError("downstream unavailable")
+
+    monkeypatch.setattr(companies, "take_application_into_review", broken)
+    await _submit_application(principal)
+    command = await Command.get(actor_name=companies.REVIEW_APPLICATION)
+
+    async def failed() -> bool:
+        return (await Command.get(id=command.id)).status == "failed"
+    await _wait_for(failed)
+    command = await Command.get(id=command.id)
+    # max_retries=2 in the test settings: the first try and two retries
+    assert len(calls) == 3 and command.attempts == 3
+    assert "downstream unavailable" in command.last_error
