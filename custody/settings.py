@@ -97,6 +97,18 @@ class Settings:
     #: Key of the PostgreSQL advisory lock that elects the scheduler leader.
     scheduler_lock_key: int = 0x637573746F6479  # "custody"
 
+    # --- webhooks ---------------------------------------------------------------------------
+    #: Allow webhook URLs on loopback addresses (development and tests only).
+    webhook_allow_loopback: bool = False
+    webhook_timeout_seconds: float = 10.0
+    #: Deliveries in flight to one webhook at once, so one slow receiver cannot hold up others.
+    webhook_concurrency_per_endpoint: int = 4
+
+    # --- threshold signing --------------------------------------------------------------------
+    #: SecretBox keys (32 bytes, base64 in the environment) of the two service signers; each
+    #: signer process reads only its own.
+    signer_keys: dict[int, bytes] = field(default_factory=dict, repr=False)
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
         """Build settings from ``env`` (``os.environ`` by default)."""
@@ -130,6 +142,15 @@ class Settings:
             outbox_relay_interval_seconds=_int(
                 env, "OUTBOX_RELAY_INTERVAL_SECONDS", cls.outbox_relay_interval_seconds, minimum=1
             ),
+            webhook_allow_loopback=_bool(env, "WEBHOOK_ALLOW_LOOPBACK", cls.webhook_allow_loopback),
+            webhook_concurrency_per_endpoint=_int(
+                env, "WEBHOOK_CONCURRENCY_PER_ENDPOINT", cls.webhook_concurrency_per_endpoint, minimum=1
+            ),
+            signer_keys={
+                index: key
+                for index in (1, 2)
+                if (key := _key(env, f"SIGNER_{index}_SHARE_KEY")) is not None
+            },
         )
 
     def with_overrides(self, **changes: object) -> "Settings":

@@ -7,4 +7,5 @@ MODEL_MODULES: list[str] = [
     "models.auth",
     "models.audit",
     "models.outbox",
+    "models.vaults",
 ]

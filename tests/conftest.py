@@ -68,6 +68,8 @@ async def settings(servers: tuple[str, str]) -> AsyncIterator[Settings]:
             actor_max_retries=2,
             actor_min_backoff_ms=10,
             actor_max_backoff_ms=50,
+            webhook_allow_loopback=True,
+            data_dir=Path(os.environ.get("CUSTODY_TEST_DATA_DIR", ".custody/test")),
         )
     )
     from custody.db import apply_migrations
