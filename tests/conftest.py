@@ -29,7 +29,7 @@ from custody import clock
 from custody.embedded import ensure_servers
 from custody.settings import Settings, configure
 
-TEST_DATABASE = "custody_test"
+TEST_DATABASE = os.environ.get("CUSTODY_TEST_DATABASE", "custody_test")
 TEST_NAMESPACE = f"custody-test-{os.getpid()}"
 
 
