@@ -1,0 +1,268 @@
+"""``custody``: the operator's command line.
+
+    custody migrate                     apply committed migrations
+    custody web [--port 8000]           the API (Sanic; WEB_CONCURRENCY workers)
+    custody worker [--queues q ...]     Dramatiq workers (WORKER_PROCESSES x WORKER_THREADS)
+    custody scheduler                   periodic jobs (leader-elected; only enqueues)
+    custody dev [--port 8000]           all of the above together; embedded PostgreSQL/Redis
+                                        when DATABASE_URL / REDIS_URL are unset
+    custody bootstrap --out FILE        first company, workspace, owner and API user
+    custody queues                      queue depths (Redis) and outbox state (PostgreSQL)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+from custody.logging import configure_logging
+from custody.settings import Settings, configure, get_settings
+
+
+def _with_embedded_servers(settings: Settings) -> tuple[Settings, object]:
+    """Start embedded servers for unset URLs; export the URLs so child processes share them."""
+    from custody.embedded import ensure_servers
+
+    servers = ensure_servers(database_url=settings.database_url, redis_url=settings.redis_url,
+                             data_dir=settings.data_dir)
+    os.environ["DATABASE_URL"] = servers.database_url  # type: ignore[assignment]
+    os.environ["REDIS_URL"] = servers.redis_url  # type: ignore[assignment]
+    return configure(settings.with_overrides(database_url=servers.database_url, redis_url=servers.redis_url)), servers
+
+
+def _require_urls(settings: Settings) -> None:
+    missing = [name for name, value in (("DATABASE_URL", settings.database_url), ("REDIS_URL", settings.redis_url))
+               if not value]
+    if missing:
+        sys.exit(f"custody: {', '.join(missing)} not set (`custody dev` starts embedded servers instead)")
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from custody.db import apply_migrations
+
+    settings = get_settings()
+    servers = None
+    if args.embedded:
+        settings, servers = _with_embedded_servers(settings)
+    _require_urls(settings)
+    asyncio.run(apply_migrations(settings))
+    print("migrations applied")
+    if servers is not None:
+        servers.stop()  # type: ignore[attr-defined]
+    return 0
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from custody.web import serve
+
+    settings = get_settings()
+    _require_urls(settings)
+    serve(host=args.host, port=args.port, workers=args.workers or settings.web_workers)
+    return 0
+
+
+def worker_command(*, processes: int, threads: int, queues: Sequence[str]) -> list[str]:
+    command = [sys.executable, "-m", "dramatiq", "custody.worker_app", "--processes", str(processes),
+               "--threads", str(threads)]
+    if queues:
+        command += ["--queues", *queues]
+    return command
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    _require_urls(settings)
+    queues = args.queues or list(settings.worker_queues)
+    command = worker_command(processes=args.processes or settings.worker_processes,
+                             threads=args.threads or settings.worker_threads, queues=queues)
+    os.execv(command[0], command)
+
+
+def cmd_scheduler(args: argparse.Namespace) -> int:
+    from schedules.main import run_forever
+
+    settings = get_settings()
+    _require_urls(settings)
+    asyncio.run(run_forever(settings))
+    return 0
+
+
+def cmd_dev(args: argparse.Namespace) -> int:
+    """Embedded servers (if needed), migrations, then web + worker + scheduler as children."""
+    from custody.db import apply_migrations
+
+    settings, servers = _with_embedded_servers(get_settings())
+    os.environ.setdefault("CUSTODY_BASE_URL", f"http://127.0.0.1:{args.port}")
+    os.environ.setdefault("WEBHOOK_ALLOW_LOOPBACK", "true")
+    asyncio.run(apply_migrations(settings))
+    custody = [sys.executable, "-m", "custody.cli"]
+    children = {
+        "web": subprocess.Popen([*custody, "web", "--host", args.host, "--port", str(args.port)]),
+        "worker": subprocess.Popen(worker_command(processes=1, threads=settings.worker_threads, queues=[])),
+        "scheduler": subprocess.Popen([*custody, "scheduler"]),
+    }
+    print(f"custody dev: API on http://{args.host}:{args.port} (docs at /docs); Ctrl-C stops everything",
+          flush=True)
+    stopping = False
+
+    def stop(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    exit_code = 0
+    try:
+        while not stopping:
+            for name, child in children.items():
+                if child.poll() is not None:
+                    print(f"custody dev: {name} exited with {child.returncode}; stopping", file=sys.stderr)
+                    exit_code, stopping = child.returncode or 1, True
+            time.sleep(0.5)
+    finally:
+        for child in children.values():
+            if child.poll() is None:
+                child.terminate()
+        for child in children.values():
+            try:
+                child.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                child.kill()
+        servers.stop()  # type: ignore[attr-defined]
+    return exit_code
+
+
+def cmd_bootstrap(args: argparse.Namespace) -> int:
+    from custody.db import apply_migrations, close_database, init_database
+    from custody.unit_of_work import unit_of_work
+    from domain.bootstrap import bootstrap
+
+    settings = get_settings()
+    servers = None
+    if not (settings.database_url and settings.redis_url):
+        settings, servers = _with_embedded_servers(settings)
+    out = Path(args.out)
+    if out.exists() and not args.force:
+        sys.exit(f"custody: {out} exists; pass --force to overwrite")
+
+    async def run() -> dict:
+        from custody.broker import setup_broker
+
+        await apply_migrations(settings)
+        setup_broker(settings)
+        await init_database(settings)
+        try:
+            async with unit_of_work():
+                result = await bootstrap(
+                    company_name=args.company, company_email=args.email, workspace_name=args.workspace,
+                    network_type=args.network, owner_email=args.owner_email, api_user_role=args.role,
+                    platform_admin=args.platform_admin,
+                )
+        finally:
+            await close_database()
+        return {
+            "base_url": args.base_url or settings.base_url,
+            "workspace_id": result.workspace_id,
+            "company_id": result.company_id,
+            "owner_id": result.owner_id,
+            "client_id": result.client_id,
+            "client_type": "user",
+            "private_key": result.private_key,
+            "public_key": result.public_key,
+        }
+
+    credentials = asyncio.run(run())
+    # 0600 from the start: the file holds a private key.
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        json.dump(credentials, handle, indent=2)
+    os.chmod(out, 0o600)
+    print(f"bootstrap: workspace {credentials['workspace_id']}, API user {credentials['client_id']}; "
+          f"credentials written to {out} (mode 0600)")
+    if servers is not None:
+        servers.stop()  # type: ignore[attr-defined]
+    return 0
+
+
+def cmd_queues(args: argparse.Namespace) -> int:
+    from custody.inspect import queue_report
+
+    settings = get_settings()
+    _require_urls(settings)
+    report = asyncio.run(queue_report(settings))
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(f"{'queue':<24}{'ready':>8}{'delayed':>9}{'dead':>7}")
+    for row in report["queues"]:
+        print(f"{row['queue']:<24}{row['ready']:>8}{row['delayed']:>9}{row['dead']:>7}")
+    print("\noutbox commands by status:", ", ".join(f"{k}={v}" for k, v in report["outbox"].items()) or "none")
+    if report["stale_commands"]:
+        print(f"pending commands older than the relay bound: {report['stale_commands']}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="custody", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("migrate", help="apply committed migrations")
+    p.add_argument("--embedded", action="store_true", help="use the embedded servers when URLs are unset")
+    p.set_defaults(func=cmd_migrate)
+
+    p = sub.add_parser("web", help="run the API")
+    p.add_argument("--host", default="0.0.0.0")
+    p.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    p.add_argument("--workers", type=int, default=None, help="default: WEB_CONCURRENCY")
+    p.set_defaults(func=cmd_web)
+
+    p = sub.add_parser("worker", help="run Dramatiq workers")
+    p.add_argument("--processes", type=int, default=None, help="default: WORKER_PROCESSES")
+    p.add_argument("--threads", type=int, default=None, help="default: WORKER_THREADS")
+    p.add_argument("--queues", nargs="*", default=None, help="default: WORKER_QUEUES, else every queue")
+    p.set_defaults(func=cmd_worker)
+
+    p = sub.add_parser("scheduler", help="run the scheduler")
+    p.set_defaults(func=cmd_scheduler)
+
+    p = sub.add_parser("dev", help="run API, worker and scheduler together")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(func=cmd_dev)
+
+    p = sub.add_parser("bootstrap", help="create a first company, workspace, owner and API user")
+    p.add_argument("--out", required=True, help="credentials file to write (mode 0600)")
+    p.add_argument("--company", default="My Company")
+    p.add_argument("--email", default="ops@example.com", help="company contact email")
+    p.add_argument("--workspace", default="Main")
+    p.add_argument("--network", choices=["mainnet", "testnet"], default="testnet")
+    p.add_argument("--owner-email", default="owner@example.com")
+    p.add_argument("--role", default="ADMIN", help="workspace role of the API user")
+    p.add_argument("--platform-admin", action="store_true", help="also make the API user PLATFORM_ADMIN")
+    p.add_argument("--base-url", default=None, help="written to the file; default CUSTODY_BASE_URL")
+    p.add_argument("--force", action="store_true")
+    p.set_defaults(func=cmd_bootstrap)
+
+    p = sub.add_parser("queues", help="show queue depths and outbox state")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_queues)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    configure_logging()
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""Every error leaves as the envelope {code, error, details}, with a request id, and never leaks internals."""
+
+from __future__ import annotations
+
+from tests.conftest import make_caller
+
+
+def assert_envelope(response, status: int, code: str) -> dict:
+    assert response.status == status, response.json
+    body = response.json
+    assert set(body) == {"code", "error", "details"}
+    assert body["code"] == code and isinstance(body["error"], str) and isinstance(body["details"], dict)
+    assert response.headers.get("x-request-id")
+    return body
+
+
+async def test_unknown_path_is_404_envelope(client, database):
+    _, response = await client.get("/api/v1/does-not-exist")
+    assert_envelope(response, 404, "NOT_FOUND")
+
+
+async def test_wrong_method_is_405_envelope(client, database):
+    _, response = await client.delete("/api/v2/auth/time")
+    assert_envelope(response, 405, "METHOD_NOT_ALLOWED")
+
+
+async def test_malformed_json_is_400_envelope(client, database):
+    _, response = await client.post("/api/v2/auth/access-token", content=b"{not json",
+                                    headers={"content-type": "application/json"})
+    assert_envelope(response, 400, "MALFORMED_JSON")
+
+
+async def test_json_that_is_not_an_object_is_400(client, database):
+    _, response = await client.post("/api/v2/auth/access-token", content=b"[1, 2]")
+    assert_envelope(response, 400, "MALFORMED_JSON")
+
+
+async def test_validation_error_names_the_field(client):
+    caller = await make_caller(client, role="ADMIN")
+    _, response = await client.post("/api/v1/users", headers=caller.headers(),
+                                    json={"email": "not-an-email", "role": "VIEWER"})
+    body = assert_envelope(response, 400, "VALIDATION_ERROR")
+    assert body["details"] == {"field": "email", "reason": "must be an email address"}
+
+
+async def test_unexpected_exception_is_500_without_internals(client, monkeypatch):
+    from domain import workspaces
+
+    caller = await make_caller(client)
+
+    async def explode(**_):
+        raise RuntimeError("password=hunter2 at /srv/secret/path")
+
+    monkeypatch.setattr(workspaces, "list_workspaces", explode)
+    _, response = await client.get("/api/v1/workspaces", headers=caller.headers(),
+                                   )
+    body = assert_envelope(response, 500, "INTERNAL_ERROR")
+    assert "hunter2" not in response.text and "Traceback" not in response.text
+    assert body["details"]["request_id"] == response.headers["x-request-id"]
+
+
+async def test_client_request_id_is_echoed(client, database):
+    _, response = await client.get("/api/v2/auth/time", headers={"X-Request-Id": "abc-123"})
+    assert response.headers["x-request-id"] == "abc-123"
+
+
+async def test_openapi_document_is_served(client, database):
+    _, response = await client.get("/docs/openapi.json")
+    assert response.status == 200
+    paths = response.json["paths"]
+    assert "/api/v2/auth/access-token" in paths and "/api/v1/company" in paths
