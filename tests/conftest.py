@@ -12,6 +12,7 @@ import asyncio
 import base64
 import json
 import os
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -31,6 +32,8 @@ from custody.settings import Settings, configure
 
 TEST_DATABASE = os.environ.get("CUSTODY_TEST_DATABASE", "custody_test")
 TEST_NAMESPACE = f"custody-test-{os.getpid()}"
+#: Embedded servers' data and the test secret key; outside the checkout, reused between runs.
+_TEST_DATA_DIR = Path(os.environ.get("CUSTODY_TEST_DATA_DIR", Path(tempfile.gettempdir()) / f"custody-test-{os.getuid()}"))
 
 
 def _with_database(url: str, database: str) -> str:
@@ -43,7 +46,7 @@ def servers() -> Iterator[tuple[str, str]]:
     embedded = ensure_servers(
         database_url=os.environ.get("DATABASE_URL") or None,
         redis_url=os.environ.get("REDIS_URL") or None,
-        data_dir=Path(os.environ.get("CUSTODY_TEST_DATA_DIR", ".custody/test")),
+        data_dir=_TEST_DATA_DIR,
     )
     yield embedded.database_url, embedded.redis_url  # type: ignore[misc]
     embedded.stop()
@@ -69,7 +72,7 @@ async def settings(servers: tuple[str, str]) -> AsyncIterator[Settings]:
             actor_min_backoff_ms=10,
             actor_max_backoff_ms=50,
             webhook_allow_loopback=True,
-            data_dir=Path(os.environ.get("CUSTODY_TEST_DATA_DIR", ".custody/test")),
+            data_dir=_TEST_DATA_DIR,
         )
     )
     from custody.db import apply_migrations
