@@ -1,0 +1,29 @@
+"""Co-signer parts: the client co-signer's encrypted secret part for one key set.
+
+The part's ``config`` is a JSON document (see docs/signing.md, "Co-signer part config") holding
+the co-signer's public key material and its key package encrypted under a passphrase only the
+client knows; the service validates the public half and keeps the whole as an escrow copy.
+"""
+
+from __future__ import annotations
+
+from tortoise import fields
+
+from models.base import TimestampedModel
+
+
+class CosignerPart(TimestampedModel):
+    """Status: ``registered`` (POST /co-signer/part) -> ``committed`` (POST .../commit)."""
+
+    workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    #: The intent the part answers: the key set whose DKG produced it (unique: one part per set).
+    key_set = fields.OneToOneField("models.KeySet", related_name=False, on_delete=fields.RESTRICT)
+    participant = fields.SmallIntField(default=3)
+    user = fields.ForeignKeyField("models.User", related_name=False, on_delete=fields.RESTRICT)
+    device = fields.ForeignKeyField("models.Device", related_name=False, null=True, on_delete=fields.SET_NULL)
+    config = fields.TextField()
+    status = fields.CharField(max_length=12, default="registered")
+    committed_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "cosigner_parts"

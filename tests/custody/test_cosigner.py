@@ -1,0 +1,75 @@
+"""The co-signer program: its encrypted store, and restarts that resume without a second nonce."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+import uuid
+
+import pytest
+
+from custody.cosigner import CosignerError, ShareStore
+from custody.unit_of_work import unit_of_work
+from domain import signing
+from models.keys import KeySet
+from models.signing import SigningCommitment, SigningSession
+from tests.conftest import InProcessWorker
+from tests.signing_support import (  # noqa: F401 - api is a fixture
+    FAST_KDF, PASSPHRASE, api, cosigner_for, create_vault, fast_caller, settle, status_is,
+)
+
+
+def test_the_store_is_encrypted_under_the_passphrase(tmp_path):
+    store = ShareStore(tmp_path / "store", PASSPHRASE, params=FAST_KDF)
+    name = "00000000-0000-0000-0000-000000000001"
+    store.save("share", name, {"signing_share": "ab" * 32})
+    path = tmp_path / "store" / "share" / f"{name}.bin"
+    assert b"signing_share" not in path.read_bytes() and b"abab" not in path.read_bytes()
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    # Reopened with the passphrase: readable; with another passphrase: refused at once
+    assert ShareStore(tmp_path / "store", PASSPHRASE).load("share", name) == {"signing_share": "ab" * 32}
+    with pytest.raises(CosignerError, match="wrong passphrase"):
+        ShareStore(tmp_path / "store", b"not the passphrase")
+    with pytest.raises(ValueError):
+        store.save("share", "../escape", {})
+
+
+async def test_a_cosigner_restarted_mid_protocol_resumes_from_its_store(api, broker, worker, tmp_path):
+    owner = await fast_caller(api, role="OWNER")
+    user = await fast_caller(api, role="SIGNER", workspace_id=owner.workspace_id)
+    vault = await create_vault(owner.workspace_id)
+    # Given the co-signer sent round 1 and then stopped
+    first = cosigner_for(api, user, tmp_path / "store")
+    await settle(worker, first, until=status_is(vault, "round2"))
+    # When a new co-signer process starts on the same store
+    restarted = cosigner_for(api, user, tmp_path / "store")
+    await settle(worker, restarted, until=status_is(vault, "ready", "failed"))
+    # Then the key generation completes
+    key_set = await KeySet.get(vault_id=vault.id)
+    assert key_set.status == "ready"
+    # And in a signing session (signer processes paused), a co-signer that crashed after storing
+    # its nonce, when retried from its store, re-sends the same commitment: no second nonce
+    await asyncio.to_thread(worker.stop)
+    async with unit_of_work():
+        session = await signing.request_signature(workspace_id=uuid.UUID(owner.workspace_id), vault_id=vault.id,
+                                                  message=b"m", purpose="test", participants=[2, 3])
+    await restarted.step()
+    commitment = await SigningCommitment.get(session_id=session.id, participant=3)
+    nonce_files = sorted((tmp_path / "store" / "nonce").glob("*.bin"))
+    assert len(nonce_files) == 1
+    again = cosigner_for(api, user, tmp_path / "store")
+    view = await again.call("GET", f"/api/v1/co-signer/signing-requests/{session.id}")
+    await again._commit(view, again.key_package(str(key_set.id)), b"m")  # noqa: SLF001 - the retried step
+    assert sorted((tmp_path / "store" / "nonce").glob("*.bin")) == nonce_files
+    assert bytes((await SigningCommitment.get(session_id=session.id, participant=3)).hiding) == bytes(commitment.hiding)
+    # Then with the signers back, the session completes and the co-signer's nonce is gone
+    resumed = InProcessWorker(broker)
+    resumed.start()
+    try:
+        async def done() -> bool:
+            return (await SigningSession.get(id=session.id)).status == "completed"
+        await settle(resumed, again, until=done)
+    finally:
+        await asyncio.to_thread(resumed.stop)
+    assert not list((tmp_path / "store" / "nonce").glob("*.bin"))
