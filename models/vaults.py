@@ -1,6 +1,8 @@
 """Vaults: logical groups of wallets sharing one threshold key set.
 
-Minimal here (the foundation); the wallets work adds wallets, addresses and balances.
+A vault's key set (models.keys) is generated when the vault is created; its wallets, receiving
+addresses and balances live in models.wallets. ``is_frozen`` stops outgoing activity (no
+signing, no new wallets); deposits are still credited.
 """
 
 from __future__ import annotations

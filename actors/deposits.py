@@ -1,0 +1,40 @@
+"""The chain watcher (enqueued by the scheduler every CHAIN_WATCH_INTERVAL_SECONDS)."""
+
+from __future__ import annotations
+
+import logging
+
+from custody.jobs import actor
+from custody.settings import get_settings
+from custody.unit_of_work import unit_of_work
+from domain import deposits
+from domain.currencies import registry
+
+logger = logging.getLogger(__name__)
+
+WATCH = "deposits.watch"
+
+
+@actor(WATCH, max_retries=0)
+async def watch(network_id: str | None = None, max_blocks: int | None = None) -> dict[str, int]:
+    """Read the new final blocks of every network (or of ``network_id``) into deposits.
+
+    One unit of work per block: a crash loses at most the block in progress, which the next run
+    reads again (deposits are exactly-once by their chain reference). A failing network is
+    logged and skipped so the others keep going; the next tick retries it.
+    """
+    limit = max_blocks or get_settings().chain_watch_batch_blocks
+    scanned: dict[str, int] = {}
+    for network in [network_id] if network_id else sorted(registry().networks):
+        try:
+            for _ in range(limit):
+                async with unit_of_work():
+                    block = await deposits.scan_next_block(network_id=network)
+                if block is None:
+                    break
+                scanned[network] = block.height
+        except Exception:  # noqa: BLE001 - one unreachable network must not stop the others
+            logger.exception("deposits.watch: network %s failed", network)
+            if network_id:
+                raise
+    return scanned

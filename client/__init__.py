@@ -1,0 +1,1 @@
+"""Client-side reference code for integrators (no dependency on the service's packages)."""

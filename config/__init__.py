@@ -1,0 +1,14 @@
+"""Configuration files shipped with the service (package data).
+
+``currencies.json`` is the network and currency registry (domain.currencies), ``prices.json``
+the default USD price table (domain.prices). Settings ``CURRENCIES_FILE`` / ``PRICES_FILE``
+point at replacements; these are the defaults.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+CONFIG_DIR = Path(__file__).resolve().parent
+CURRENCIES_FILE = CONFIG_DIR / "currencies.json"
+PRICES_FILE = CONFIG_DIR / "prices.json"

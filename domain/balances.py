@@ -1,0 +1,275 @@
+"""Wallet balances: the parts, how they change, and the workspace-wide aggregates and snapshot.
+
+A wallet holds ``total`` atomic units, of which ``frozen`` are held back by a compliance hold
+and ``held`` are promised to outgoing transfers in flight; ``available = total - frozen - held``
+is what can still be spent. Every change goes through :func:`apply_change`, which also raises
+the address's ``balance_version`` by one (the per-address order of absolute balances, sync
+rule 2) and is made under row locks taken by :func:`lock_wallets` in a fixed order (addresses
+then wallets, each sorted by id) so concurrent writers never deadlock.
+
+The snapshot (:func:`snapshot`) reads the balances and the workspace's change-log position in
+one SQL statement, so ``cursor`` names exactly the changes the balances include.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, Iterable
+
+from tortoise import connections
+
+from custody import clock
+from domain import prices
+from domain.auth import Principal
+from domain.currencies import Currency, format_amount, registry
+from domain.errors import Conflict
+from domain.permissions import Permission
+from models.wallets import Wallet, WalletAddress
+
+
+@dataclass(frozen=True)
+class BalanceParts:
+    total: int = 0
+    frozen: int = 0
+    held: int = 0
+    block_height: int = 0
+
+    @property
+    def available(self) -> int:
+        return self.total - self.frozen - self.held
+
+    def __add__(self, other: "BalanceParts") -> "BalanceParts":
+        return BalanceParts(self.total + other.total, self.frozen + other.frozen, self.held + other.held,
+                            max(self.block_height, other.block_height))
+
+
+def parts_of(wallet: Wallet) -> BalanceParts:
+    return BalanceParts(int(wallet.total), int(wallet.frozen), int(wallet.held), int(wallet.block_height))
+
+
+def amounts(parts: BalanceParts, decimals: int) -> dict[str, str]:
+    """The available/frozen/held/total set in whole units and ``_atomic`` units (strings)."""
+    out: dict[str, str] = {}
+    for name in ("available", "frozen", "held", "total"):
+        atomic = getattr(parts, name)
+        out[name] = format_amount(atomic, decimals)
+        out[f"{name}_atomic"] = str(atomic)
+    return out
+
+
+def balances_object(parts: BalanceParts, decimals: int) -> dict[str, Any]:
+    """The AssetView ``balances`` object: the four parts (+ ``_atomic``) and ``block_height``."""
+    return {**amounts(parts, decimals), "block_height": parts.block_height}
+
+
+@dataclass(frozen=True)
+class Converted:
+    available: Decimal
+    frozen: Decimal
+    held: Decimal
+    total: Decimal
+    symbol: str
+    relevant_on: datetime
+
+    def __add__(self, other: "Converted") -> "Converted":
+        return Converted(self.available + other.available, self.frozen + other.frozen, self.held + other.held,
+                         self.total + other.total, self.symbol, min(self.relevant_on, other.relevant_on))
+
+    def to_dict(self) -> dict[str, str]:
+        return {
+            "available": prices.format_fiat(self.available), "frozen": prices.format_fiat(self.frozen),
+            "held": prices.format_fiat(self.held), "total": prices.format_fiat(self.total),
+            "relevant_on": self.relevant_on.isoformat().replace("+00:00", "Z"), "symbol": self.symbol,
+        }
+
+
+def convert(parts: BalanceParts, currency: Currency) -> Converted | None:
+    """Fiat value of the parts from the price source; None when the currency has no price."""
+    price = prices.price_source().price(currency.id)
+    if price is None:
+        return None
+
+    def value(atomic: int) -> Decimal:
+        return prices.convert(atomic, decimals=currency.decimals, price=price)
+
+    return Converted(value(parts.available), value(parts.frozen), value(parts.held), value(parts.total),
+                     price.symbol, price.relevant_on)
+
+
+# --------------------------------------------------------------------------------------------
+# Changing balances
+# --------------------------------------------------------------------------------------------
+
+
+class InsufficientBalance(Conflict):
+    code = "INSUFFICIENT_BALANCE"
+
+
+async def lock_wallets(wallet_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Wallet]:
+    """Lock the wallets and their addresses for this transaction, addresses first, each by id.
+
+    Every balance writer uses this one order, so two writers touching overlapping wallets wait
+    for each other instead of deadlocking.
+    """
+    ids = sorted(set(wallet_ids))
+    if not ids:
+        return {}
+    address_ids = sorted(set(await Wallet.filter(id__in=ids).values_list("address_id", flat=True)))
+    await WalletAddress.filter(id__in=address_ids).order_by("id").select_for_update(no_key=True)
+    wallets = await Wallet.filter(id__in=ids).order_by("id").select_for_update(no_key=True)
+    return {w.id: w for w in wallets}
+
+
+async def apply_change(
+    *, wallet: Wallet, total: int = 0, frozen: int = 0, held: int = 0, block_height: int | None = None
+) -> int:
+    """Add the deltas to a wallet locked by :func:`lock_wallets`; returns the new balance_version.
+
+    The parts never go negative and available never drops below zero through frozen or held
+    (409 INSUFFICIENT_BALANCE); a deposit (positive total) is always accepted.
+    """
+    before = parts_of(wallet)
+    after = BalanceParts(before.total + total, before.frozen + frozen, before.held + held,
+                         max(before.block_height, block_height or 0))
+    if min(after.total, after.frozen, after.held) < 0 or (after.available < 0 and after.available < before.available):
+        raise InsufficientBalance(
+            "the wallet's available balance does not cover this",
+            details={"wallet_id": str(wallet.id), "available_atomic": str(before.available)},
+        )
+    wallet.total, wallet.frozen, wallet.held = after.total, after.frozen, after.held  # type: ignore[assignment]
+    wallet.block_height = after.block_height
+    await wallet.save(update_fields=["total", "frozen", "held", "block_height"])
+    rows = await connections.get("default").execute_query_dict(
+        "UPDATE wallet_addresses SET balance_version = balance_version + 1, updated_at = $2 WHERE id = $1 "
+        "RETURNING balance_version",
+        [wallet.address_id, clock.now()],  # type: ignore[attr-defined]
+    )
+    return int(rows[0]["balance_version"])
+
+
+# --------------------------------------------------------------------------------------------
+# Aggregates and the snapshot
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CurrencyTotal:
+    currency: Currency
+    parts: BalanceParts
+
+
+async def currency_totals(*, workspace_id: uuid.UUID) -> list[CurrencyTotal]:
+    """Balances of the workspace summed per currency (registry order: network, native first, symbol)."""
+    rows = await connections.get("default").execute_query_dict(
+        "SELECT currency_id, sum(total) AS total, sum(frozen) AS frozen, sum(held) AS held, "
+        "max(block_height) AS block_height FROM wallets WHERE workspace_id = $1 GROUP BY currency_id",
+        [workspace_id],
+    )
+    return _totals(rows)
+
+
+def _totals(rows: Iterable[dict[str, Any]]) -> list[CurrencyTotal]:
+    found = []
+    for row in rows:
+        currency = registry().currencies.get(row["currency_id"])
+        if currency is None:
+            continue  # a currency removed from the registry: not shown (its wallets stay in the database)
+        found.append(CurrencyTotal(currency, BalanceParts(int(row["total"]), int(row["frozen"]), int(row["held"]),
+                                                          int(row["block_height"] or 0))))
+    return sorted(found, key=lambda t: (t.currency.network.id, not t.currency.is_native, t.currency.symbol))
+
+
+@dataclass(frozen=True)
+class WalletBalance:
+    wallet_id: uuid.UUID
+    vault_id: uuid.UUID
+    currency_id: str
+    network: str
+    address: str
+    balance_version: int
+    parts: BalanceParts
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    currency_balances: list[CurrencyTotal]
+    cursor: int
+    min_cursor: int
+    snapshot_at: datetime
+    wallets: list[WalletBalance] | None = None
+
+
+_SNAPSHOT_TOTALS = """
+WITH log AS (
+    SELECT coalesce(max(position), 0) AS position, coalesce(max(min_cursor), 0) AS min_cursor
+    FROM transaction_change_logs WHERE workspace_id = $1
+)
+SELECT log.position, log.min_cursor, b.currency_id, b.total, b.frozen, b.held, b.block_height
+FROM log LEFT JOIN (
+    SELECT currency_id, sum(total) AS total, sum(frozen) AS frozen, sum(held) AS held,
+           max(block_height) AS block_height
+    FROM wallets WHERE workspace_id = $1 GROUP BY currency_id
+) b ON true
+"""
+
+_SNAPSHOT_WALLETS = """
+WITH log AS (
+    SELECT coalesce(max(position), 0) AS position, coalesce(max(min_cursor), 0) AS min_cursor
+    FROM transaction_change_logs WHERE workspace_id = $1
+)
+SELECT log.position, log.min_cursor, w.id, w.vault_id, w.currency_id, w.total, w.frozen, w.held,
+       w.block_height, a.network, a.address, a.balance_version
+FROM log LEFT JOIN (wallets w JOIN wallet_addresses a ON a.id = w.address_id) ON w.workspace_id = $1
+ORDER BY w.created_at, w.id
+"""
+
+
+async def snapshot(*, principal: Principal | None, workspace_id: uuid.UUID, include_wallets: bool = False) -> Snapshot:
+    """GET /asset/balances/currencies: per-currency balances with the change-log cursor.
+
+    One SQL statement reads the balances and the cursor, so they are one consistent state:
+    the balances include exactly the changes at positions up to ``cursor``. With
+    ``include_wallets`` the per-wallet balances and balance versions come from the same state.
+    """
+    if principal is not None:
+        principal.require(workspace_id, Permission.VIEW_WORKSPACE)
+    conn = connections.get("default")
+    taken_at = clock.now()
+    if not include_wallets:
+        rows = await conn.execute_query_dict(_SNAPSHOT_TOTALS, [workspace_id])
+        totals = _totals(r for r in rows if r["currency_id"] is not None)
+        return Snapshot(totals, int(rows[0]["position"]), int(rows[0]["min_cursor"]), taken_at)
+    rows = await conn.execute_query_dict(_SNAPSHOT_WALLETS, [workspace_id])
+    wallets = [
+        WalletBalance(
+            wallet_id=r["id"], vault_id=r["vault_id"], currency_id=r["currency_id"], network=r["network"],
+            address=r["address"], balance_version=int(r["balance_version"]),
+            parts=BalanceParts(int(r["total"]), int(r["frozen"]), int(r["held"]), int(r["block_height"])),
+        )
+        for r in rows if r["id"] is not None
+    ]
+    sums: dict[str, BalanceParts] = {}
+    for wallet in wallets:
+        sums[wallet.currency_id] = sums.get(wallet.currency_id, BalanceParts()) + wallet.parts
+    totals = _totals({"currency_id": c, "total": p.total, "frozen": p.frozen, "held": p.held,
+                      "block_height": p.block_height} for c, p in sums.items())
+    return Snapshot(totals, int(rows[0]["position"]), int(rows[0]["min_cursor"]), taken_at, wallets)
+
+
+async def workspace_totals(*, principal: Principal, workspace_id: uuid.UUID) -> list[CurrencyTotal]:
+    """Per-currency totals (GET /asset/balances and /asset/totals)."""
+    principal.require(workspace_id, Permission.VIEW_WORKSPACE)
+    return await currency_totals(workspace_id=workspace_id)
+
+
+def converted_total(totals: Iterable[CurrencyTotal]) -> Converted | None:
+    """The fiat sum of the totals that have a price (None when none has one)."""
+    result: Converted | None = None
+    for item in totals:
+        converted = convert(item.parts, item.currency)
+        if converted is not None:
+            result = converted if result is None else result + converted
+    return result

@@ -1,0 +1,159 @@
+"""Deposits: the chain watcher turns final blocks into deposit transactions and balances.
+
+:func:`scan_next_block` (one block per unit of work, run by the ``deposits.watch`` actor) locks
+the network's watch state, reads the next block that has the confirmations the adapter asks
+for, records a deposit for every successful transfer to a workspace address that has a wallet
+of the transferred currency, and advances the state. A deposit is created ``finished`` (final:
+no approvals, no signatures), raises the wallet's total, bumps the address's balance_version and
+enters the change log; a ``transaction.created`` webhook event carries it.
+
+Exactly once: each deposit has a unique ``chain_ref`` (network, tx hash, address, currency).
+It is inserted in a savepoint before the balance moves, in the same transaction; a block read
+twice, or two watchers racing on it, hit the unique constraint (the second insert waits for the
+first to commit, then does nothing), so the balance moves once. The watch-state row lock also
+keeps two watchers of one network from doing the same work at the same time.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+
+from tortoise import connections
+from tortoise.exceptions import IntegrityError
+from tortoise.transactions import in_transaction
+
+from custody import clock
+from domain import balances, transactions
+from domain.currencies import registry
+from domain.networks import get_adapter
+from domain.networks.base import Block, NetworkAdapter, Transfer
+from models.deposits import ChainWatchState
+from models.transactions import Transaction
+from models.vaults import Vault
+from models.wallets import Wallet, WalletAddress
+from models.workspaces import Workspace
+
+logger = logging.getLogger(__name__)
+
+
+
+def chain_ref(network_id: str, transfer: Transfer) -> str:
+    return f"{network_id}:{transfer.tx_hash}:{transfer.to_address}:{transfer.currency_id}"
+
+
+@dataclass(frozen=True)
+class ScannedBlock:
+    network_id: str
+    height: int
+    deposits: list[Transaction]
+
+
+async def _lock_state(network_id: str) -> ChainWatchState:
+    await connections.get("default").execute_query(
+        "INSERT INTO chain_watch_states (id, network, scanned_height, created_at, updated_at) "
+        "VALUES ($1, $2, 0, $3, $3) ON CONFLICT (network) DO NOTHING",
+        [uuid.uuid4(), network_id, clock.now()],
+    )
+    state = await ChainWatchState.filter(network=network_id).select_for_update().first()
+    assert state is not None
+    return state
+
+
+async def final_height(adapter: NetworkAdapter) -> int:
+    """The newest height whose block has the confirmations a deposit needs."""
+    return await adapter.latest_height() - adapter.confirmations_required() + 1
+
+
+async def scan_next_block(*, network_id: str) -> ScannedBlock | None:
+    """Process the next final block of the network (in the caller's transaction); None when
+    there is none yet."""
+    adapter = get_adapter(network_id)
+    state = await _lock_state(network_id)
+    height = state.scanned_height + 1
+    if height > await final_height(adapter):
+        return None
+    block = await adapter.read_block(height)
+    if block is None:
+        return None
+    deposits = await record_block_deposits(adapter=adapter, block=block)
+    state.scanned_height = height
+    await state.save(update_fields=["scanned_height"])
+    return ScannedBlock(network_id, height, deposits)
+
+
+async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> list[Transaction]:
+    """Record the block's deposits to workspace wallets; transfers already recorded are skipped.
+
+    Lock order: wallets (addresses, then wallets, by id) first, the change-log counters last
+    (domain.transactions.assign_positions), as every balance writer does.
+    """
+    network_id = block.network_id
+    candidates = [t for t in block.transfers if t.success and t.amount > 0]
+    if not candidates:
+        return []
+    addresses = {a.address: a for a in await WalletAddress.filter(
+        network=network_id, address__in=sorted({t.to_address for t in candidates}))}
+    if not addresses:
+        return []
+    wallets = {(w.address_id, w.currency_id): w for w in await Wallet.filter(  # type: ignore[attr-defined]
+        address_id__in=[a.id for a in addresses.values()])}
+    matched: list[tuple[Transfer, WalletAddress, Wallet]] = []
+    for transfer in candidates:
+        address = addresses.get(transfer.to_address)
+        wallet = wallets.get((address.id, transfer.currency_id)) if address else None
+        if address is None or wallet is None:
+            continue  # not ours, or a currency the vault has no wallet for (not credited)
+        matched.append((transfer, address, wallet))
+    if not matched:
+        return []
+    refs = [chain_ref(network_id, t) for t, _, _ in matched]
+    known = set(await Transaction.filter(chain_ref__in=refs).values_list("chain_ref", flat=True))
+    matched = [m for m, ref in zip(matched, refs) if ref not in known]
+    if not matched:
+        return []
+    locked = await balances.lock_wallets(w.id for _, _, w in matched)
+    vaults = {v.id: v for v in await Vault.filter(id__in={w.vault_id for w in locked.values()})}  # type: ignore[attr-defined]
+    workspaces = {w.id: w for w in await Workspace.filter(id__in={w.workspace_id for w in locked.values()})}  # type: ignore[attr-defined]
+    own_addresses = {a.address: a for a in await WalletAddress.filter(
+        network=network_id, address__in=sorted({t.from_address for t, _, _ in matched}))}
+    recorded: list[Transaction] = []
+    # Chain order: balance versions and log positions follow the order of transfers in the block.
+    for transfer, address, wallet in sorted(matched, key=lambda m: m[0].index):
+        wallet = locked[wallet.id]
+        try:
+            async with in_transaction():  # savepoint: a duplicate (a racing watcher) skips only this one
+                tx = await Transaction.create(
+                    workspace_id=wallet.workspace_id, vault_id=wallet.vault_id, wallet_id=wallet.id,  # type: ignore[attr-defined]
+                    direction=transactions.DEPOSIT, status=transactions.FINISHED, currency_id=transfer.currency_id,
+                    network=network_id, amount=transfer.amount, fee=transfer.fee, fee_limit=transfer.fee,
+                    fee_currency_id=transfer.fee_currency_id, from_address=transfer.from_address,
+                    to_address=transfer.to_address, tx_hash=transfer.tx_hash, block_height=block.height,
+                    block_time=block.time, chain_ref=chain_ref(network_id, transfer),
+                )
+        except IntegrityError:
+            logger.info("deposit %s already recorded", chain_ref(network_id, transfer))
+            continue
+        version = await balances.apply_change(wallet=wallet, total=transfer.amount, block_height=block.height)
+        currency = registry().currency(transfer.currency_id)
+        vault = vaults[wallet.vault_id]  # type: ignore[attr-defined]
+        workspace = workspaces[wallet.workspace_id]  # type: ignore[attr-defined]
+        sender = own_addresses.get(transfer.from_address)
+        from_side = transactions.external_side(address=transfer.from_address, block_height=block.height)
+        if sender is not None and sender.workspace_id == wallet.workspace_id:  # type: ignore[attr-defined]
+            # A transfer between vaults of the workspace: name the sending vault (its balance
+            # change belongs to its own outgoing transaction).
+            sending_vault = await Vault.get(id=sender.vault_id)  # type: ignore[attr-defined]
+            from_side.update(external=False, vault_id=str(sending_vault.id), vault_name=sending_vault.name,
+                             workspace_id=str(workspace.id), workspace_name=workspace.name)
+        tx.balance_version = version
+        tx.from_side = from_side
+        tx.to_side = transactions.own_side(address=address.address, wallet=wallet, vault=vault, workspace=workspace,
+                                           currency=currency, balance_version=version)
+        await tx.save(update_fields=["balance_version", "from_side", "to_side"])
+        recorded.append(tx)
+    await transactions.assign_positions(recorded)
+    for tx in recorded:
+        await transactions.publish(tx, created=True)
+    return recorded

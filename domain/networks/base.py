@@ -1,0 +1,140 @@
+"""The network adapter interface: everything the service needs from a blockchain.
+
+An adapter builds unsigned transfers (the bytes the vault's threshold key signs), submits
+signed ones, estimates fees, reads blocks and says how many confirmations make a deposit final.
+The devnet (:mod:`domain.networks.devnet`) implements it over its own tables; a real node
+adapter implements the same methods over RPC and is registered in :mod:`domain.networks` under
+its registry ``adapter`` name, without touching wallets, deposits or balances.
+
+Adapter methods run in the caller's database transaction (the devnet's state is in PostgreSQL)
+and never commit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+from domain.currencies import Currency, Network
+from domain.errors import Conflict, ValidationFailed
+
+
+class TransferRejected(ValidationFailed):
+    """The network refuses the transfer (bad signature, funds, nonce, inputs ...); ``code`` says why."""
+
+    code = "TRANSFER_REJECTED"
+
+
+class InsufficientFunds(TransferRejected):
+    code = "INSUFFICIENT_FUNDS"
+
+
+class InsufficientGas(TransferRejected):
+    """A token transfer whose sender cannot pay the network fee in the native coin."""
+
+    code = "INSUFFICIENT_GAS"
+
+
+class InvalidSignature(TransferRejected):
+    code = "INVALID_SIGNATURE"
+
+
+class NetworkUnavailable(Conflict):
+    code = "NETWORK_UNAVAILABLE"
+
+
+@dataclass(frozen=True)
+class FeeEstimate:
+    """What a transfer of ``currency`` would cost, paid in ``fee_currency_id`` (atomic units)."""
+
+    fee: int
+    fee_currency_id: str
+    #: Account family: gas units and price; UTXO family: sat/vB and the estimated virtual size.
+    gas_limit: int | None = None
+    gas_price: int | None = None
+    fee_rate_sat_per_vb: int | None = None
+    vsize: int | None = None
+
+
+@dataclass(frozen=True)
+class UnsignedTransfer:
+    """A transfer ready to be signed: ``signing_payload`` is what the group key signs.
+
+    ``body`` is the family-specific, JSON-serializable transfer (it names the sender's public
+    key); submit it unchanged with the signature.
+    """
+
+    network_id: str
+    body: dict[str, Any]
+    signing_payload: bytes
+    amount: int
+    #: The most the transfer can cost (fee limit); the actual fee may be lower (gas refund).
+    fee_limit: int
+    fee_currency_id: str
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One movement of value read from a block: ``amount`` of ``currency_id`` to ``to_address``.
+
+    ``success`` is False for a transfer included but reverted (it moved no value; it may still
+    have paid its fee). ``index`` orders transfers inside the block; ``(tx_hash, to_address,
+    currency_id)`` identifies a transfer on its network.
+    """
+
+    tx_hash: str
+    index: int
+    from_address: str
+    to_address: str
+    currency_id: str
+    amount: int
+    fee: int
+    fee_currency_id: str
+    success: bool = True
+
+
+@dataclass(frozen=True)
+class Block:
+    network_id: str
+    height: int
+    hash: str
+    parent_hash: str
+    time: datetime
+    transfers: list[Transfer] = field(default_factory=list)
+
+
+@runtime_checkable
+class NetworkAdapter(Protocol):
+    """One blockchain network (a registry entry), as the service uses it."""
+
+    network: Network
+
+    def address_from_public_key(self, public_key: bytes) -> str:
+        """The receiving address of a 32-byte Ed25519 group public key on this network."""
+
+    def normalize_address(self, address: str) -> str:
+        """The canonical form of ``address``; raises addresses.InvalidAddress if it is not one."""
+
+    def confirmations_required(self) -> int:
+        """Blocks (including the one holding it) after which a transfer is final."""
+
+    async def estimate_fee(self, *, currency: Currency, amount: int | None = None,
+                           from_address: str | None = None, fee_rate: int | None = None) -> FeeEstimate:
+        """The fee of a transfer of ``currency`` (``fee_rate``: gas price or sat/vB override)."""
+
+    async def build_transfer(self, *, currency: Currency, from_address: str, public_key: bytes,
+                             to_address: str, amount: int, fee_rate: int | None = None) -> UnsignedTransfer:
+        """An unsigned transfer of ``amount`` from the address of ``public_key``."""
+
+    async def submit_transfer(self, *, body: dict[str, Any], signature: bytes) -> str:
+        """Submit a signed transfer; returns its transaction hash or raises TransferRejected."""
+
+    async def latest_height(self) -> int:
+        """Height of the newest block (0 before the first one)."""
+
+    async def read_block(self, height: int) -> Block | None:
+        """The block at ``height`` with its transfers, or None if it does not exist yet."""
+
+    async def balance_of(self, *, address: str, currency: Currency) -> int:
+        """The confirmed on-chain balance of ``address`` in ``currency`` (atomic units)."""

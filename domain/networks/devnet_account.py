@@ -1,0 +1,273 @@
+"""The devnet's account family (EVM-like): balances per address and asset, nonces, gas.
+
+Transfer body (what is signed, see :func:`domain.networks.devnet.signing_payload`)::
+
+    {"type": "account-transfer", "chain_id": int, "from": addr, "to": addr,
+     "asset": "" (native coin) | "<token contract>", "amount": "<atomic>",
+     "nonce": int, "gas_limit": int, "gas_price": "<atomic native per gas>",
+     "public_key": "<hex of the 32-byte group key>"}
+
+Rules: the nonce must be the sender's next one (mempool included); the gas limit must cover the
+transfer (``native_transfer_gas`` / ``token_transfer_gas``) and the gas price the network's; the
+sender must afford ``amount`` plus ``gas_limit x gas_price`` in the native coin for a native
+transfer, and ``gas_limit x gas_price`` native plus ``amount`` of the token for a token
+transfer: a token transfer without native gas is refused (INSUFFICIENT_GAS). When mined, the
+fee is ``gas_used x gas_price`` (the unused limit is not charged).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from decimal import Decimal
+from typing import Any
+
+from tortoise import connections
+from tortoise.functions import Sum
+
+from domain.currencies import Currency, Network, registry
+from domain.networks import addresses
+from domain.networks.base import (
+    Block,
+    FeeEstimate,
+    InsufficientFunds,
+    InsufficientGas,
+    Transfer,
+    TransferRejected,
+    UnsignedTransfer,
+)
+from domain.networks.devnet import (
+    amount_field,
+    faucet_address,
+    int_field,
+    latest_height,
+    malformed,
+    signing_payload,
+    transaction_hash,
+    verify_sender,
+)
+from models.devnet import DevnetAccount, DevnetBalance, DevnetBlock, DevnetTransaction
+
+NATIVE = ""
+
+
+class DevnetAccountAdapter:
+    family = "account"
+
+    def __init__(self, network: Network) -> None:
+        self.network = network
+        params = network.params
+        self.chain_id = int(params.get("chain_id", 1337))
+        self.gas_price = int(params.get("gas_price", 1_000_000_000))
+        self.native_transfer_gas = int(params.get("native_transfer_gas", 21_000))
+        self.token_transfer_gas = int(params.get("token_transfer_gas", 65_000))
+
+    # --- addresses -----------------------------------------------------------------------------
+
+    def address_from_public_key(self, public_key: bytes) -> str:
+        return addresses.account_address(public_key)
+
+    def normalize_address(self, address: str) -> str:
+        return addresses.normalize_account_address(address)
+
+    def confirmations_required(self) -> int:
+        return self.network.confirmations
+
+    # --- fees and building ---------------------------------------------------------------------
+
+    def _asset_of(self, currency: Currency) -> str:
+        if currency.network.id != self.network.id:
+            raise TransferRejected(f"{currency.id} is not a currency of {self.network.id}", code="WRONG_NETWORK")
+        return NATIVE if currency.is_native else currency.contract  # type: ignore[return-value]
+
+    def gas_for(self, asset: str) -> int:
+        return self.native_transfer_gas if asset == NATIVE else self.token_transfer_gas
+
+    async def estimate_fee(self, *, currency: Currency, amount: int | None = None,
+                           from_address: str | None = None, fee_rate: int | None = None) -> FeeEstimate:
+        gas_limit = self.gas_for(self._asset_of(currency))
+        gas_price = fee_rate or self.gas_price
+        return FeeEstimate(fee=gas_limit * gas_price, fee_currency_id=self.network.native_currency_id,
+                           gas_limit=gas_limit, gas_price=gas_price)
+
+    async def next_nonce(self, address: str) -> int:
+        account = await DevnetAccount.get_or_none(network=self.network.id, address=address)
+        pending = await DevnetTransaction.filter(network=self.network.id, from_address=address, kind="transfer",
+                                                 status="pending").count()
+        return (account.nonce if account else 0) + pending
+
+    async def build_transfer(self, *, currency: Currency, from_address: str, public_key: bytes,
+                             to_address: str, amount: int, fee_rate: int | None = None) -> UnsignedTransfer:
+        asset = self._asset_of(currency)
+        sender = self.normalize_address(from_address)
+        if self.address_from_public_key(public_key) != sender:
+            raise TransferRejected("the public key does not belong to the sending address", code="INVALID_SENDER")
+        if amount <= 0:
+            raise malformed("amount must be positive")
+        fee = await self.estimate_fee(currency=currency, fee_rate=fee_rate)
+        body = {
+            "type": "account-transfer", "chain_id": self.chain_id, "from": sender,
+            "to": self.normalize_address(to_address), "asset": asset, "amount": str(amount),
+            "nonce": await self.next_nonce(sender), "gas_limit": fee.gas_limit, "gas_price": str(fee.gas_price),
+            "public_key": bytes(public_key).hex(),
+        }
+        return UnsignedTransfer(network_id=self.network.id, body=body,
+                                signing_payload=signing_payload(self.network.id, body), amount=amount,
+                                fee_limit=fee.fee, fee_currency_id=self.network.native_currency_id)
+
+    # --- state helpers -------------------------------------------------------------------------
+
+    async def _lock_account(self, address: str) -> DevnetAccount:
+        await connections.get("default").execute_query(
+            "INSERT INTO devnet_accounts (network, address, nonce) VALUES ($1, $2, 0) "
+            "ON CONFLICT (network, address) DO NOTHING",
+            [self.network.id, address],
+        )
+        account = await DevnetAccount.filter(network=self.network.id, address=address).select_for_update().first()
+        assert account is not None
+        return account
+
+    async def _balance(self, address: str, asset: str) -> int:
+        row = await DevnetBalance.get_or_none(network=self.network.id, address=address, asset=asset)
+        return int(row.balance) if row else 0
+
+    async def _add(self, address: str, asset: str, delta: int) -> None:
+        await connections.get("default").execute_query(
+            "INSERT INTO devnet_balances (network, address, asset, balance) VALUES ($1, $2, $3, $4) "
+            "ON CONFLICT (network, address, asset) DO UPDATE SET balance = devnet_balances.balance + EXCLUDED.balance",
+            [self.network.id, address, asset, Decimal(delta)],
+        )
+
+    async def _pending_outflow(self, address: str) -> tuple[int, dict[str, int]]:
+        """Native coin (amounts + fee limits) and token amounts already promised by the mempool."""
+        rows = await DevnetTransaction.filter(
+            network=self.network.id, from_address=address, kind="transfer", status="pending"
+        ).annotate(total_amount=Sum("amount"), total_fee=Sum("fee")).group_by("asset").values(
+            "asset", "total_amount", "total_fee")
+        native, tokens = 0, {}
+        for row in rows:
+            native += int(row["total_fee"] or 0)
+            if row["asset"] == NATIVE:
+                native += int(row["total_amount"] or 0)
+            else:
+                tokens[row["asset"]] = int(row["total_amount"] or 0)
+        return native, tokens
+
+    # --- submitting ----------------------------------------------------------------------------
+
+    async def submit_transfer(self, *, body: dict[str, Any], signature: bytes) -> str:
+        if not isinstance(body, dict) or body.get("type") != "account-transfer":
+            raise malformed("type must be account-transfer")
+        if body.get("chain_id") != self.chain_id:
+            raise malformed(f"chain_id must be {self.chain_id}")
+        for name in ("from", "to"):
+            try:
+                if self.normalize_address(body.get(name)) != body.get(name):  # type: ignore[arg-type]
+                    raise malformed(f"{name} must be a lowercase account address")
+            except addresses.InvalidAddress:
+                raise malformed(f"{name} is not an account address") from None
+        asset = body.get("asset")
+        if asset != NATIVE and registry().currency_by_contract(self.network.id, asset) is None:  # type: ignore[arg-type]
+            raise TransferRejected("the asset is not a token of this network", code="UNKNOWN_ASSET")
+        amount = amount_field(body, "amount", minimum=1)
+        nonce = int_field(body, "nonce")
+        gas_limit = int_field(body, "gas_limit")
+        gas_price = amount_field(body, "gas_price")
+        payload = verify_sender(self, body, signature)
+        tx_hash = transaction_hash(self.network.id, payload, bytes(signature), prefix="0x")
+        if await DevnetTransaction.exists(network=self.network.id, tx_hash=tx_hash):
+            return tx_hash  # the same signed transfer again: idempotent
+        sender = body["from"]
+        await self._lock_account(sender)  # serializes this sender's submissions (nonce, funds)
+        expected = await self.next_nonce(sender)
+        if nonce != expected:
+            raise TransferRejected(f"nonce must be {expected}", code="NONCE_MISMATCH",
+                                   details={"expected_nonce": expected, "nonce": nonce})
+        if gas_limit < self.gas_for(asset):  # type: ignore[arg-type]
+            raise TransferRejected(f"gas_limit must be at least {self.gas_for(asset)}", code="GAS_LIMIT_TOO_LOW")  # type: ignore[arg-type]
+        if gas_price < self.gas_price:
+            raise TransferRejected(f"gas_price must be at least {self.gas_price}", code="GAS_PRICE_TOO_LOW")
+        max_fee = gas_limit * gas_price
+        pending_native, pending_tokens = await self._pending_outflow(sender)
+        native_available = await self._balance(sender, NATIVE) - pending_native
+        if asset == NATIVE:
+            if amount + max_fee > native_available:
+                raise InsufficientFunds("the sender cannot pay amount plus fee",
+                                        details={"available": str(native_available), "needed": str(amount + max_fee)})
+        else:
+            if max_fee > native_available:
+                raise InsufficientGas("a token transfer needs native coin for gas",
+                                      details={"available_gas": str(native_available), "needed": str(max_fee)})
+            token_available = await self._balance(sender, asset) - pending_tokens.get(asset, 0)  # type: ignore[arg-type]
+            if amount > token_available:
+                raise InsufficientFunds("the sender does not hold enough of the token",
+                                        details={"available": str(token_available), "needed": str(amount)})
+        await DevnetTransaction.create(
+            network=self.network.id, tx_hash=tx_hash, kind="transfer", from_address=sender, to_address=body["to"],
+            asset=asset, amount=amount, fee=max_fee, nonce=nonce, gas_limit=gas_limit, gas_price=gas_price,
+            body=body, signature=bytes(signature),
+        )
+        return tx_hash
+
+    async def faucet_transaction(self, *, to_address: str, currency: Currency, amount: int, salt: bytes) -> str:
+        asset = self._asset_of(currency)
+        tx_hash = "0x" + hashlib.sha256(b"faucet" + self.network.id.encode() + to_address.encode() + salt).hexdigest()
+        await DevnetTransaction.create(network=self.network.id, tx_hash=tx_hash, kind="faucet",
+                                       from_address=faucet_address(self), to_address=to_address, asset=asset,
+                                       amount=amount, fee=0, body={"type": "faucet", "to": to_address,
+                                                                    "asset": asset, "amount": str(amount)})
+        return tx_hash
+
+    # --- mining --------------------------------------------------------------------------------
+
+    async def apply(self, tx: DevnetTransaction, *, height: int) -> bool:
+        """Execute a mempool transaction in block ``height``; False when it is dropped instead."""
+        amount = int(tx.amount)
+        if tx.kind == "faucet":
+            await self._add(tx.to_address, tx.asset, amount)
+            tx.status = "confirmed"
+            return True
+        account = await self._lock_account(tx.from_address)
+        gas_used = self.gas_for(tx.asset)
+        fee = gas_used * int(tx.gas_price)  # type: ignore[arg-type]
+        native = await self._balance(tx.from_address, NATIVE)
+        if tx.nonce != account.nonce or native < fee:
+            tx.status, tx.error = "dropped", "nonce or gas no longer valid"
+            return False
+        await self._add(tx.from_address, NATIVE, -fee)
+        balance = native - fee if tx.asset == NATIVE else await self._balance(tx.from_address, tx.asset)
+        if balance >= amount:
+            await self._add(tx.from_address, tx.asset, -amount)
+            await self._add(tx.to_address, tx.asset, amount)
+            tx.status = "confirmed"
+        else:
+            tx.status, tx.error = "failed", "insufficient funds at execution"
+        account.nonce += 1
+        await account.save()
+        tx.fee, tx.gas_used = fee, gas_used
+        return True
+
+    # --- reading -------------------------------------------------------------------------------
+
+    async def latest_height(self) -> int:
+        return await latest_height(self.network.id)
+
+    async def read_block(self, height: int) -> Block | None:
+        block = await DevnetBlock.get_or_none(network=self.network.id, height=height)
+        if block is None:
+            return None
+        transfers = []
+        native_id = self.network.native_currency_id
+        for tx in await DevnetTransaction.filter(network=self.network.id, block_height=height).order_by("block_index"):
+            currency = registry().currency_by_contract(self.network.id, tx.asset or None)
+            if currency is None:
+                continue
+            transfers.append(Transfer(
+                tx_hash=tx.tx_hash, index=tx.block_index or 0, from_address=tx.from_address, to_address=tx.to_address,
+                currency_id=currency.id, amount=int(tx.amount), fee=int(tx.fee), fee_currency_id=native_id,
+                success=tx.status == "confirmed",
+            ))
+        return Block(network_id=self.network.id, height=height, hash=block.hash, parent_hash=block.parent_hash,
+                     time=block.produced_at, transfers=transfers)
+
+    async def balance_of(self, *, address: str, currency: Currency) -> int:
+        return await self._balance(self.normalize_address(address), self._asset_of(currency))

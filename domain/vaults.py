@@ -1,0 +1,109 @@
+"""Vaults: groups of wallets that share one threshold key set.
+
+Creating a vault starts the distributed key generation of its FROST(Ed25519) key set in the
+same unit of work (domain.keys); wallets can be opened once that key set is ready. Freezing a
+vault stops outgoing activity (signing refuses a frozen vault, no new wallets are opened);
+deposits to its addresses are still credited, since the chain does not ask.
+
+Every query is scoped by workspace: a vault of another workspace answers exactly like a
+missing one (404 VAULT_NOT_FOUND).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from domain import audit, keys
+from domain.auth import Principal
+from domain.errors import NotFound
+from domain.permissions import Permission
+from models.keys import KeySet
+from models.vaults import Vault
+
+
+@dataclass(frozen=True)
+class VaultView:
+    vault: Vault
+    key_set: KeySet | None
+
+
+def _require(principal: Principal | None, workspace_id: uuid.UUID, permission: Permission) -> None:
+    if principal is not None:
+        principal.require(workspace_id, permission)
+
+
+async def get_vault(*, workspace_id: uuid.UUID, vault_id: uuid.UUID, lock: bool = False) -> Vault:
+    """The vault of this workspace (locked FOR NO KEY UPDATE when ``lock``); 404 otherwise."""
+    query = Vault.filter(id=vault_id, workspace_id=workspace_id)
+    if lock:
+        query = query.select_for_update(no_key=True)
+    vault = await query.first()
+    if vault is None:
+        raise NotFound("vault not found", code="VAULT_NOT_FOUND", details={"vault_id": str(vault_id)})
+    return vault
+
+
+async def _key_set(vault: Vault) -> KeySet | None:
+    try:
+        return await keys.get_key_set(vault_id=vault.id, workspace_id=vault.workspace_id)  # type: ignore[attr-defined]
+    except NotFound:
+        return None
+
+
+async def create_vault(*, principal: Principal | None, workspace_id: uuid.UUID, name: str) -> VaultView:
+    """Create a vault and request its key set's generation (one unit of work)."""
+    _require(principal, workspace_id, Permission.EDIT_WORKSPACE)
+    actor_id = principal.user.id if principal else None
+    vault = await Vault.create(workspace_id=workspace_id, name=name)
+    key_set = await keys.request_key_generation(vault=vault, actor_id=actor_id)
+    await audit.record(action="vault.created", object_type="vault", object_id=vault.id, actor_id=actor_id,
+                       workspace_id=workspace_id, details={"name": name, "key_set_id": str(key_set.id)})
+    return VaultView(vault, key_set)
+
+
+async def view_vault(*, principal: Principal | None, workspace_id: uuid.UUID, vault_id: uuid.UUID) -> VaultView:
+    _require(principal, workspace_id, Permission.VIEW_WORKSPACE)
+    vault = await get_vault(workspace_id=workspace_id, vault_id=vault_id)
+    return VaultView(vault, await _key_set(vault))
+
+
+async def list_vaults(
+    *, principal: Principal | None, workspace_id: uuid.UUID, limit: int, offset: int
+) -> tuple[list[VaultView], int]:
+    _require(principal, workspace_id, Permission.VIEW_WORKSPACE)
+    query = Vault.filter(workspace_id=workspace_id)
+    total = await query.count()
+    vaults = await query.order_by("created_at", "id").offset(offset).limit(limit)
+    latest: dict[uuid.UUID, KeySet] = {}
+    for key_set in await KeySet.filter(vault_id__in=[v.id for v in vaults]).order_by("created_at"):
+        latest[key_set.vault_id] = key_set  # type: ignore[attr-defined]  # newest wins
+    return [VaultView(v, latest.get(v.id)) for v in vaults], total
+
+
+async def rename_vault(*, principal: Principal | None, workspace_id: uuid.UUID, vault_id: uuid.UUID,
+                       name: str) -> VaultView:
+    _require(principal, workspace_id, Permission.EDIT_WORKSPACE)
+    vault = await get_vault(workspace_id=workspace_id, vault_id=vault_id, lock=True)
+    previous = vault.name
+    if previous != name:
+        vault.name = name
+        await vault.save(update_fields=["name"])
+        await audit.record(action="vault.renamed", object_type="vault", object_id=vault.id,
+                           actor_id=principal.user.id if principal else None, workspace_id=workspace_id,
+                           details={"from": previous, "to": name})
+    return VaultView(vault, await _key_set(vault))
+
+
+async def set_frozen(*, principal: Principal | None, workspace_id: uuid.UUID, vault_id: uuid.UUID,
+                     frozen: bool) -> VaultView:
+    """Freeze or unfreeze; repeating the current state changes nothing and records nothing."""
+    _require(principal, workspace_id, Permission.EDIT_WORKSPACE)
+    vault = await get_vault(workspace_id=workspace_id, vault_id=vault_id, lock=True)
+    if vault.is_frozen != frozen:
+        vault.is_frozen = frozen
+        await vault.save(update_fields=["is_frozen"])
+        await audit.record(action="vault.frozen" if frozen else "vault.unfrozen", object_type="vault",
+                           object_id=vault.id, actor_id=principal.user.id if principal else None,
+                           workspace_id=workspace_id)
+    return VaultView(vault, await _key_set(vault))

@@ -1,0 +1,66 @@
+"""Vaults: create (with key generation), list, rename, freeze and unfreeze."""
+
+from __future__ import annotations
+
+from models.audit import AuditEntry
+from models.keys import KeySet
+from models.outbox import Command
+from tests.conftest import make_caller
+from tests.wallets_support import Api
+
+
+async def test_creating_a_vault_requests_its_key_set_in_the_same_unit_of_work(client, broker):
+    api = Api(client, await make_caller(client, role="ADMIN"))
+    status, vault = await api.post("/api/v1/vault/accounts", {"name": "Treasury"})
+    assert status == 201, vault
+    assert (vault["name"], vault["is_frozen"], vault["workspace_id"]) == ("Treasury", False, api.caller.workspace_id)
+    assert vault["key_set"]["status"] == "round1" and vault["key_set"]["group_public_key"] is None
+    key_set = await KeySet.get(vault_id=vault["id"])
+    assert str(key_set.id) == vault["key_set"]["id"]
+    assert await Command.filter(actor_name__startswith="signer_").count() == 2  # both signers' DKG round 1
+    assert await AuditEntry.filter(action="vault.created", object_id=vault["id"]).count() == 1
+
+
+async def test_list_rename_freeze_unfreeze(client, broker, frozen_clock):
+    api = Api(client, await make_caller(client, role="ADMIN"))
+    _, first = await api.post("/api/v1/vault/accounts", {"name": "Hot"})
+    frozen_clock.advance(seconds=1)
+    await api.post("/api/v1/vault/accounts", {"name": "Cold"})
+    status, listed = await api.get("/api/v1/vault/accounts", limit=1)
+    assert status == 200 and listed["total"] == 2
+    assert [v["name"] for v in listed["accounts"]] == ["Hot"]
+    status, renamed = await api.request("PATCH", f"/api/v1/vault/accounts/{first['id']}", json={"name": "Hot 2"})
+    assert (status, renamed["name"]) == (200, "Hot 2")
+    status, frozen = await api.post(f"/api/v1/vault/accounts/{first['id']}/freeze")
+    assert (status, frozen["is_frozen"]) == (200, True)
+    # Freezing again changes nothing and records nothing
+    await api.post(f"/api/v1/vault/accounts/{first['id']}/freeze")
+    assert await AuditEntry.filter(action="vault.frozen").count() == 1
+    status, unfrozen = await api.post(f"/api/v1/vault/accounts/{first['id']}/unfreeze")
+    assert (status, unfrozen["is_frozen"]) == (200, False)
+    status, one = await api.get(f"/api/v1/vault/accounts/{first['id']}")
+    assert one["name"] == "Hot 2" and one["key_set"]["status"] == "round1"
+
+
+async def test_another_workspaces_vault_answers_like_a_missing_one(client, broker):
+    owner = Api(client, await make_caller(client, role="ADMIN"))
+    stranger = Api(client, await make_caller(client, role="ADMIN"))
+    _, vault = await owner.post("/api/v1/vault/accounts", {"name": "Treasury"})
+    for method, path, body in (("GET", "", None), ("PATCH", "", {"name": "x"}), ("POST", "/freeze", {}),
+                               ("POST", "/unfreeze", {})):
+        status, answer = await stranger.request(method, f"/api/v1/vault/accounts/{vault['id']}{path}", json=body)
+        assert (status, answer["code"]) == (404, "VAULT_NOT_FOUND")
+
+
+async def test_vault_input_and_permissions(client, broker):
+    admin = Api(client, await make_caller(client, role="ADMIN"))
+    viewer = Api(client, await make_caller(client, role="VIEWER", workspace_id=admin.caller.workspace_id))
+    for body in ({}, {"name": ""}, {"name": "x" * 101}, {"name": 5}):
+        status, answer = await admin.post("/api/v1/vault/accounts", body)
+        assert (status, answer["details"]["field"]) == (400, "name")
+    status, answer = await viewer.post("/api/v1/vault/accounts", {"name": "Mine"})
+    assert (status, answer["code"]) == (403, "PERMISSION_DENIED")
+    status, listed = await viewer.get("/api/v1/vault/accounts")
+    assert status == 200 and listed["total"] == 0
+    status, _ = await viewer.get("/api/v1/vault/accounts", limit=1001)
+    assert status == 400

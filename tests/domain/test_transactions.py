@@ -1,0 +1,229 @@
+"""Transactions: change-log positions under concurrent writers, retention, held balances."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import timedelta
+
+import pytest
+from tortoise import connections
+
+from custody.unit_of_work import unit_of_work
+from domain import balances, deposits, transactions
+from domain.errors import DomainError
+from domain.networks import get_adapter
+from models.transactions import Transaction
+from models.wallets import Wallet
+from tests.conftest import TEST_DATABASE
+from tests.wallets_support import address_of, fund, open_wallet, reload, vault_with_key, watch, workspace
+
+EVM = "devnet-evm-testnet"
+UTXO = "devnet-utxo-testnet"
+ETH = 10**18
+
+
+async def _credit(wallet: Wallet, amount: int) -> None:
+    async with unit_of_work():
+        locked = await balances.lock_wallets([wallet.id])
+        await balances.apply_change(wallet=locked[wallet.id], total=amount)
+
+
+async def _all_changes(workspace_id, since: int = 0, limit: int = 1000) -> list[Transaction]:
+    items: list[Transaction] = []
+    while True:
+        page = await transactions.changes(principal=None, workspace_id=workspace_id, since_cursor=since, limit=limit)
+        items.extend(page.items)
+        since = page.next_cursor
+        if not page.has_more:
+            return items
+
+
+async def _waiting_on_locks() -> int:
+    rows = await connections.get("default").execute_query_dict(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [TEST_DATABASE])
+    return int(rows[0]["n"])
+
+
+async def test_a_later_writer_waits_so_commit_order_is_position_order(broker):
+    # Given two vaults of one workspace with a deposit each in its own block
+    ws = await workspace()
+    first = await open_wallet(await vault_with_key(ws, name="A"), "DBTC_TEST")
+    second = await open_wallet(await vault_with_key(ws, name="B"), "DBTC_TEST")
+    await fund(UTXO, await address_of(first), 10_000)
+    await fund(UTXO, await address_of(second), 20_000)
+    adapter = get_adapter(UTXO)
+    async with unit_of_work():
+        block_1, block_2 = await adapter.read_block(1), await adapter.read_block(2)
+    a_written, release_a = asyncio.Event(), asyncio.Event()
+
+    async def writer_a() -> None:
+        async with unit_of_work():
+            await deposits.record_block_deposits(adapter=adapter, block=block_1)
+            a_written.set()
+            await release_a.wait()  # A holds its position, uncommitted
+
+    async def writer_b() -> None:
+        async with unit_of_work():
+            await deposits.record_block_deposits(adapter=adapter, block=block_2)
+
+    task_a = asyncio.create_task(writer_a())
+    await a_written.wait()
+    task_b = asyncio.create_task(writer_b())
+    # When B is blocked on the workspace's log row (it cannot take a position while A is open)
+    while await _waiting_on_locks() == 0:
+        await asyncio.sleep(0.01)
+    # Then a reader sees neither, so it cannot move its cursor past A's position
+    page = await transactions.changes(principal=None, workspace_id=ws.id, since_cursor=0)
+    assert page.items == [] and page.next_cursor == 0
+    # When A commits, B takes the next position
+    release_a.set()
+    await asyncio.gather(task_a, task_b)
+    items = await _all_changes(ws.id)
+    assert [(int(t.amount), t.seq) for t in items] == [(10_000, 1), (20_000, 2)]
+
+
+async def test_concurrent_writers_never_make_a_reader_skip_or_reorder(broker):
+    ws = await workspace()
+    writers, per_writer = 6, 6
+    wallets = []
+    for index in range(writers):
+        wallet = await open_wallet(await vault_with_key(ws, name=f"V{index}"), "DBTC_TEST")
+        await _credit(wallet, 10_000_000)
+        wallets.append(wallet)
+    done = asyncio.Event()
+    seen: dict[str, int] = {}
+    cursors: list[int] = []
+
+    async def writer(wallet: Wallet) -> None:
+        for _ in range(per_writer):
+            async with unit_of_work():
+                await transactions.record_outgoing(workspace_id=ws.id, wallet_id=wallet.id,
+                                                   to_address="tdvb1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq",
+                                                   amount=1_000, fee_limit=500)
+                await asyncio.sleep(random.random() / 200)  # hold the position a little, uncommitted
+            await asyncio.sleep(0)
+
+    async def reader() -> None:
+        cursor = 0
+        while True:
+            finished = done.is_set()
+            page = await transactions.changes(principal=None, workspace_id=ws.id, since_cursor=cursor, limit=4)
+            for item in page.items:
+                assert item.seq > cursor
+                seen[str(item.id)] = item.seq  # type: ignore[assignment]
+            cursor = page.next_cursor
+            cursors.append(cursor)
+            if finished and not page.has_more:
+                return
+            await asyncio.sleep(0)
+
+    reading = asyncio.create_task(reader())
+    await asyncio.gather(*(writer(w) for w in wallets))
+    done.set()
+    await reading
+    # Every transaction was seen by the reader that paged while they were written, in order
+    written = {str(t.id): t.seq for t in await Transaction.all()}
+    assert len(written) == writers * per_writer
+    assert seen == written
+    assert cursors == sorted(cursors)
+    assert sorted(written.values()) == list(range(1, writers * per_writer + 1))
+
+
+async def test_min_cursor_advances_past_changes_older_than_the_retention(broker, frozen_clock):
+    ws = await workspace()
+    wallet = await open_wallet(await vault_with_key(ws), "DBTC_TEST")
+    address = await address_of(wallet)
+    for amount in (10_000, 20_000):
+        await fund(UTXO, address, amount)
+    await watch(UTXO)
+    async with unit_of_work():
+        assert await transactions.compact(workspace_id=ws.id, retention=timedelta(days=90)) == 0
+    # When 100 days pass, another deposit arrives and the log is compacted to 90 days
+    frozen_clock.advance(days=100)
+    await fund(UTXO, address, 30_000)
+    await watch(UTXO)
+    async with unit_of_work():
+        min_cursor = await transactions.compact(workspace_id=ws.id, retention=timedelta(days=90))
+    # Then min_cursor is past the old changes, and a cursor below it is refused with 410
+    assert min_cursor == 2
+    with pytest.raises(DomainError) as expired:
+        await transactions.changes(principal=None, workspace_id=ws.id, since_cursor=1)
+    assert (expired.value.status, expired.value.code) == (410, "CURSOR_EXPIRED")
+    assert expired.value.details["min_cursor"] == 2
+    # And from min_cursor on, nothing is missing; the snapshot reports the same min_cursor
+    assert [int(t.amount) for t in await _all_changes(ws.id, since=2)] == [30_000]
+    snap = await balances.snapshot(principal=None, workspace_id=ws.id)
+    assert (snap.cursor, snap.min_cursor) == (3, 2)
+    # And compacting again without new old changes changes nothing
+    async with unit_of_work():
+        assert await transactions.compact(workspace_id=ws.id, retention=timedelta(days=90)) == 2
+
+
+async def test_compaction_actor_covers_every_workspace(broker, worker, frozen_clock):
+    ws = await workspace()
+    wallet = await open_wallet(await vault_with_key(ws), "DBTC_TEST")
+    await fund(UTXO, await address_of(wallet), 10_000)
+    await watch(UTXO)
+    frozen_clock.advance(days=365)
+    from actors.transactions import COMPACT_CHANGELOG
+
+    await asyncio.to_thread(broker.get_actor(COMPACT_CHANGELOG).send)
+    await worker.drain()
+    assert (await transactions.log_state(ws.id)) == (1, 1)
+
+
+async def test_held_is_the_sum_of_outgoing_transfers_in_flight(broker):
+    ws = await workspace()
+    tv = await vault_with_key(ws)
+    token = await open_wallet(tv, "DUSD_TEST")
+    native = await Wallet.get(vault_id=tv.vault.id, currency_id="DETH_TEST")
+    address = await address_of(native)
+    await fund(EVM, address, ETH, mine=False)
+    await fund(EVM, address, 100_000_000, currency_id="DUSD_TEST")
+    await watch(EVM)
+    fee_limit = 65_000 * 10**9
+    # When two token transfers are in flight
+    async with unit_of_work():
+        first = await transactions.record_outgoing(workspace_id=ws.id, wallet_id=token.id,
+                                                   to_address="0x" + "cd" * 20, amount=30_000_000, fee_limit=fee_limit)
+        second = await transactions.record_outgoing(workspace_id=ws.id, wallet_id=token.id,
+                                                    to_address="0x" + "cd" * 20, amount=20_000_000, fee_limit=fee_limit)
+    # Then held is their sum (fees held on the native wallet) and available is reduced by it
+    token, native = await reload(token), await reload(native)
+    assert balances.parts_of(token).held == 50_000_000 and balances.parts_of(token).available == 50_000_000
+    assert balances.parts_of(native).held == 2 * fee_limit and balances.parts_of(native).available == ETH - 2 * fee_limit
+    # And a transfer beyond the available balance is refused, changing nothing
+    with pytest.raises(DomainError) as refused:
+        async with unit_of_work():
+            await transactions.record_outgoing(workspace_id=ws.id, wallet_id=token.id, to_address="0x" + "cd" * 20,
+                                               amount=60_000_000, fee_limit=fee_limit)
+    assert refused.value.code == "INSUFFICIENT_BALANCE"
+    # When one finishes (actual fee below the limit) and one is declined
+    async with unit_of_work():
+        await transactions.settle_outgoing(workspace_id=ws.id, transaction_id=first.id, status="finished",
+                                           fee=fee_limit // 2, tx_hash="0x" + "ee" * 32, block_height=7)
+        await transactions.settle_outgoing(workspace_id=ws.id, transaction_id=second.id, status="declined")
+    token, native = await reload(token), await reload(native)
+    assert balances.parts_of(token) == balances.BalanceParts(total=70_000_000, held=0, block_height=7)
+    assert (balances.parts_of(native).total, balances.parts_of(native).held) == (ETH - fee_limit // 2, 0)
+    # And the log holds each transaction once, in its current state, after the deposits
+    items = await _all_changes(ws.id)
+    assert [(t.direction, t.status) for t in items] == [
+        ("deposit", "finished"), ("deposit", "finished"), ("withdrawal", "finished"), ("withdrawal", "declined")]
+    assert [t.seq for t in items] == [1, 2, 5, 6]
+    # And the address's balance_version only grew, one step per balance change
+    versions = [t.balance_version for t in items]
+    assert versions == sorted(versions) and len(set(versions)) == len(versions)
+
+
+async def test_change_log_rejects_bad_cursors_and_limits(broker):
+    ws = await workspace()
+    for since, limit, code in ((5, 100, "INVALID_CURSOR"), (0, 0, "VALIDATION_ERROR"), (0, 1001, "VALIDATION_ERROR")):
+        with pytest.raises(DomainError) as refused:
+            await transactions.changes(principal=None, workspace_id=ws.id, since_cursor=since, limit=limit)
+        assert (refused.value.status, refused.value.code) == (400, code)
+    for raw in ("abc", "-1", "1.5", "9" * 30):
+        with pytest.raises(DomainError) as refused:
+            transactions.parse_cursor(raw)
+        assert refused.value.code == "INVALID_CURSOR"
