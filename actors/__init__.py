@@ -1,7 +1,9 @@
 """Dramatiq actors: thin wrappers around domain functions, one module per domain.
 
 Importing this package collects the actors; :func:`declare_all` binds them to a broker.
-Queues (one per job family): ``companies``, ``auth``. See the README for worker pools.
+Queues (one per job family): ``companies``, ``auth``, ``keys``, ``signing``, ``backups``; and
+``signer_1`` / ``signer_2``, each consumed only by its own signer process. See the README for
+worker pools.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import dramatiq
 from custody import jobs
 
 # Importing the modules registers their actors with custody.jobs.
-from actors import auth, companies  # noqa: E402,F401
+from actors import auth, backups, companies, deposits, devnet, keys, signers, signing, transactions, webhooks  # noqa: E402,F401
 
 
 def declare_all(broker: dramatiq.Broker) -> list[dramatiq.Actor]:

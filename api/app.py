@@ -8,7 +8,8 @@ import uuid
 from sanic import Request, Sanic
 from sanic.response import HTTPResponse
 
-from api import auth, companies, devices, errors, users, workspaces
+from api import (auth, backups, balances, companies, cosigner, currencies, devices, errors, transactions,
+                 users, vaults, wallets, webhooks, workspaces)
 from custody.settings import Settings, get_settings
 from domain.audit import current_request_id
 
@@ -34,7 +35,8 @@ def create_app(settings: Settings | None = None, *, manage_resources: bool = Tru
     app.ext.openapi.describe("Custody Wallet Service", version="1.0", description=API_DESCRIPTION)
     app.ext.openapi.add_security_scheme("BearerAuth", "http", scheme="bearer")
 
-    for module in (auth, devices, companies, workspaces, users):
+    for module in (auth, devices, companies, workspaces, users, cosigner, backups,
+                   currencies, vaults, wallets, balances, transactions, webhooks):
         app.blueprint(module.bp)
     errors.install(app)
 

@@ -2,12 +2,17 @@
 
     custody migrate                     apply committed migrations
     custody web [--port 8000]           the API (Sanic; WEB_CONCURRENCY workers)
-    custody worker [--queues q ...]     Dramatiq workers (WORKER_PROCESSES x WORKER_THREADS)
+    custody worker [--queues q ...]     Dramatiq workers (WORKER_PROCESSES x WORKER_THREADS);
+                                        every queue except the signers' by default
+    custody signer --participant 1|2    a threshold signer: its own queue and share key only
     custody scheduler                   periodic jobs (leader-elected; only enqueues)
     custody dev [--port 8000]           all of the above together; embedded PostgreSQL/Redis
                                         when DATABASE_URL / REDIS_URL are unset
     custody bootstrap --out FILE        first company, workspace, owner and API user
     custody queues                      queue depths (Redis) and outbox state (PostgreSQL)
+    custody faucet --network N --address A --amount X   credit a devnet address
+    custody cosigner ...                the client's headless co-signer (python -m custody.cosigner)
+    custody recover ...                 offline key recovery from a backup (python -m custody.recovery)
 """
 
 from __future__ import annotations
@@ -80,10 +85,17 @@ def worker_command(*, processes: int, threads: int, queues: Sequence[str]) -> li
 def cmd_worker(args: argparse.Namespace) -> int:
     settings = get_settings()
     _require_urls(settings)
-    queues = args.queues or list(settings.worker_queues)
+    queues = args.queues or list(settings.worker_queues) or _general_queues()
     command = worker_command(processes=args.processes or settings.worker_processes,
                              threads=args.threads or settings.worker_threads, queues=queues)
     os.execv(command[0], command)
+
+
+def _general_queues() -> list[str]:
+    """Every queue but the signers': those belong to `custody signer` processes only."""
+    from custody.signer import general_queues
+
+    return general_queues()
 
 
 def cmd_scheduler(args: argparse.Namespace) -> int:
@@ -106,10 +118,14 @@ def cmd_dev(args: argparse.Namespace) -> int:
     custody = [sys.executable, "-m", "custody.cli"]
     children = {
         "web": subprocess.Popen([*custody, "web", "--host", args.host, "--port", str(args.port)]),
-        "worker": subprocess.Popen(worker_command(processes=1, threads=settings.worker_threads, queues=[])),
+        "worker": subprocess.Popen(worker_command(processes=1, threads=settings.worker_threads,
+                                                  queues=_general_queues())),
+        "signer1": subprocess.Popen([*custody, "signer", "--participant", "1"]),
+        "signer2": subprocess.Popen([*custody, "signer", "--participant", "2"]),
         "scheduler": subprocess.Popen([*custody, "scheduler"]),
     }
-    print(f"custody dev: API on http://{args.host}:{args.port} (docs at /docs); Ctrl-C stops everything",
+    print(f"custody dev: API on http://{args.host}:{args.port} (docs at /docs), worker, signers 1 and 2, "
+          "scheduler; Ctrl-C stops everything",
           flush=True)
     stopping = False
 
@@ -228,11 +244,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("worker", help="run Dramatiq workers")
     p.add_argument("--processes", type=int, default=None, help="default: WORKER_PROCESSES")
     p.add_argument("--threads", type=int, default=None, help="default: WORKER_THREADS")
-    p.add_argument("--queues", nargs="*", default=None, help="default: WORKER_QUEUES, else every queue")
+    p.add_argument("--queues", nargs="*", default=None, help="default: WORKER_QUEUES, else every queue but the signers'")
     p.set_defaults(func=cmd_worker)
 
     p = sub.add_parser("scheduler", help="run the scheduler")
     p.set_defaults(func=cmd_scheduler)
+
+    from custody.devnet_cli import add_faucet_parser
+    from custody.signer import add_parser as add_signer_parser
+
+    add_signer_parser(sub)
+    add_faucet_parser(sub)
+
+    # Programs with their own argument parsers; main() hands them the rest of the command line.
+    sub.add_parser("cosigner", help="the client's headless co-signer (custody cosigner --help)", add_help=False)
+    sub.add_parser("recover", help="offline key recovery from a backup (custody recover --help)", add_help=False)
 
     p = sub.add_parser("dev", help="run API, worker and scheduler together")
     p.add_argument("--host", default="127.0.0.1")
@@ -258,8 +284,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _delegated(command: str) -> object:
+    if command == "cosigner":
+        from custody.cosigner import main as program
+    else:
+        from custody.recovery import main as program
+    return program
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     configure_logging()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("cosigner", "recover"):
+        return int(_delegated(argv[0])(argv[1:]) or 0)  # type: ignore[operator]
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 

@@ -31,6 +31,19 @@ def _int(env: Mapping[str, str], name: str, default: int, *, minimum: int = 0) -
     return value
 
 
+def _float(env: Mapping[str, str], name: str, default: float, *, minimum: float = 0.0) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise SettingsError(f"{name} must be a number, got {raw!r}") from exc
+    if value < minimum:
+        raise SettingsError(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
 def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
     raw = env.get(name)
     if raw is None or raw == "":
@@ -53,6 +66,16 @@ def _key(env: Mapping[str, str], name: str) -> bytes | None:
     if len(key) != 32:
         raise SettingsError(f"{name} must decode to 32 bytes, got {len(key)}")
     return key
+
+
+def _signer_participant(env: Mapping[str, str]) -> int | None:
+    """SIGNER_PARTICIPANT: 1 or 2 (threshold signing, issue 3); unset means none."""
+    raw = env.get("SIGNER_PARTICIPANT")
+    if raw is None or raw == "":
+        return None
+    if raw not in {"1", "2"}:
+        raise SettingsError(f"SIGNER_PARTICIPANT must be 1 or 2, got {raw!r}")
+    return int(raw)
 
 
 @dataclass(frozen=True)
@@ -108,6 +131,27 @@ class Settings:
     #: SecretBox keys (32 bytes, base64 in the environment) of the two service signers; each
     #: signer process reads only its own.
     signer_keys: dict[int, bytes] = field(default_factory=dict, repr=False)
+    #: The participant (1 or 2) this process signs as, from SIGNER_PARTICIPANT. A signer process
+    #: runs only that participant's actors; unset means "any" (development and tests), which a
+    #: production process refuses for signer actors.
+    signer_participant: int | None = None
+
+    # --- wallets, networks and balances -------------------------------------------------------
+    #: Network and currency registry (JSON) from CURRENCIES_FILE; None = config/currencies.json.
+    currencies_file: Path | None = None
+    #: USD price table (JSON) of the default price source from PRICES_FILE; None = config/prices.json.
+    prices_file: Path | None = None
+    #: Whether the scheduler runs the built-in devnet's block production (DEVNET_ENABLED).
+    devnet_enabled: bool = True
+    #: Seconds between devnet blocks: the scheduler's ``devnet.produce_blocks`` job.
+    devnet_block_interval_seconds: int = 5
+    #: Seconds between chain watcher runs (``deposits.watch``), and blocks read per network and run.
+    chain_watch_interval_seconds: int = 5
+    chain_watch_batch_blocks: int = 100
+    #: The change log keeps changes of the last N days; older ones are compacted away and
+    #: ``min_cursor`` moves past them (``transactions.compact_changelog``, every interval seconds).
+    changelog_retention_days: int = 90
+    changelog_compaction_interval_seconds: int = 3600
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
@@ -143,6 +187,7 @@ class Settings:
                 env, "OUTBOX_RELAY_INTERVAL_SECONDS", cls.outbox_relay_interval_seconds, minimum=1
             ),
             webhook_allow_loopback=_bool(env, "WEBHOOK_ALLOW_LOOPBACK", cls.webhook_allow_loopback),
+            webhook_timeout_seconds=_float(env, "WEBHOOK_TIMEOUT_SECONDS", cls.webhook_timeout_seconds, minimum=0.1),
             webhook_concurrency_per_endpoint=_int(
                 env, "WEBHOOK_CONCURRENCY_PER_ENDPOINT", cls.webhook_concurrency_per_endpoint, minimum=1
             ),
@@ -151,6 +196,23 @@ class Settings:
                 for index in (1, 2)
                 if (key := _key(env, f"SIGNER_{index}_SHARE_KEY")) is not None
             },
+            # threshold signing (issue 3)
+            signer_participant=_signer_participant(env),
+            # wallets, networks and balances (issue 5)
+            currencies_file=Path(env["CURRENCIES_FILE"]) if env.get("CURRENCIES_FILE") else None,
+            prices_file=Path(env["PRICES_FILE"]) if env.get("PRICES_FILE") else None,
+            devnet_enabled=_bool(env, "DEVNET_ENABLED", cls.devnet_enabled),
+            devnet_block_interval_seconds=_int(
+                env, "DEVNET_BLOCK_INTERVAL_SECONDS", cls.devnet_block_interval_seconds, minimum=1
+            ),
+            chain_watch_interval_seconds=_int(
+                env, "CHAIN_WATCH_INTERVAL_SECONDS", cls.chain_watch_interval_seconds, minimum=1
+            ),
+            chain_watch_batch_blocks=_int(env, "CHAIN_WATCH_BATCH_BLOCKS", cls.chain_watch_batch_blocks, minimum=1),
+            changelog_retention_days=_int(env, "CHANGELOG_RETENTION_DAYS", cls.changelog_retention_days, minimum=1),
+            changelog_compaction_interval_seconds=_int(
+                env, "CHANGELOG_COMPACTION_INTERVAL_SECONDS", cls.changelog_compaction_interval_seconds, minimum=60
+            ),
         )
 
     def with_overrides(self, **changes: object) -> "Settings":

@@ -43,6 +43,8 @@ class Permission(StrEnum):
     VIEW_WEBHOOKS = "VIEW_WEBHOOKS"
     MANAGE_WEBHOOKS = "MANAGE_WEBHOOKS"
     MANAGE_BACKUP = "MANAGE_BACKUP"
+    #: Whether signatures need the client co-signer's share (threshold signing).
+    MANAGE_SIGNING_POLICY = "MANAGE_SIGNING_POLICY"
     VIEW_AUDIT_LOG = "VIEW_AUDIT_LOG"
     # Platform level (not tied to a workspace).
     VIEW_COMPANIES = "VIEW_COMPANIES"
@@ -69,14 +71,16 @@ _ADMIN_COMMON = frozenset(
 )
 
 #: The roles-to-permissions table. Why each row is as it is:
-#: OWNER alone changes approval settings, exports key backups and confirms paired devices (the
-#: spec has the owner check the device fingerprint); ADMIN proposes settings
+#: OWNER alone changes approval settings, exports key backups, decides whether signing needs the
+#: client co-signer and confirms paired devices (the spec has the owner check the device
+#: fingerprint); ADMIN proposes settings
 #: changes; NON_SIGNING_ADMIN is an ADMIN that never holds a signing role; SIGNER signs and
 #: creates transactions; APPROVER approves transactions; EDITOR configures the workspace
 #: (tags, wallets, webhooks) without moving money; VIEWER reads.
 ROLE_PERMISSIONS: dict[WorkspaceRole, frozenset[Permission]] = {
     WorkspaceRole.OWNER: _ADMIN_COMMON
-    | {_P.MANAGE_QUORUM_SETTINGS, _P.SIGN_TRANSACTION, _P.MANAGE_BACKUP, _P.MANAGE_DEVICES},
+    | {_P.MANAGE_QUORUM_SETTINGS, _P.SIGN_TRANSACTION, _P.MANAGE_BACKUP, _P.MANAGE_DEVICES,
+       _P.MANAGE_SIGNING_POLICY},
     WorkspaceRole.ADMIN: _ADMIN_COMMON | {_P.SIGN_TRANSACTION},
     WorkspaceRole.NON_SIGNING_ADMIN: _ADMIN_COMMON,
     WorkspaceRole.SIGNER: _READ | {_P.CREATE_TRANSACTION, _P.SIGN_TRANSACTION, _P.VIEW_WEBHOOKS},

@@ -8,4 +8,16 @@ MODEL_MODULES: list[str] = [
     "models.audit",
     "models.outbox",
     "models.vaults",
+    # webhooks (issue 4)
+    "models.webhooks",
+    # threshold signing (issue 3)
+    "models.keys",
+    "models.signing",
+    "models.cosigner",
+    "models.backups",
+    # wallets, networks and balances (issue 5)
+    "models.wallets",
+    "models.transactions",
+    "models.deposits",
+    "models.devnet",
 ]

@@ -5,6 +5,10 @@ Jobs:
 - ``outbox.relay`` every ``OUTBOX_RELAY_INTERVAL_SECONDS``: re-enqueue commands no worker
   started within ``OUTBOX_RELAY_AFTER_SECONDS``.
 - ``auth.purge_expired`` hourly: enqueue the housekeeping actor.
+- ``deposits.watch`` every ``CHAIN_WATCH_INTERVAL_SECONDS``: read new final blocks into deposits.
+- ``transactions.compact_changelog`` every ``CHANGELOG_COMPACTION_INTERVAL_SECONDS``: move
+  min_cursor past changes older than ``CHANGELOG_RETENTION_DAYS``.
+- ``devnet.produce_blocks`` every ``DEVNET_BLOCK_INTERVAL_SECONDS`` (when ``DEVNET_ENABLED``).
 """
 
 from __future__ import annotations
@@ -50,12 +54,22 @@ class Scheduler:
 
     def jobs(self) -> list[ScheduledJob]:
         from actors.auth import PURGE_EXPIRED
+        from actors.deposits import WATCH as CHAIN_WATCH
+        from actors.devnet import PRODUCE_BLOCKS
+        from actors.transactions import COMPACT_CHANGELOG
+        from actors.webhooks import SWEEP, SWEEP_INTERVAL_SECONDS, sweep_overdue_deliveries
 
         return [
             ScheduledJob("outbox.relay", self.settings.outbox_relay_interval_seconds,
                          lambda: outbox.relay_stale_commands(broker=self._broker)),
             ScheduledJob(PURGE_EXPIRED, 3600, lambda: _enqueue(PURGE_EXPIRED)),
-        ]
+            ScheduledJob(SWEEP, SWEEP_INTERVAL_SECONDS, lambda: sweep_overdue_deliveries(broker=self._broker)),
+            # wallets, networks and balances (issue 5)
+            ScheduledJob(CHAIN_WATCH, self.settings.chain_watch_interval_seconds, lambda: _enqueue(CHAIN_WATCH)),
+            ScheduledJob(COMPACT_CHANGELOG, self.settings.changelog_compaction_interval_seconds,
+                         lambda: _enqueue(COMPACT_CHANGELOG)),
+        ] + ([ScheduledJob(PRODUCE_BLOCKS, self.settings.devnet_block_interval_seconds,
+                           lambda: _enqueue(PRODUCE_BLOCKS))] if self.settings.devnet_enabled else [])
 
     async def run_job(self, job: ScheduledJob) -> bool:
         """Run ``job`` if this process is the leader. Returns whether it ran."""
