@@ -12,6 +12,7 @@ which lets tests and processes choose the broker first.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import traceback
@@ -135,6 +136,17 @@ async def _record_failure(command_id: str, exc: Exception, *, max_retries: int |
     logger.warning("command %s failed (attempt %d)%s", command_id, retries + 1, " for good" if final else "")
 
 
+def _discarding_result(fn: Handler) -> Handler:
+    """Actors report through the database, not a result backend: drop return values, which
+    Dramatiq would otherwise warn about on every message."""
+
+    @functools.wraps(fn)
+    async def run(*args: Any, **kwargs: Any) -> None:
+        await fn(*args, **kwargs)
+
+    return run
+
+
 def declare(broker: dramatiq.Broker) -> list[dramatiq.Actor]:
     """Bind every collected actor to ``broker`` (idempotent per broker)."""
     settings = get_settings()
@@ -151,6 +163,7 @@ def declare(broker: dramatiq.Broker) -> list[dramatiq.Actor]:
             **decl.options,
         }
         declared.append(
-            dramatiq.actor(decl.fn, actor_name=decl.name, queue_name=decl.queue, broker=broker, **options)
+            dramatiq.actor(_discarding_result(decl.fn), actor_name=decl.name, queue_name=decl.queue,
+                           broker=broker, **options)
         )
     return declared
