@@ -69,7 +69,7 @@ def _key(env: Mapping[str, str], name: str) -> bytes | None:
 
 
 def _signer_participant(env: Mapping[str, str]) -> int | None:
-    """SIGNER_PARTICIPANT: 1 or 2 (threshold signing, issue 3); unset means none."""
+    """SIGNER_PARTICIPANT: 1 or 2 (threshold signing); unset means none."""
     raw = env.get("SIGNER_PARTICIPANT")
     if raw is None or raw == "":
         return None
@@ -196,9 +196,9 @@ class Settings:
                 for index in (1, 2)
                 if (key := _key(env, f"SIGNER_{index}_SHARE_KEY")) is not None
             },
-            # threshold signing (issue 3)
+            # threshold signing
             signer_participant=_signer_participant(env),
-            # wallets, networks and balances (issue 5)
+            # wallets, networks and balances
             currencies_file=Path(env["CURRENCIES_FILE"]) if env.get("CURRENCIES_FILE") else None,
             prices_file=Path(env["PRICES_FILE"]) if env.get("PRICES_FILE") else None,
             devnet_enabled=_bool(env, "DEVNET_ENABLED", cls.devnet_enabled),
