@@ -27,31 +27,16 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import asyncpg  # noqa: E402
+from _support import recreate_database, with_database  # noqa: E402
 
 from custody.settings import Settings, configure  # noqa: E402
 
 CURRENCIES = ("DETH_TEST", "DUSD_TEST", "DBTC_TEST")
 NETWORKS = {"DETH_TEST": "devnet-evm-testnet", "DUSD_TEST": "devnet-evm-testnet", "DBTC_TEST": "devnet-utxo-testnet"}
-
-
-def _with_database(url: str, database: str) -> str:
-    parts = urlsplit(url.replace("postgres://", "postgresql://", 1))
-    return urlunsplit((parts.scheme, parts.netloc, f"/{database}", parts.query, parts.fragment))
-
-
-async def _recreate(server_url: str, database: str) -> str:
-    conn = await asyncpg.connect(server_url.replace("postgres://", "postgresql://", 1))
-    try:
-        await conn.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
-        await conn.execute(f"CREATE DATABASE {database}")
-    finally:
-        await conn.close()
-    return _with_database(server_url, database)
 
 
 async def _seed(conn: asyncpg.Connection, wallets: int) -> tuple[uuid.UUID, list[uuid.UUID]]:
@@ -144,7 +129,7 @@ async def main() -> None:
         sys.exit("set DATABASE_URL to a PostgreSQL server (the benchmark creates its own database there)")
     sizes = sorted(int(s) for s in args.sizes.split(","))
 
-    url = await _recreate(server, args.database)
+    url = await recreate_database(server, args.database)
     settings = configure(Settings(database_url=url, environment="bench"))
     from custody.db import apply_migrations, close_database, init_database
     from domain import balances, transactions

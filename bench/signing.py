@@ -106,9 +106,8 @@ class _AppTransport:
 
 
 async def end_to_end(sequential: int, concurrent: int) -> tuple[float, float]:
-    import asyncpg
     import dramatiq
-    import redis
+    from _support import drop_database, flush_namespace, recreate_database
     from nacl import pwhash
     from sanic import Sanic
 
@@ -127,12 +126,7 @@ async def end_to_end(sequential: int, concurrent: int) -> tuple[float, float]:
     env = get_settings()
     if not (env.database_url and env.redis_url):
         raise SystemExit("the end-to-end figures need DATABASE_URL and REDIS_URL (or pass --no-e2e)")
-    admin_url = env.database_url.replace("postgres://", "postgresql://", 1)
-    conn = await asyncpg.connect(admin_url)
-    await conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-    await conn.execute(f"CREATE DATABASE {BENCH_DATABASE}")
-    await conn.close()
-    database_url = admin_url.rsplit("/", 1)[0] + f"/{BENCH_DATABASE}"
+    database_url = await recreate_database(env.database_url, BENCH_DATABASE)
     namespace = f"custody-bench-{os.getpid()}"
     data_dir = Path(tempfile.mkdtemp(prefix="custody-bench-"))
     settings = configure(Settings(database_url=database_url, redis_url=env.redis_url, environment="test",
@@ -201,15 +195,9 @@ async def end_to_end(sequential: int, concurrent: int) -> tuple[float, float]:
     finally:
         await asyncio.to_thread(worker.stop, 5000)
         broker.close()
-        client = redis.Redis.from_url(settings.redis_url)  # type: ignore[arg-type]
-        stale = list(client.scan_iter(match=f"{namespace}*", count=1000))
-        if stale:
-            client.delete(*stale)
-        client.close()
+        flush_namespace(settings.redis_url, namespace)  # type: ignore[arg-type]
         await close_database()
-        conn = await asyncpg.connect(admin_url)
-        await conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-        await conn.close()
+        await drop_database(env.database_url, BENCH_DATABASE)
         shutil.rmtree(data_dir, ignore_errors=True)
 
 

@@ -117,9 +117,8 @@ async def _principal(workspace_id: Any) -> Any:
 
 async def run(events: int, threads: int, concurrency: int, worker_timeout_ms: int) -> None:
     import aiohttp
-    import asyncpg
     import dramatiq
-    import redis
+    from _support import drop_database, flush_namespace, recreate_database
 
     from custody.broker import setup_broker
     from custody.db import apply_migrations, close_database, init_database
@@ -131,13 +130,8 @@ async def run(events: int, threads: int, concurrency: int, worker_timeout_ms: in
     env = get_settings()
     if not (env.database_url and env.redis_url):
         raise SystemExit("bench/webhooks.py needs DATABASE_URL and REDIS_URL")
-    admin_url = env.database_url.replace("postgres://", "postgresql://", 1)
-    conn = await asyncpg.connect(admin_url)
-    await conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-    await conn.execute(f"CREATE DATABASE {BENCH_DATABASE}")
-    await conn.close()
     # A pool big enough for every worker thread plus the emitting loop.
-    database_url = admin_url.rsplit("/", 1)[0] + f"/{BENCH_DATABASE}?maxsize={threads + 4}"
+    database_url = await recreate_database(env.database_url, BENCH_DATABASE) + f"?maxsize={threads + 4}"
     namespace = f"custody-bench-webhooks-{os.getpid()}"
     settings = configure(Settings(
         database_url=database_url, redis_url=env.redis_url, environment="test", base_url="http://bench",
@@ -241,15 +235,9 @@ async def run(events: int, threads: int, concurrency: int, worker_timeout_ms: in
         await close_sessions()
         broker.close()
         receiver.terminate()
-        client = redis.Redis.from_url(settings.redis_url)  # type: ignore[arg-type]
-        stale = list(client.scan_iter(match=f"{namespace}*", count=1000))
-        if stale:
-            client.delete(*stale)
-        client.close()
+        flush_namespace(settings.redis_url, namespace)  # type: ignore[arg-type]
         await close_database()
-        conn = await asyncpg.connect(admin_url)
-        await conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-        await conn.close()
+        await drop_database(env.database_url, BENCH_DATABASE)
 
 
 def main() -> None:
