@@ -133,7 +133,7 @@ async def create_vault(workspace_id: str | uuid.UUID, *, name: str = "Treasury",
 
 
 async def settle(worker: Any, *cosigners: CoSigner, until: Callable[[], Awaitable[bool]],
-                 timeout: float = 20.0) -> None:
+                 timeout: float = 30.0) -> None:
     """Let the worker run and the co-signers act until ``until()`` holds.
 
     Polls the database rather than draining every queue at each hop, and lets the co-signers
@@ -143,11 +143,14 @@ async def settle(worker: Any, *cosigners: CoSigner, until: Callable[[], Awaitabl
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     seen: object = None
+    last_step = 0.0
     while not await until():
-        assert loop.time() < deadline, "the pipeline did not settle"
+        assert loop.time() < deadline, f"the pipeline did not settle: {await _protocol_state()}"
         state = await _protocol_state()
-        if state != seen:
-            seen = state
+        # Like the real co-signer's polling interval: also step now and then without a change, so
+        # a step that failed (e.g. a transient error under load) is retried rather than awaited forever.
+        if state != seen or loop.time() - last_step > 1.0:
+            seen, last_step = state, loop.time()
             for cosigner in cosigners:
                 await cosigner.step()
         await asyncio.sleep(0.01)

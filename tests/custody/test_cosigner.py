@@ -39,9 +39,11 @@ async def test_a_cosigner_restarted_mid_protocol_resumes_from_its_store(api, bro
     owner = await fast_caller(api, role="OWNER")
     user = await fast_caller(api, role="SIGNER", workspace_id=owner.workspace_id)
     vault = await create_vault(owner.workspace_id)
-    # Given the co-signer sent round 1 and then stopped
+    # Given the co-signer sent round 1 and then stopped (it takes no further step, so the key
+    # generation waits in round 2 for it)
     first = cosigner_for(api, user, tmp_path / "store")
-    await settle(worker, first, until=status_is(vault, "round2"))
+    await first.step()
+    await settle(worker, until=status_is(vault, "round2"))
     # When a new co-signer process starts on the same store
     restarted = cosigner_for(api, user, tmp_path / "store")
     await settle(worker, restarted, until=status_is(vault, "ready", "failed"))
