@@ -7,6 +7,7 @@ from typing import Any
 
 from sanic import Request
 
+from custody.clock import rfc3339
 from domain import auth
 from domain.errors import Unauthenticated, ValidationFailed
 from models.workspaces import Workspace
@@ -49,5 +50,5 @@ async def workspace(request: Request) -> tuple[auth.Principal, Workspace]:
     return caller, await auth.resolve_workspace(caller, request.headers.get("x-workspace-id"))
 
 
-def iso(moment: Any) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment is not None else None
+#: Timestamps on the wire (RFC 3339, UTC, ``Z``); one formatter for the API and the domain.
+iso = rfc3339

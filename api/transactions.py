@@ -15,21 +15,9 @@ from sanic_ext import openapi
 
 from api.context import workspace
 from domain import transactions
-from domain.errors import field_error
+from domain import validation as v
 
 bp = Blueprint("transactions", url_prefix="/api/v1/transactions")
-
-
-def _limit(raw: str | None) -> int:
-    if raw is None or raw == "":
-        return transactions.DEFAULT_PAGE
-    try:
-        value = int(raw)
-    except ValueError:
-        raise field_error("limit", "must be an integer") from None
-    if not 1 <= value <= transactions.MAX_PAGE:
-        raise field_error("limit", f"must be between 1 and {transactions.MAX_PAGE}")
-    return value
 
 
 @bp.get("/changes")
@@ -40,8 +28,8 @@ def _limit(raw: str | None) -> int:
 async def changes(request: Request) -> HTTPResponse:
     caller, ws = await workspace(request)
     since = transactions.parse_cursor(request.args.get("since_cursor"))
-    page = await transactions.changes(principal=caller, workspace_id=ws.id, since_cursor=since,
-                                      limit=_limit(request.args.get("limit")))
+    limit = v.limit(request.args, default=transactions.DEFAULT_PAGE, maximum=transactions.MAX_PAGE)
+    page = await transactions.changes(principal=caller, workspace_id=ws.id, since_cursor=since, limit=limit)
     return json({"items": [transactions.to_resource(tx) for tx in page.items], "next_cursor": page.next_cursor,
                  "has_more": page.has_more, "min_cursor": page.min_cursor})
 

@@ -49,6 +49,13 @@ class FrozenClock:
             self._now = moment
 
 
+def rfc3339(moment: datetime | None) -> str | None:
+    """The wire form of a timestamp: RFC 3339 in UTC with a ``Z`` suffix (None stays None)."""
+    if moment is None:
+        return None
+    return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
+
+
 _clock: Clock = SystemClock()
 
 

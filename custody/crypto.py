@@ -9,6 +9,7 @@ production process without the variable refuses to start encrypting.
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 from pathlib import Path
 
@@ -21,17 +22,29 @@ _lock = threading.Lock()
 _cached: tuple[Settings, bytes] | None = None
 
 
-def _load_or_create_key_file(path: Path) -> bytes:
-    if path.exists():
-        key = path.read_bytes()
-        if len(key) != nacl.secret.SecretBox.KEY_SIZE:
-            raise RuntimeError(f"{path} does not hold a {nacl.secret.SecretBox.KEY_SIZE}-byte key")
-        return key
-    path.parent.mkdir(parents=True, exist_ok=True)
-    key = nacl.utils.random(nacl.secret.SecretBox.KEY_SIZE)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(key)
+def load_or_create_key_file(path: Path) -> bytes:
+    """Read a 32-byte key file, or create it (mode 0600) with a random key.
+
+    Creation is atomic: the key is written to a temporary file and linked into place, so when
+    several processes start at once they all end up reading the same key.
+    """
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(nacl.utils.random(nacl.secret.SecretBox.KEY_SIZE))
+            os.chmod(tmp, 0o600)
+            try:
+                # link() fails if another process won the race; then everyone reads its key.
+                os.link(tmp, path)
+            except FileExistsError:
+                pass
+        finally:
+            os.unlink(tmp)
+    key = path.read_bytes()
+    if len(key) != nacl.secret.SecretBox.KEY_SIZE:
+        raise RuntimeError(f"{path} does not hold a {nacl.secret.SecretBox.KEY_SIZE}-byte key")
     return key
 
 
@@ -47,7 +60,7 @@ def secret_key(settings: Settings | None = None) -> bytes:
         elif settings.environment == "production":
             raise RuntimeError("CUSTODY_SECRET_KEY must be set in production")
         else:
-            key = _load_or_create_key_file(settings.data_dir / "secret.key")
+            key = load_or_create_key_file(settings.data_dir / "secret.key")
         _cached = (settings, key)
         return key
 

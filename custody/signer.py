@@ -23,13 +23,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
-import nacl.secret
-import nacl.utils
 
+from custody.crypto import load_or_create_key_file
 from custody.settings import Settings, get_settings
 
 #: Participant identifiers of the service signers; the client co-signer is participant 3.
@@ -53,28 +51,6 @@ def queue_of(participant: int) -> str:
 def _check(participant: int) -> None:
     if participant not in SERVICE_PARTICIPANTS:
         raise SignerConfigurationError(f"service signers are participants 1 and 2, not {participant!r}")
-
-
-def _load_or_create(path: Path) -> bytes:
-    """Read the key file, or create it atomically (several test processes may race here)."""
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(nacl.utils.random(nacl.secret.SecretBox.KEY_SIZE))
-            os.chmod(tmp, 0o600)
-            try:
-                # link() fails if another process won the race; then everyone reads its key.
-                os.link(tmp, path)
-            except FileExistsError:
-                pass
-        finally:
-            os.unlink(tmp)
-    key = path.read_bytes()
-    if len(key) != nacl.secret.SecretBox.KEY_SIZE:
-        raise SignerConfigurationError(f"{path} does not hold a {nacl.secret.SecretBox.KEY_SIZE}-byte key")
-    return key
 
 
 def require_participant(participant: int, settings: Settings | None = None) -> None:
@@ -110,7 +86,10 @@ def signer_key(participant: int, settings: Settings | None = None) -> bytes:
         elif settings.environment == "production":
             raise SignerConfigurationError(f"SIGNER_{participant}_SHARE_KEY must be set in production")
         else:
-            key = _load_or_create(Path(settings.data_dir) / f"signer_{participant}.key")
+            try:
+                key = load_or_create_key_file(Path(settings.data_dir) / f"signer_{participant}.key")
+            except RuntimeError as exc:
+                raise SignerConfigurationError(str(exc)) from exc
         _cache[participant] = (settings, key)
         return key
 

@@ -22,6 +22,7 @@ from typing import Any, Iterable
 from tortoise import connections
 
 from custody import clock
+from custody.clock import rfc3339
 from domain import prices
 from domain.auth import Principal
 from domain.currencies import Currency, format_amount, registry
@@ -82,7 +83,7 @@ class Converted:
         return {
             "available": prices.format_fiat(self.available), "frozen": prices.format_fiat(self.frozen),
             "held": prices.format_fiat(self.held), "total": prices.format_fiat(self.total),
-            "relevant_on": self.relevant_on.isoformat().replace("+00:00", "Z"), "symbol": self.symbol,
+            "relevant_on": rfc3339(self.relevant_on), "symbol": self.symbol,
         }
 
 

@@ -34,6 +34,7 @@ from typing import Any, Iterable, Sequence
 from tortoise import connections
 
 from custody import clock
+from custody.clock import rfc3339
 from domain import balances, webhooks
 from domain.auth import Principal
 from domain.currencies import Currency, format_amount, registry
@@ -135,8 +136,6 @@ def external_side(*, address: str | None, block_height: int | None) -> dict[str,
     }
 
 
-def _iso(moment: Any) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment is not None else None
 
 
 def to_resource(tx: Transaction) -> dict[str, Any]:
@@ -168,13 +167,13 @@ def to_resource(tx: Transaction) -> dict[str, Any]:
         "to": tx.to_side,
         "tx_hash": tx.tx_hash,
         "block_height": tx.block_height,
-        "block_time": _iso(tx.block_time),
+        "block_time": rfc3339(tx.block_time),
         "balance_version": tx.balance_version,
         "seq": tx.seq,
         "idempotency_key": tx.idempotency_key,
         "error_code": tx.error_code,
-        "created_at": _iso(tx.created_at),
-        "updated_at": _iso(tx.updated_at),
+        "created_at": rfc3339(tx.created_at),
+        "updated_at": rfc3339(tx.updated_at),
     }
 
 

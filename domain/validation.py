@@ -70,15 +70,21 @@ def base64_bytes(data: Mapping[str, Any], name: str, *, length: int | None = Non
     return decoded
 
 
+def limit(query: Mapping[str, Any], *, default: int, maximum: int = 1000) -> int:
+    """``limit`` from a query string: an integer from 1 to ``maximum``, ``default`` when absent."""
+    value = _int_param(query.get("limit"), "limit", default)
+    if value < 1 or value > maximum:
+        raise field_error("limit", f"must be between 1 and {maximum}")
+    return value
+
+
 def page(query: Mapping[str, Any], *, default_limit: int, max_limit: int = 1000) -> tuple[int, int]:
     """``limit`` and ``offset`` from a query string, validated."""
-    limit = _int_param(query.get("limit"), "limit", default_limit)
+    size = limit(query, default=default_limit, maximum=max_limit)
     offset = _int_param(query.get("offset"), "offset", 0)
-    if limit < 1 or limit > max_limit:
-        raise field_error("limit", f"must be between 1 and {max_limit}")
     if offset < 0:
         raise field_error("offset", "must not be negative")
-    return limit, offset
+    return size, offset
 
 
 def _int_param(raw: Any, name: str, default: int) -> int:

@@ -29,6 +29,7 @@ from typing import Any, Awaitable, Callable, Mapping
 from tortoise.expressions import F, Q
 
 from custody import clock
+from custody.clock import rfc3339
 from custody.crypto import seal, unseal
 from custody.outbox import add_command
 from custody.settings import get_settings
@@ -137,15 +138,13 @@ def parse_description(value: Any) -> str:
     return value
 
 
-def iso(moment: datetime | None) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment is not None else None
 
 
 def _json_default(value: Any) -> Any:
     if isinstance(value, uuid.UUID):
         return str(value)
     if isinstance(value, datetime):
-        return iso(value)
+        return rfc3339(value)
     if isinstance(value, decimal.Decimal):
         # Amounts are integers in atomic units: strings on the wire, never floats.
         return str(value)
@@ -156,7 +155,7 @@ def render_envelope(*, event_id: uuid.UUID, event_type: str, created_at: datetim
                     data: Mapping[str, Any]) -> str:
     """The request body of an event: ``{type, id, created_at, workspace_id, data}`` (compact JSON)."""
     return json.dumps(
-        {"type": event_type, "id": str(event_id), "created_at": iso(created_at),
+        {"type": event_type, "id": str(event_id), "created_at": rfc3339(created_at),
          "workspace_id": str(workspace_id), "data": dict(data)},
         separators=(",", ":"), ensure_ascii=False, default=_json_default,
     )
@@ -313,7 +312,7 @@ async def rotate_secret(
     await webhook.save()
     await audit.record(action="webhook.secret_rotated", object_type="webhook", object_id=webhook.id,
                        actor_id=principal.user.id, workspace_id=workspace_id,
-                       details={"previous_secret_expires_at": iso(webhook.previous_secret_expires_at)})
+                       details={"previous_secret_expires_at": rfc3339(webhook.previous_secret_expires_at)})
     return webhook, secret
 
 
@@ -403,7 +402,7 @@ async def replay(*, principal: Principal, workspace_id: uuid.UUID, webhook_id: u
                           workspace_id=workspace_id)
     await audit.record(action="webhook.replayed", object_type="webhook", object_id=webhook.id,
                        actor_id=principal.user.id, workspace_id=workspace_id,
-                       details={"queued": queued, "since": iso(since)})
+                       details={"queued": queued, "since": rfc3339(since)})
     return Replay(queued=queued, since=since)
 
 
