@@ -10,10 +10,20 @@ from __future__ import annotations
 
 import dramatiq
 
-from custody import jobs
-
-# Importing the modules registers their actors with custody.jobs.
-from actors import auth, backups, companies, deposits, devnet, keys, signers, signing, transactions, webhooks  # noqa: E402,F401
+# Importing the modules registers their actors with core.jobs.
+from actors import (  # noqa: E402,F401
+    auth,
+    backups,
+    companies,
+    deposits,
+    devnet,
+    keys,
+    service_signer,
+    sessions,
+    transactions,
+    webhooks,
+)
+from core import jobs
 
 
 def declare_all(broker: dramatiq.Broker) -> list[dramatiq.Actor]:

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from custody.jobs import actor
-from custody.unit_of_work import unit_of_work
-from domain.maintenance import purge_expired_auth_state
+from core.jobs import actor
+from core.unit_of_work import unit_of_work
+from domain.maintenance import PURGE_EXPIRED, purge_expired_auth_state
 
 logger = logging.getLogger(__name__)
-
-PURGE_EXPIRED = "auth.purge_expired"
 
 
 @actor(PURGE_EXPIRED, max_retries=3)

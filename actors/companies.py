@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import uuid
 
-from custody.jobs import command_actor
+from core.jobs import command_actor
+from core.outbox import Command
 from domain import companies
-from models.outbox import Command
 
 
 @command_actor(companies.REVIEW_APPLICATION)

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import logging
 
-from custody.jobs import actor
-from custody.settings import get_settings
-from custody.unit_of_work import unit_of_work
+from core.jobs import actor
+from core.settings import get_settings
+from core.unit_of_work import unit_of_work
 from domain import deposits
 from domain.currencies import registry
+from domain.deposits import WATCH
 
 logger = logging.getLogger(__name__)
-
-WATCH = "deposits.watch"
 
 
 @actor(WATCH, max_retries=0)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import logging
 
-from custody.jobs import actor
-from custody.unit_of_work import unit_of_work
-from domain.networks import devnet
+from core.jobs import actor
+from core.unit_of_work import unit_of_work
+from domain.networks import devnet_chain
+from domain.networks.devnet_chain import PRODUCE_BLOCKS
 
 logger = logging.getLogger(__name__)
-
-PRODUCE_BLOCKS = "devnet.produce_blocks"
 
 
 @actor(PRODUCE_BLOCKS, max_retries=0)
@@ -22,10 +21,10 @@ async def produce_blocks(network_id: str | None = None, force: bool = False) -> 
     the next tick is the retry.
     """
     produced: dict[str, int] = {}
-    for network in [network_id] if network_id else devnet.devnet_network_ids():
+    for network in [network_id] if network_id else devnet_chain.devnet_network_ids():
         async with unit_of_work():
-            if force or await devnet.block_due(network_id=network):
-                produced[network] = await devnet.produce_block(network_id=network)
+            if force or await devnet_chain.block_due(network_id=network):
+                produced[network] = await devnet_chain.produce_block(network_id=network)
     if produced:
         logger.info("devnet: produced %s", produced)
     return produced

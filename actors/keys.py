@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import uuid
 
-from custody.jobs import command_actor
-from domain import keys
-from models.outbox import Command
+from core.jobs import command_actor
+from core.outbox import Command
+from domain.signing import keys
 
 
 @command_actor(keys.COLLECT_ROUND1)

@@ -5,14 +5,13 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from custody.jobs import actor
-from custody.settings import get_settings
-from custody.unit_of_work import unit_of_work
+from core.jobs import actor
+from core.settings import get_settings
+from core.unit_of_work import unit_of_work
 from domain import transactions
+from domain.transactions import COMPACT_CHANGELOG
 
 logger = logging.getLogger(__name__)
-
-COMPACT_CHANGELOG = "transactions.compact_changelog"
 
 
 @actor(COMPACT_CHANGELOG, max_retries=0)

@@ -8,10 +8,24 @@ import uuid
 from sanic import Request, Sanic
 from sanic.response import HTTPResponse
 
-from api import (auth, backups, balances, companies, cosigner, currencies, devices, errors, transactions,
-                 users, vaults, wallets, webhooks, workspaces)
-from custody.settings import Settings, get_settings
-from domain.audit import current_request_id
+from api import (
+    auth,
+    backups,
+    balances,
+    companies,
+    cosigner,
+    currencies,
+    devices,
+    errors,
+    transactions,
+    users,
+    vaults,
+    wallets,
+    webhooks,
+    workspaces,
+)
+from core.context import current_request_id
+from core.settings import Settings, get_settings
 
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
@@ -20,12 +34,9 @@ payload), then send `Authorization: Bearer <token>`; wallet-side paths take `X-W
 Every error body is `{code, error, details}`."""
 
 
-def create_app(settings: Settings | None = None, *, manage_resources: bool = True, name: str = "custody") -> Sanic:
-    """Build the API.
-
-    ``manage_resources`` opens the database and the broker when a server worker starts (the
-    normal case); tests pass False and provide both themselves.
-    """
+def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sanic:
+    """Build the API. The process that serves it opens the database and the broker
+    (``custody.web``); the tests provide both themselves."""
     settings = settings or get_settings()
     app = Sanic(name)
     app.config.FALLBACK_ERROR_FORMAT = "json"
@@ -51,20 +62,5 @@ def create_app(settings: Settings | None = None, *, manage_resources: bool = Tru
         request_id = getattr(request.ctx, "request_id", None)
         if request_id:
             response.headers["X-Request-Id"] = request_id
-
-    if manage_resources:
-        @app.before_server_start
-        async def open_resources(app: Sanic) -> None:
-            from custody.broker import setup_broker
-            from custody.db import init_database
-
-            setup_broker(settings)
-            await init_database(settings)
-
-        @app.after_server_stop
-        async def close_resources(app: Sanic) -> None:
-            from custody.db import close_database
-
-            await close_database()
 
     return app

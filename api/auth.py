@@ -7,8 +7,8 @@ from sanic.response import HTTPResponse, json
 from sanic_ext import openapi
 
 from api.context import bearer_token, json_body
-from custody import clock
-from custody.unit_of_work import unit_of_work
+from core import clock
+from core.unit_of_work import unit_of_work
 from domain import auth
 
 bp = Blueprint("auth", url_prefix="/api/v2/auth")

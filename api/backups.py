@@ -16,9 +16,9 @@ from sanic.response import HTTPResponse, json, raw
 from sanic_ext import openapi
 
 from api.context import iso, json_body, principal, workspace
-from custody.unit_of_work import unit_of_work
-from domain import backups
+from core.unit_of_work import unit_of_work
 from domain.errors import ValidationFailed
+from domain.signing import backups
 from models.backups import Backup
 
 bp = Blueprint("backups", url_prefix="/api/v1/backup")

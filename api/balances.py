@@ -17,7 +17,7 @@ from sanic_ext import openapi
 
 from api import currencies as currency_api
 from api.context import iso, workspace
-from custody import clock
+from core import clock
 from domain import balances, prices
 from domain.balances import CurrencyTotal
 

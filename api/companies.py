@@ -10,7 +10,7 @@ from sanic_ext import openapi
 
 from api.context import iso, json_body, principal
 from api.workspaces import serialize as serialize_workspace
-from custody.unit_of_work import unit_of_work
+from core.unit_of_work import unit_of_work
 from domain import companies, workspaces
 from domain import validation as v
 from models.companies import Company

@@ -7,7 +7,7 @@ from typing import Any
 
 from sanic import Request
 
-from custody.clock import rfc3339
+from core.clock import rfc3339
 from domain import auth
 from domain.errors import Unauthenticated, ValidationFailed
 from models.workspaces import Workspace

@@ -3,7 +3,7 @@
 The spec's co-signer part endpoints (POST /part, GET /part/{id}, POST /part/{id}/commit) plus
 the endpoints a co-signer polls and posts its protocol messages to; all take a bearer token of
 an API user or paired device with SIGN_TRANSACTION and X-Workspace-Id. Byte values inside
-protocol packages are lowercase hex (points and scalars, as in domain.frost / domain.dkg),
+protocol packages are lowercase hex (points and scalars, as in threshold.frost / threshold.dkg),
 messages and ciphertexts are base64. See docs/signing.md.
 """
 
@@ -18,19 +18,21 @@ from sanic.response import HTTPResponse, json
 from sanic_ext import openapi
 
 from api.context import iso, json_body, workspace
-from custody.unit_of_work import unit_of_work
-from domain import cosigner, keys, signing
+from core.unit_of_work import unit_of_work
 from domain import validation as v
 from domain.errors import ValidationFailed
+from domain.signing import cosigner, sessions
 from models.cosigner import CosignerPart
-from models.signing import SigningPolicy
+from models.sessions import SigningPolicy
+from threshold import scheme
+from threshold.encoding import hex_or_none
 
 bp = Blueprint("cosigner", url_prefix="/api/v1/co-signer")
 
 
 def _hex(body: dict[str, Any], name: str, size: int, code: str) -> bytes:
     value = body.get(name)
-    raw = keys.parse_hex(value, size)
+    raw = hex_or_none(value, size=size)
     if raw is None:
         raise ValidationFailed(f"{name} must be {2 * size} hex characters ({size} bytes)", code=code,
                                details={"field": name, "reason": f"must be {size} bytes as hex"})
@@ -60,7 +62,7 @@ def serialize_key_generation(view: cosigner.KeyGeneration) -> dict[str, Any]:
         "scheme": key_set.scheme,
         "status": key_set.status,
         "action": view.action,
-        "participant": keys.COSIGNER_PARTICIPANT,
+        "participant": scheme.COSIGNER_PARTICIPANT,
         "min_signers": key_set.min_signers,
         "max_signers": key_set.max_signers,
         "context": bytes(key_set.context).hex(),
@@ -252,7 +254,7 @@ async def submit_share(request: Request, session_id: uuid.UUID) -> HTTPResponse:
 @openapi.secured("BearerAuth")
 async def get_policy(request: Request) -> HTTPResponse:
     caller, ws = await workspace(request)
-    return json(serialize_policy(await signing.read_policy(principal=caller, workspace_id=ws.id)))
+    return json(serialize_policy(await sessions.read_policy(principal=caller, workspace_id=ws.id)))
 
 
 @bp.put("/policy")
@@ -266,5 +268,5 @@ async def put_policy(request: Request) -> HTTPResponse:
         raise ValidationFailed("cosigner_required must be a boolean", code="VALIDATION_ERROR",
                                details={"field": "cosigner_required", "reason": "must be true or false"})
     async with unit_of_work():
-        policy = await signing.set_policy(principal=caller, workspace_id=ws.id, cosigner_required=value)
+        policy = await sessions.set_policy(principal=caller, workspace_id=ws.id, cosigner_required=value)
     return json(serialize_policy(policy))

@@ -9,7 +9,7 @@ from sanic.response import HTTPResponse, json
 from sanic_ext import openapi
 
 from api.context import iso, json_body, principal
-from custody.unit_of_work import unit_of_work
+from core.unit_of_work import unit_of_work
 from domain import devices
 from domain import validation as v
 from domain.auth import unix_ms

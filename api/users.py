@@ -9,7 +9,7 @@ from sanic.response import HTTPResponse, empty, json
 from sanic_ext import openapi
 
 from api.context import iso, json_body, workspace
-from custody.unit_of_work import unit_of_work
+from core.unit_of_work import unit_of_work
 from domain import users
 from domain import validation as v
 from domain.users import Member

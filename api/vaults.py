@@ -14,9 +14,10 @@ from sanic.response import HTTPResponse, json
 from sanic_ext import openapi
 
 from api.context import iso, json_body, workspace
-from custody.unit_of_work import unit_of_work
-from domain import keys, vaults
+from core.unit_of_work import unit_of_work
 from domain import validation as v
+from domain import vaults
+from domain.signing import keys
 from domain.vaults import VaultView
 
 bp = Blueprint("vaults", url_prefix="/api/v1/vault/accounts")

@@ -16,7 +16,7 @@ from sanic_ext import openapi
 
 from api import currencies as currency_api
 from api.context import iso, json_body, workspace
-from custody.unit_of_work import unit_of_work
+from core.unit_of_work import unit_of_work
 from domain import balances, wallets
 from domain import validation as v
 from domain.currencies import format_amount

@@ -13,11 +13,11 @@ from sanic.response import HTTPResponse, empty, json
 from sanic_ext import openapi
 
 from api.context import iso, json_body, workspace
-from custody import clock
-from custody.unit_of_work import unit_of_work
+from core import clock
+from core.unit_of_work import unit_of_work
 from domain import validation as v
-from domain import webhooks
 from domain.errors import field_error
+from domain.webhooks import management
 from models.webhooks import Webhook, WebhookAttempt, WebhookDelivery
 
 bp = Blueprint("webhooks", url_prefix="/api/v1/webhooks")
@@ -81,7 +81,7 @@ def serialize_attempt(attempt: WebhookAttempt) -> dict[str, Any]:
     }
 
 
-def _page(page: webhooks.Page, serializer: Any) -> dict[str, Any]:
+def _page(page: management.Page, serializer: Any) -> dict[str, Any]:
     return {"items": [serializer(item) for item in page.items], "total": page.total, "limit": page.limit,
             "offset": page.offset}
 
@@ -102,7 +102,7 @@ async def create_webhook(request: Request) -> HTTPResponse:
     body = json_body(request)
     _reject_unknown(body, CREATE_FIELDS)
     async with unit_of_work():
-        webhook, secret = await webhooks.create_webhook(
+        webhook, secret = await management.create_webhook(
             principal=caller, workspace_id=ws.id, url=body.get("url"), event_types=body.get("event_types"),
             description=body.get("description"))
     return json(dict(serialize(webhook), secret=secret), status=201)
@@ -117,7 +117,7 @@ async def create_webhook(request: Request) -> HTTPResponse:
 async def list_webhooks(request: Request) -> HTTPResponse:
     caller, ws = await workspace(request)
     limit, offset = v.page(request.args, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
-    page = await webhooks.list_webhooks(principal=caller, workspace_id=ws.id, limit=limit, offset=offset)
+    page = await management.list_webhooks(principal=caller, workspace_id=ws.id, limit=limit, offset=offset)
     return json(_page(page, serialize))
 
 
@@ -127,7 +127,7 @@ async def list_webhooks(request: Request) -> HTTPResponse:
 @openapi.parameter("X-Workspace-Id", str, "header")
 async def get_webhook(request: Request, webhook_id: uuid.UUID) -> HTTPResponse:
     caller, ws = await workspace(request)
-    return json(serialize(await webhooks.get_webhook(principal=caller, workspace_id=ws.id, webhook_id=webhook_id)))
+    return json(serialize(await management.get_webhook(principal=caller, workspace_id=ws.id, webhook_id=webhook_id)))
 
 
 @bp.put("/<webhook_id:uuid>")
@@ -139,7 +139,7 @@ async def update_webhook(request: Request, webhook_id: uuid.UUID) -> HTTPRespons
     caller, ws = await workspace(request)
     body = json_body(request)
     async with unit_of_work():
-        webhook = await webhooks.update_webhook(principal=caller, workspace_id=ws.id, webhook_id=webhook_id,
+        webhook = await management.update_webhook(principal=caller, workspace_id=ws.id, webhook_id=webhook_id,
                                                 changes=body)
     return json(serialize(webhook))
 
@@ -151,7 +151,7 @@ async def update_webhook(request: Request, webhook_id: uuid.UUID) -> HTTPRespons
 async def delete_webhook(request: Request, webhook_id: uuid.UUID) -> HTTPResponse:
     caller, ws = await workspace(request)
     async with unit_of_work():
-        await webhooks.delete_webhook(principal=caller, workspace_id=ws.id, webhook_id=webhook_id)
+        await management.delete_webhook(principal=caller, workspace_id=ws.id, webhook_id=webhook_id)
     return empty(status=204)
 
 
@@ -162,7 +162,7 @@ async def delete_webhook(request: Request, webhook_id: uuid.UUID) -> HTTPRespons
 async def rotate_secret(request: Request, webhook_id: uuid.UUID) -> HTTPResponse:
     caller, ws = await workspace(request)
     async with unit_of_work():
-        webhook, secret = await webhooks.rotate_secret(principal=caller, workspace_id=ws.id, webhook_id=webhook_id)
+        webhook, secret = await management.rotate_secret(principal=caller, workspace_id=ws.id, webhook_id=webhook_id)
     return json(dict(serialize(webhook), secret=secret))
 
 
@@ -173,7 +173,7 @@ async def rotate_secret(request: Request, webhook_id: uuid.UUID) -> HTTPResponse
 async def send_test_event(request: Request, webhook_id: uuid.UUID) -> HTTPResponse:
     caller, ws = await workspace(request)
     async with unit_of_work():
-        event, delivery = await webhooks.send_test_event(principal=caller, workspace_id=ws.id, webhook_id=webhook_id)
+        event, delivery = await management.send_test_event(principal=caller, workspace_id=ws.id, webhook_id=webhook_id)
     return json({"event_id": str(event.id), "event_type": event.type, "delivery_id": str(delivery.id)}, status=202)
 
 
@@ -188,7 +188,7 @@ async def send_test_event(request: Request, webhook_id: uuid.UUID) -> HTTPRespon
 async def list_deliveries(request: Request, webhook_id: uuid.UUID) -> HTTPResponse:
     caller, ws = await workspace(request)
     limit, offset = v.page(request.args, default_limit=DEFAULT_LIMIT, max_limit=MAX_LIMIT)
-    page = await webhooks.list_deliveries(
+    page = await management.list_deliveries(
         principal=caller, workspace_id=ws.id, webhook_id=webhook_id, status=request.args.get("status") or None,
         event_type=request.args.get("event_type") or None, limit=limit, offset=offset)
     return json(_page(page, serialize_delivery))
@@ -200,7 +200,7 @@ async def list_deliveries(request: Request, webhook_id: uuid.UUID) -> HTTPRespon
 @openapi.parameter("X-Workspace-Id", str, "header")
 async def get_delivery(request: Request, webhook_id: uuid.UUID, delivery_id: uuid.UUID) -> HTTPResponse:
     caller, ws = await workspace(request)
-    delivery, attempts = await webhooks.get_delivery(principal=caller, workspace_id=ws.id, webhook_id=webhook_id,
+    delivery, attempts = await management.get_delivery(principal=caller, workspace_id=ws.id, webhook_id=webhook_id,
                                                      delivery_id=delivery_id)
     return json(dict(serialize_delivery(delivery), attempts=[serialize_attempt(a) for a in attempts]))
 
@@ -213,5 +213,5 @@ async def replay(request: Request, webhook_id: uuid.UUID) -> HTTPResponse:
     caller, ws = await workspace(request)
     _reject_unknown(json_body(request), frozenset())
     async with unit_of_work():
-        result = await webhooks.replay(principal=caller, workspace_id=ws.id, webhook_id=webhook_id)
+        result = await management.replay(principal=caller, workspace_id=ws.id, webhook_id=webhook_id)
     return json({"queued": result.queued, "since": iso(result.since)}, status=202)

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import asyncpg  # noqa: E402
 from _support import recreate_database, with_database  # noqa: E402
 
-from custody.settings import Settings, configure  # noqa: E402
+from core.settings import Settings, configure  # noqa: E402
 
 CURRENCIES = ("DETH_TEST", "DUSD_TEST", "DBTC_TEST")
 NETWORKS = {"DETH_TEST": "devnet-evm-testnet", "DUSD_TEST": "devnet-evm-testnet", "DBTC_TEST": "devnet-utxo-testnet"}
@@ -131,14 +131,14 @@ async def main() -> None:
 
     url = await recreate_database(server, args.database)
     settings = configure(Settings(database_url=url, environment="bench"))
-    from custody.db import apply_migrations, close_database, init_database
+    from custody.wiring import close_database, migrate, open_database
     from domain import balances, transactions
     from tortoise import connections
 
-    await apply_migrations(settings)
+    await migrate(settings)
     conn = await asyncpg.connect(url)
     workspace, _ = await _seed(conn, args.wallets)
-    await init_database(settings)
+    await open_database(settings)
     print(f"database {args.database}: one workspace, {args.wallets} wallets; page = 1000 transactions\n")
     print("page SQL = the change-log query alone (start / middle / end of the log); page API = the domain call\n"
           "(query + ORM rows) plus serializing the 1000 items, as GET /transactions/changes does; snapshot =\n"

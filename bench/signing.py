@@ -7,9 +7,9 @@ Prints, in one run:
 
 1. plain Ed25519 signing (``nacl.signing.SigningKey.sign``): the limit the others are compared to;
 2. FROST 2-of-3 in one process: both signers' round 1 (nonces + commitments), both round-2
-   shares, verification of every share and aggregation (``domain.frost.aggregate``) per signature,
-   from a key made by the Pedersen DKG (``domain.dkg``);
-3. the same through the actors end to end: ``signing.request_signature`` in a unit of work, the
+   shares, verification of every share and aggregation (``threshold.frost.aggregate``) per signature,
+   from a key made by the Pedersen DKG (``threshold.dkg``);
+3. the same through the actors end to end: ``sessions.request_signature`` in a unit of work, the
    outbox, Redis, the signer actors (sealed nonces in PostgreSQL), the coordinator actors, until
    the verified signature is in PostgreSQL; once one at a time (latency-bound) and once with many
    sessions in flight (throughput). Needs DATABASE_URL and REDIS_URL: it creates (and drops) its
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nacl.signing import SigningKey, VerifyKey  # noqa: E402
 
-from domain import dkg, frost  # noqa: E402
+from threshold import dkg, frost  # noqa: E402
 
 BENCH_DATABASE = "custody_bench_signing"
 
@@ -112,15 +112,16 @@ async def end_to_end(sequential: int, concurrent: int) -> tuple[float, float]:
     from sanic import Sanic
 
     from api.app import create_app
-    from custody.broker import setup_broker
-    from custody.cosigner import CoSigner, Credentials, ShareStore
-    from custody.db import apply_migrations, close_database, init_database
-    from custody.settings import Settings, configure, get_settings
-    from custody.unit_of_work import unit_of_work
-    from domain import companies, keys, signing, users, workspaces
-    from domain.cosigner_part import KdfParams
+    from custody.wiring import setup_broker
+    from client.cosigner import CoSigner, Credentials, ShareStore
+    from custody.wiring import close_database, migrate, open_database
+    from core.settings import Settings, configure, get_settings
+    from core.unit_of_work import unit_of_work
+    from domain import companies, users, workspaces
+    from domain.signing import keys, sessions
+    from threshold.cosigner_part import KdfParams
     from models.keys import KeySet
-    from models.signing import SigningSession
+    from models.sessions import SigningSession
     from models.vaults import Vault
 
     env = get_settings()
@@ -131,8 +132,8 @@ async def end_to_end(sequential: int, concurrent: int) -> tuple[float, float]:
     data_dir = Path(tempfile.mkdtemp(prefix="custody-bench-"))
     settings = configure(Settings(database_url=database_url, redis_url=env.redis_url, environment="test",
                                   data_dir=data_dir, base_url="http://bench"))
-    await apply_migrations(settings)
-    await init_database(settings)
+    await migrate(settings)
+    await open_database(settings)
     broker = setup_broker(settings, namespace=namespace, event_loop=asyncio.get_running_loop())
     worker = dramatiq.Worker(broker, worker_threads=8, worker_timeout=20)
     worker.start()
@@ -148,7 +149,7 @@ async def end_to_end(sequential: int, concurrent: int) -> tuple[float, float]:
             vault = await Vault.create(workspace_id=workspace.id, name="Bench vault")
             await keys.request_key_generation(vault=vault)
         Sanic.test_mode = True
-        app = create_app(settings, manage_resources=False, name="custody_bench")
+        app = create_app(settings, name="custody_bench")
         cosigner = CoSigner(
             _AppTransport(app),
             credentials=Credentials(base_url="http://bench", workspace_id=str(workspace.id),
@@ -167,7 +168,7 @@ async def end_to_end(sequential: int, concurrent: int) -> tuple[float, float]:
 
         async def request(message: bytes) -> uuid.UUID:
             async with unit_of_work():
-                session = await signing.request_signature(workspace_id=workspace.id, vault_id=vault.id,
+                session = await sessions.request_signature(workspace_id=workspace.id, vault_id=vault.id,
                                                           message=message, purpose="bench")
             return session.id
 
@@ -176,7 +177,7 @@ async def end_to_end(sequential: int, concurrent: int) -> tuple[float, float]:
         for n in range(sequential):
             message = f"sequential {n}".encode()
             session_id = await request(message)
-            verify_key.verify(message, await signing.wait_for_signature(
+            verify_key.verify(message, await sessions.wait_for_signature(
                 workspace_id=workspace.id, session_id=session_id, timeout=60, poll_interval=0.005))
         sequential_rate = sequential / (time.perf_counter() - start)
 

@@ -6,7 +6,7 @@
 One run prints:
 
 1. **deliveries/s** and **p50/p99 latency** from event creation (the commit of the unit of work
-   that calls ``domain.webhooks.emit_event``) to receipt by the receiver, for ``--events`` events
+   that calls ``domain.webhooks.events.emit_event``) to receipt by the receiver, for ``--events`` events
    (at most 5000) to one subscribed webhook. The path is the real one: event row + outbox command
    in PostgreSQL, Redis, the ``webhooks.fan_out`` actor, the ``webhooks.deliver`` actor (claim,
    signed POST, record) on a dramatiq worker with ``--threads`` threads, with the per-webhook
@@ -100,8 +100,8 @@ async def _principal(workspace_id: Any) -> Any:
 
     from nacl.signing import SigningKey
 
-    from custody import clock
-    from custody.unit_of_work import unit_of_work
+    from core import clock
+    from core.unit_of_work import unit_of_work
     from domain import auth, users
 
     key = SigningKey.generate()
@@ -115,15 +115,15 @@ async def _principal(workspace_id: Any) -> Any:
     return await auth.authenticate(issued.access_token)
 
 
-async def run(events: int, threads: int, concurrency: int, worker_timeout_ms: int) -> None:
+async def run(event_count: int, threads: int, concurrency: int, worker_timeout_ms: int) -> None:
     import aiohttp
     import dramatiq
     from _support import drop_database, flush_namespace, recreate_database
 
-    from custody.broker import setup_broker
-    from custody.db import apply_migrations, close_database, init_database
-    from custody.settings import Settings, configure, get_settings
-    from custody.unit_of_work import unit_of_work
+    from custody.wiring import setup_broker
+    from custody.wiring import close_database, migrate, open_database
+    from core.settings import Settings, configure, get_settings
+    from core.unit_of_work import unit_of_work
     from domain import companies, webhooks, workspaces
     from models.webhooks import WebhookDelivery
 
@@ -137,8 +137,8 @@ async def run(events: int, threads: int, concurrency: int, worker_timeout_ms: in
         database_url=database_url, redis_url=env.redis_url, environment="test", base_url="http://bench",
         data_dir=Path(tempfile.mkdtemp(prefix="custody-bench-")), webhook_allow_loopback=True,
         webhook_concurrency_per_endpoint=concurrency))
-    await apply_migrations(settings)
-    await init_database(settings)
+    await migrate(settings)
+    await open_database(settings)
     broker = setup_broker(settings, namespace=namespace, event_loop=asyncio.get_running_loop())
     worker = dramatiq.Worker(broker, worker_threads=threads, worker_timeout=worker_timeout_ms)
 
@@ -156,7 +156,7 @@ async def run(events: int, threads: int, concurrency: int, worker_timeout_ms: in
                                                           network_type="testnet")
         principal = await _principal(workspace.id)
         async with unit_of_work():
-            webhook, _ = await webhooks.create_webhook(principal=principal, workspace_id=workspace.id,
+            webhook, _ = await management.create_webhook(principal=principal, workspace_id=workspace.id,
                                                        url=f"{base}/hook", event_types=["transaction.*"])
         data = {"transaction_id": "0" * 36, "status": "broadcast", "amount": "123456789",
                 "from": {"address": "tb1q" + "x" * 38, "balance": "1000000000", "block_height": 100},
@@ -168,7 +168,7 @@ async def run(events: int, threads: int, concurrency: int, worker_timeout_ms: in
             created: dict[str, float] = {}
             for _ in range(count):
                 async with unit_of_work():
-                    event = await webhooks.emit_event(workspace_id=workspace.id, event_type="transaction.updated",
+                    event = await events.emit_event(workspace_id=workspace.id, event_type="transaction.updated",
                                                       data=data)
                 created[str(event.id)] = time.time()
             return created
@@ -183,19 +183,19 @@ async def run(events: int, threads: int, concurrency: int, worker_timeout_ms: in
 
         async with aiohttp.ClientSession() as session:
             # 1. Backlog: events committed while no worker runs, then one worker drains them
-            backlog = await emit(events)
+            backlog = await emit(event_count)
             drain_start = time.time()
             worker.start()
             started = True
-            received = await received_all(session, events)
-            backlog_rate = events / (max(received[e] for e in backlog) - drain_start)
+            received = await received_all(session, event_count)
+            backlog_rate = event_count / (max(received[e] for e in backlog) - drain_start)
 
             # 2. Live: the worker delivers while events are being emitted as fast as one loop commits them
             live_start = time.time()
-            live = await emit(events)
+            live = await emit(event_count)
             emitted = time.time()
-            received = await received_all(session, 2 * events)
-            live_rate = events / (max(received[e] for e in live) - live_start)
+            received = await received_all(session, 2 * event_count)
+            live_rate = event_count / (max(received[e] for e in live) - live_start)
             latencies = [received[event_id] - at for event_id, at in live.items()]
             deliveries = WebhookDelivery.filter(webhook_id=webhook.id)
             failed = await deliveries.exclude(status="succeeded").count()
@@ -213,22 +213,22 @@ async def run(events: int, threads: int, concurrency: int, worker_timeout_ms: in
                         assert response.status == 200
 
             raw_start = time.perf_counter()
-            await asyncio.gather(*(post_once() for _ in range(events)))
-            raw_rate = events / (time.perf_counter() - raw_start)
+            await asyncio.gather(*(post_once() for _ in range(event_count)))
+            raw_rate = event_count / (time.perf_counter() - raw_start)
 
-        print(f"webhook deliveries: {events} events per phase, one worker process with {threads} threads, "
+        print(f"webhook deliveries: {event_count} events per phase, one worker process with {threads} threads, "
               f"per-webhook concurrency {concurrency}, worker idle poll up to {worker_timeout_ms} ms, "
               f"body {len(body)} bytes")
         print(f"  backlog drained: {backlog_rate:.1f} deliveries/s")
-        print(f"  live: {live_rate:.1f} deliveries/s while emitting {events / (emitted - live_start):.1f} events/s")
+        print(f"  live: {live_rate:.1f} deliveries/s while emitting {event_count / (emitted - live_start):.1f} events/s")
         print(f"  latency event creation -> receipt (live): p50 {statistics.median(latencies) * 1000:.0f} ms, "
               f"p99 {_percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms")
-        print(f"  attempts {attempts} for {2 * events} deliveries, not succeeded {failed}")
+        print(f"  attempts {attempts} for {2 * event_count} deliveries, not succeeded {failed}")
         print(f"raw aiohttp POSTs/s to the same receiver ({concurrency} in flight): {raw_rate:.1f}")
         print(f"ratio backlog deliveries/s : raw POSTs/s = {backlog_rate / raw_rate:.3f} "
               f"(1 : {raw_rate / backlog_rate:.1f})")
     finally:
-        from actors.webhooks import close_sessions
+        from domain.webhooks.sender import close_sessions
 
         if started:
             await asyncio.to_thread(worker.stop, 5000)

@@ -11,8 +11,8 @@
     custody bootstrap --out FILE        first company, workspace, owner and API user
     custody queues                      queue depths (Redis) and outbox state (PostgreSQL)
     custody faucet --network N --address A --amount X   credit a devnet address
-    custody cosigner ...                the client's headless co-signer (python -m custody.cosigner)
-    custody recover ...                 offline key recovery from a backup (python -m custody.recovery)
+    custody cosigner ...                the client's headless co-signer (client/cosigner.py)
+    custody recover ...                 offline key recovery from a backup (client/recovery.py)
 """
 
 from __future__ import annotations
@@ -28,14 +28,23 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from custody.logging import configure_logging
-from custody.settings import Settings, configure, get_settings
+from client import cosigner, recovery
+from common.files import write_private_file
+from core.logs import configure_logging
+from core.settings import Settings, configure, get_settings
+from core.unit_of_work import unit_of_work
+from custody import faucet, signer
+from custody.embedded import ensure_servers
+from custody.processes import general_queues, worker_command
+from custody.queues import queue_report
+from custody.scheduler import run_forever
+from custody.web import serve
+from custody.wiring import close_database, migrate, open_database, setup_broker
+from domain.bootstrap import bootstrap
 
 
 def _with_embedded_servers(settings: Settings) -> tuple[Settings, object]:
     """Start embedded servers for unset URLs; export the URLs so child processes share them."""
-    from custody.embedded import ensure_servers
-
     servers = ensure_servers(database_url=settings.database_url, redis_url=settings.redis_url,
                              data_dir=settings.data_dir)
     os.environ["DATABASE_URL"] = servers.database_url  # type: ignore[assignment]
@@ -51,14 +60,12 @@ def _require_urls(settings: Settings) -> None:
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    from custody.db import apply_migrations
-
     settings = get_settings()
     servers = None
     if args.embedded:
         settings, servers = _with_embedded_servers(settings)
     _require_urls(settings)
-    asyncio.run(apply_migrations(settings))
+    asyncio.run(migrate(settings))
     print("migrations applied")
     if servers is not None:
         servers.stop()  # type: ignore[attr-defined]
@@ -66,41 +73,22 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 
 def cmd_web(args: argparse.Namespace) -> int:
-    from custody.web import serve
-
     settings = get_settings()
     _require_urls(settings)
     serve(host=args.host, port=args.port, workers=args.workers or settings.web_workers)
     return 0
 
 
-def worker_command(*, processes: int, threads: int, queues: Sequence[str]) -> list[str]:
-    command = [sys.executable, "-m", "dramatiq", "custody.worker_app", "--processes", str(processes),
-               "--threads", str(threads)]
-    if queues:
-        command += ["--queues", *queues]
-    return command
-
-
 def cmd_worker(args: argparse.Namespace) -> int:
     settings = get_settings()
     _require_urls(settings)
-    queues = args.queues or list(settings.worker_queues) or _general_queues()
+    queues = args.queues or list(settings.worker_queues) or general_queues()
     command = worker_command(processes=args.processes or settings.worker_processes,
                              threads=args.threads or settings.worker_threads, queues=queues)
     os.execv(command[0], command)
 
 
-def _general_queues() -> list[str]:
-    """Every queue but the signers': those belong to `custody signer` processes only."""
-    from custody.signer import general_queues
-
-    return general_queues()
-
-
 def cmd_scheduler(args: argparse.Namespace) -> int:
-    from schedules.main import run_forever
-
     settings = get_settings()
     _require_urls(settings)
     asyncio.run(run_forever(settings))
@@ -109,17 +97,15 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
 
 def cmd_dev(args: argparse.Namespace) -> int:
     """Embedded servers (if needed), migrations, then web + worker + scheduler as children."""
-    from custody.db import apply_migrations
-
     settings, servers = _with_embedded_servers(get_settings())
     os.environ.setdefault("CUSTODY_BASE_URL", f"http://127.0.0.1:{args.port}")
     os.environ.setdefault("WEBHOOK_ALLOW_LOOPBACK", "true")
-    asyncio.run(apply_migrations(settings))
+    asyncio.run(migrate(settings))
     custody = [sys.executable, "-m", "custody.cli"]
     children = {
         "web": subprocess.Popen([*custody, "web", "--host", args.host, "--port", str(args.port)]),
         "worker": subprocess.Popen(worker_command(processes=1, threads=settings.worker_threads,
-                                                  queues=_general_queues())),
+                                                  queues=general_queues())),
         "signer1": subprocess.Popen([*custody, "signer", "--participant", "1"]),
         "signer2": subprocess.Popen([*custody, "signer", "--participant", "2"]),
         "scheduler": subprocess.Popen([*custody, "scheduler"]),
@@ -157,10 +143,6 @@ def cmd_dev(args: argparse.Namespace) -> int:
 
 
 def cmd_bootstrap(args: argparse.Namespace) -> int:
-    from custody.db import apply_migrations, close_database, init_database
-    from custody.unit_of_work import unit_of_work
-    from domain.bootstrap import bootstrap
-
     settings = get_settings()
     servers = None
     if not (settings.database_url and settings.redis_url):
@@ -170,11 +152,9 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
         sys.exit(f"custody: {out} exists; pass --force to overwrite")
 
     async def run() -> dict:
-        from custody.broker import setup_broker
-
-        await apply_migrations(settings)
-        setup_broker(settings)
-        await init_database(settings)
+        await migrate(settings)
+        setup_broker(settings, worker=False)
+        await open_database(settings)
         try:
             async with unit_of_work():
                 result = await bootstrap(
@@ -196,11 +176,8 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
         }
 
     credentials = asyncio.run(run())
-    # 0600 from the start: the file holds a private key.
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        json.dump(credentials, handle, indent=2)
-    os.chmod(out, 0o600)
+    # 0600 from the start, never through a symlink: the file holds a private key.
+    write_private_file(out, json.dumps(credentials, indent=2))
     print(f"bootstrap: workspace {credentials['workspace_id']}, API user {credentials['client_id']}; "
           f"credentials written to {out} (mode 0600)")
     if servers is not None:
@@ -209,8 +186,6 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
 
 
 def cmd_queues(args: argparse.Namespace) -> int:
-    from custody.inspect import queue_report
-
     settings = get_settings()
     _require_urls(settings)
     report = asyncio.run(queue_report(settings))
@@ -250,11 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("scheduler", help="run the scheduler")
     p.set_defaults(func=cmd_scheduler)
 
-    from custody.devnet_cli import add_faucet_parser
-    from custody.signer import add_parser as add_signer_parser
-
-    add_signer_parser(sub)
-    add_faucet_parser(sub)
+    signer.add_parser(sub)
+    faucet.add_faucet_parser(sub)
 
     # Programs with their own argument parsers; main() hands them the rest of the command line.
     sub.add_parser("cosigner", help="the client's headless co-signer (custody cosigner --help)", add_help=False)
@@ -284,19 +256,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _delegated(command: str) -> object:
-    if command == "cosigner":
-        from custody.cosigner import main as program
-    else:
-        from custody.recovery import main as program
-    return program
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     configure_logging()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("cosigner", "recover"):
-        return int(_delegated(argv[0])(argv[1:]) or 0)  # type: ignore[operator]
+        program = cosigner.main if argv[0] == "cosigner" else recovery.main
+        return int(program(argv[1:]) or 0)
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 

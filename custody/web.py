@@ -3,19 +3,32 @@
 from __future__ import annotations
 
 from sanic import Sanic
+from sanic.worker.loader import AppLoader
 
 from api.app import create_app
-from custody.settings import get_settings
+from core.broker import install_broker
+from core.settings import get_settings
+from custody.wiring import close_database, open_database
 
 
 def app_factory() -> Sanic:
-    """Called by Sanic in each worker process."""
-    return create_app(get_settings())
+    """Called by Sanic in each worker process: the API, with its database and broker."""
+    settings = get_settings()
+    app = create_app(settings)
+
+    @app.before_server_start
+    async def open_resources(app: Sanic) -> None:
+        install_broker(settings)
+        await open_database(settings)
+
+    @app.after_server_stop
+    async def close_resources(app: Sanic) -> None:
+        await close_database()
+
+    return app
 
 
 def serve(*, host: str, port: int, workers: int) -> None:
-    from sanic.worker.loader import AppLoader
-
     loader = AppLoader(factory=app_factory)
     app = loader.load()
     app.prepare(host=host, port=port, workers=workers, single_process=workers == 1, access_log=False,

@@ -1,7 +1,7 @@
 """Module the ``dramatiq`` CLI imports in each worker process: installs the broker and actors."""
 
-from custody.broker import setup_broker
-from custody.logging import configure_logging
+from core.logs import configure_logging
+from custody.wiring import setup_broker
 
 configure_logging()
 broker = setup_broker()

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import uuid
-from contextvars import ContextVar
 from typing import Any
 
+from core.context import current_request_id
 from models.audit import AuditEntry
-
-#: The request id of the HTTP request (or the command id of the task) being served.
-current_request_id: ContextVar[str | None] = ContextVar("current_request_id", default=None)
 
 
 async def record(

@@ -22,9 +22,15 @@ from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 from tortoise import connections
 
-from custody import clock
-from custody.settings import get_settings
-from domain.errors import DomainError, NotFound, PermissionDenied, Unauthenticated, ValidationFailed
+from core import clock
+from core.settings import get_settings
+from domain.errors import (
+    DomainError,
+    NotFound,
+    PermissionDenied,
+    Unauthenticated,
+    ValidationFailed,
+)
 from domain.permissions import Permission, permissions_of, platform_permissions_of
 from models.auth import AccessToken, Device
 from models.users import User, WorkspaceMember

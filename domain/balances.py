@@ -21,8 +21,8 @@ from typing import Any, Iterable
 
 from tortoise import connections
 
-from custody import clock
-from custody.clock import rfc3339
+from core import clock
+from core.clock import rfc3339
 from domain import prices
 from domain.auth import Principal
 from domain.currencies import Currency, format_amount, registry

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from custody.outbox import add_command
+from core.outbox import add_command
 from domain import audit
 from domain.auth import Principal
 from domain.errors import NotFound

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from custody.settings import get_settings
+from config import CURRENCIES_FILE
+from core.settings import get_settings
 from domain.errors import NotFound, ValidationFailed
 
 NETWORK_TYPES = frozenset({"mainnet", "testnet"})
@@ -193,8 +194,6 @@ _cache: dict[Path, Registry] = {}
 
 
 def registry_path() -> Path:
-    from config import CURRENCIES_FILE
-
     return get_settings().currencies_file or CURRENCIES_FILE
 
 

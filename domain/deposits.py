@@ -24,16 +24,19 @@ from tortoise import connections
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
-from custody import clock
+from core import clock
 from domain import balances, transactions
 from domain.currencies import registry
-from domain.networks import get_adapter
 from domain.networks.base import Block, NetworkAdapter, Transfer
+from domain.networks.registry import get_adapter
 from models.deposits import ChainWatchState
 from models.transactions import Transaction
 from models.vaults import Vault
 from models.wallets import Wallet, WalletAddress
 from models.workspaces import Workspace
+
+#: Scheduled actor: read new final blocks into deposits (every CHAIN_WATCH_INTERVAL_SECONDS).
+WATCH = "deposits.watch"
 
 logger = logging.getLogger(__name__)
 

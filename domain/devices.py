@@ -23,11 +23,17 @@ from datetime import datetime, timedelta
 
 from nacl.bindings import crypto_core_ed25519_is_valid_point
 
-from custody import clock
-from custody.settings import get_settings
+from core import clock
+from core.settings import get_settings
 from domain import audit
 from domain.auth import Principal, hash_token
-from domain.errors import Conflict, NotFound, PermissionDenied, ValidationFailed, field_error
+from domain.errors import (
+    Conflict,
+    NotFound,
+    PermissionDenied,
+    ValidationFailed,
+    field_error,
+)
 from domain.permissions import Permission, WorkspaceRole
 from models.auth import Device, PairingSession
 

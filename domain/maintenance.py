@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from custody import clock
+from core import clock
 from models.auth import AccessToken, AuthNonce, PairingSession
+
+#: Scheduled actor: purge expired authentication state (hourly).
+PURGE_EXPIRED = "auth.purge_expired"
 
 #: Expired tokens are kept this long for the audit trail of who held what, then deleted.
 TOKEN_RETENTION = timedelta(days=7)

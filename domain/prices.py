@@ -19,7 +19,8 @@ from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Protocol
 
-from custody.settings import get_settings
+from config import PRICES_FILE
+from core.settings import get_settings
 
 _CENTS = Decimal("0.01")
 #: Enough digits for a 78-digit atomic amount times a price.
@@ -72,8 +73,6 @@ _source_path: Path | None = None
 def price_source() -> PriceSource:
     """The installed price source (by default the configured table, read once)."""
     global _source, _source_path
-    from config import PRICES_FILE
-
     with _lock:
         if _source is not None and _source_path is None:
             return _source  # installed explicitly

@@ -33,17 +33,22 @@ from typing import Any, Iterable, Sequence
 
 from tortoise import connections
 
-from custody import clock
-from custody.clock import rfc3339
-from domain import balances, webhooks
+from core import clock
+from core.clock import rfc3339
+from domain import balances
 from domain.auth import Principal
 from domain.currencies import Currency, format_amount, registry
 from domain.errors import DomainError, NotFound, ValidationFailed
 from domain.permissions import Permission
+from domain.webhooks import catalogue as webhook_events
+from domain.webhooks.events import emit_event
 from models.transactions import ChangeLog, Transaction
 from models.vaults import Vault
 from models.wallets import Wallet, WalletAddress
 from models.workspaces import Workspace
+
+#: Scheduled actor: change-log retention (every CHANGELOG_COMPACTION_INTERVAL_SECONDS).
+COMPACT_CHANGELOG = "transactions.compact_changelog"
 
 DEPOSIT = "deposit"
 WITHDRAWAL = "withdrawal"
@@ -180,8 +185,8 @@ def to_resource(tx: Transaction) -> dict[str, Any]:
 async def publish(tx: Transaction, *, created: bool) -> None:
     """The ``transaction.created`` / ``transaction.updated`` webhook event, in the caller's
     transaction (after the position is assigned, so the event carries ``seq``)."""
-    await webhooks.emit_event(workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
-                              event_type=webhooks.TRANSACTION_CREATED if created else webhooks.TRANSACTION_UPDATED,
+    await emit_event(workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+                              event_type=webhook_events.TRANSACTION_CREATED if created else webhook_events.TRANSACTION_UPDATED,
                               data=to_resource(tx))
 
 

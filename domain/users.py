@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from nacl.bindings import crypto_core_ed25519_is_valid_point
 
-from custody import clock
+from core import clock
 from domain import audit
 from domain.auth import Principal, revoke_user_tokens
 from domain.errors import Conflict, NotFound, field_error

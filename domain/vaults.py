@@ -1,7 +1,7 @@
 """Vaults: groups of wallets that share one threshold key set.
 
 Creating a vault starts the distributed key generation of its FROST(Ed25519) key set in the
-same unit of work (domain.keys); wallets can be opened once that key set is ready. Freezing a
+same unit of work (domain.signing.keys); wallets can be opened once that key set is ready. Freezing a
 vault stops outgoing activity (signing refuses a frozen vault, no new wallets are opened);
 deposits to its addresses are still credited, since the chain does not ask.
 
@@ -14,10 +14,11 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from domain import audit, keys
+from domain import audit
 from domain.auth import Principal
 from domain.errors import NotFound
 from domain.permissions import Permission
+from domain.signing import keys
 from models.keys import KeySet
 from models.vaults import Vault
 

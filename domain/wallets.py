@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
-from domain import audit, keys
+from domain import audit
 from domain.auth import Principal
 from domain.currencies import Currency, currency_for_workspace, registry
 from domain.errors import Conflict, NotFound
-from domain.networks import get_adapter
+from domain.networks.registry import get_adapter
 from domain.permissions import Permission
+from domain.signing import keys
 from domain.vaults import get_vault
 from models.wallets import Wallet, WalletAddress
 from models.workspaces import Workspace

@@ -1,23 +1,27 @@
-"""ORM models, one module per domain. ``MODEL_MODULES`` is what tortoise loads."""
+"""ORM models, one module per domain; :data:`ORM_APP` is what the processes open and migrate."""
 
-MODEL_MODULES: list[str] = [
+from core.db import OrmApp
+
+MODEL_MODULES: tuple[str, ...] = (
     "models.companies",
     "models.workspaces",
     "models.users",
     "models.auth",
     "models.audit",
-    "models.outbox",
+    # The outbox's own table lives with the outbox in the low-level package.
+    "core.outbox",
     "models.vaults",
-    # webhooks (issue 4)
     "models.webhooks",
-    # threshold signing (issue 3)
+    # threshold signing
     "models.keys",
-    "models.signing",
+    "models.sessions",
     "models.cosigner",
     "models.backups",
-    # wallets, networks and balances (issue 5)
+    # wallets, networks and balances
     "models.wallets",
     "models.transactions",
     "models.deposits",
     "models.devnet",
-]
+)
+
+ORM_APP = OrmApp(model_modules=MODEL_MODULES, migrations="models.migrations")

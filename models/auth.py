@@ -7,7 +7,7 @@ import uuid
 from tortoise import fields
 from tortoise.models import Model
 
-from custody import clock
+from core import clock
 from models.base import TimestampedModel
 
 

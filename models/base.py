@@ -7,7 +7,7 @@ import uuid
 from tortoise import fields
 from tortoise.models import Model
 
-from custody import clock
+from core import clock
 
 #: Money columns: NUMERIC with no fractional part; atomic units never leave integer arithmetic.
 MONEY_DIGITS = 78

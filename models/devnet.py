@@ -10,7 +10,7 @@ from __future__ import annotations
 from tortoise import fields
 from tortoise.models import Model
 
-from custody import clock
+from core import clock
 from models.base import money_field
 
 

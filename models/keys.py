@@ -16,9 +16,6 @@ from tortoise import fields
 
 from models.base import TimestampedModel
 
-#: The only scheme this service signs with (RFC 9591 context string).
-SCHEME = "FROST-ED25519-SHA512-v1"
-
 
 class KeySet(TimestampedModel):
     """The threshold key of one vault and the state of the DKG that creates it.
@@ -31,7 +28,8 @@ class KeySet(TimestampedModel):
 
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
     vault = fields.ForeignKeyField("models.Vault", related_name=False, on_delete=fields.RESTRICT)
-    scheme = fields.CharField(max_length=40, default=SCHEME)
+    #: The threshold scheme (threshold.scheme), e.g. FROST-ED25519-SHA512-v1.
+    scheme = fields.CharField(max_length=40)
     min_signers = fields.SmallIntField(default=2)
     max_signers = fields.SmallIntField(default=3)
     #: DKG session context bound into every proof of knowledge (replays from other sessions fail).

@@ -1,7 +1,7 @@
 """Webhooks: subscriptions, the events they receive, one delivery per (event, webhook), its attempts.
 
 - :class:`Webhook`: an HTTPS endpoint of a workspace, its subscribed event types and its signing
-  secrets (sealed with :func:`custody.crypto.seal`). ``status`` is ``active`` or ``disabled``.
+  secrets (sealed with :func:`core.sealing.seal`). ``status`` is ``active`` or ``disabled``.
 - :class:`WebhookEvent`: the event outbox. A row is written in the same transaction as the
   change it reports; ``payload`` holds the exact JSON bytes every attempt sends.
 - :class:`WebhookDelivery`: the state of one event for one webhook: ``pending`` (not attempted
@@ -18,7 +18,7 @@ import uuid
 from tortoise import fields
 from tortoise.models import Model
 
-from custody import clock
+from core import clock
 from models.base import TimestampedModel
 
 

@@ -12,7 +12,7 @@ import logging
 
 import asyncpg
 
-from custody.db import asyncpg_url
+from core.db import asyncpg_url
 
 logger = logging.getLogger(__name__)
 

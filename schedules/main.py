@@ -9,11 +9,14 @@ Jobs:
 - ``transactions.compact_changelog`` every ``CHANGELOG_COMPACTION_INTERVAL_SECONDS``: move
   min_cursor past changes older than ``CHANGELOG_RETENTION_DAYS``.
 - ``devnet.produce_blocks`` every ``DEVNET_BLOCK_INTERVAL_SECONDS`` (when ``DEVNET_ENABLED``).
+- ``webhooks.sweep`` every 30 s: re-enqueue webhook deliveries whose message was lost.
+
+Every job but the outbox relay only enqueues an actor by name; the process entry point is
+``custody scheduler`` (:mod:`custody.scheduler`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
@@ -21,8 +24,13 @@ from typing import Any, Awaitable, Callable
 import dramatiq
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from custody import outbox
-from custody.settings import Settings, get_settings
+from core import jobs, outbox
+from core.settings import Settings, get_settings
+from domain.deposits import WATCH as CHAIN_WATCH
+from domain.maintenance import PURGE_EXPIRED
+from domain.networks.devnet_chain import PRODUCE_BLOCKS
+from domain.transactions import COMPACT_CHANGELOG
+from domain.webhooks.catalogue import SWEEP, SWEEP_INTERVAL_SECONDS
 from schedules.leader import LeaderLock
 
 logger = logging.getLogger(__name__)
@@ -37,9 +45,11 @@ class ScheduledJob:
     run: Job
 
 
-async def _enqueue(actor_name: str) -> None:
-    actor = dramatiq.get_broker().get_actor(actor_name)
-    await asyncio.to_thread(actor.send)
+def _enqueue(actor_name: str, broker: dramatiq.Broker | None) -> Job:
+    async def run() -> None:
+        await jobs.send(actor_name, [((), None)], broker=broker)
+
+    return run
 
 
 class Scheduler:
@@ -53,23 +63,20 @@ class Scheduler:
         self._aps: AsyncIOScheduler | None = None
 
     def jobs(self) -> list[ScheduledJob]:
-        from actors.auth import PURGE_EXPIRED
-        from actors.deposits import WATCH as CHAIN_WATCH
-        from actors.devnet import PRODUCE_BLOCKS
-        from actors.transactions import COMPACT_CHANGELOG
-        from actors.webhooks import SWEEP, SWEEP_INTERVAL_SECONDS, sweep_overdue_deliveries
-
-        return [
-            ScheduledJob("outbox.relay", self.settings.outbox_relay_interval_seconds,
-                         lambda: outbox.relay_stale_commands(broker=self._broker)),
-            ScheduledJob(PURGE_EXPIRED, 3600, lambda: _enqueue(PURGE_EXPIRED)),
-            ScheduledJob(SWEEP, SWEEP_INTERVAL_SECONDS, lambda: sweep_overdue_deliveries(broker=self._broker)),
-            # wallets, networks and balances (issue 5)
-            ScheduledJob(CHAIN_WATCH, self.settings.chain_watch_interval_seconds, lambda: _enqueue(CHAIN_WATCH)),
-            ScheduledJob(COMPACT_CHANGELOG, self.settings.changelog_compaction_interval_seconds,
-                         lambda: _enqueue(COMPACT_CHANGELOG)),
-        ] + ([ScheduledJob(PRODUCE_BLOCKS, self.settings.devnet_block_interval_seconds,
-                           lambda: _enqueue(PRODUCE_BLOCKS))] if self.settings.devnet_enabled else [])
+        settings, broker = self.settings, self._broker
+        every = [
+            ScheduledJob("outbox.relay", settings.outbox_relay_interval_seconds,
+                         lambda: outbox.relay_stale_commands(broker=broker)),
+            ScheduledJob(PURGE_EXPIRED, 3600, _enqueue(PURGE_EXPIRED, broker)),
+            ScheduledJob(SWEEP, SWEEP_INTERVAL_SECONDS, _enqueue(SWEEP, broker)),
+            ScheduledJob(CHAIN_WATCH, settings.chain_watch_interval_seconds, _enqueue(CHAIN_WATCH, broker)),
+            ScheduledJob(COMPACT_CHANGELOG, settings.changelog_compaction_interval_seconds,
+                         _enqueue(COMPACT_CHANGELOG, broker)),
+        ]
+        if settings.devnet_enabled:
+            every.append(ScheduledJob(PRODUCE_BLOCKS, settings.devnet_block_interval_seconds,
+                                      _enqueue(PRODUCE_BLOCKS, broker)))
+        return every
 
     async def run_job(self, job: ScheduledJob) -> bool:
         """Run ``job`` if this process is the leader. Returns whether it ran."""
@@ -93,20 +100,3 @@ class Scheduler:
         if self._aps is not None:
             self._aps.shutdown(wait=False)
         await self.leader.release()
-
-
-async def run_forever(settings: Settings | None = None) -> None:
-    """Entry point of the ``scheduler`` process."""
-    from custody.broker import setup_broker
-    from custody.db import close_database, init_database
-
-    settings = settings or get_settings()
-    setup_broker(settings)
-    await init_database(settings)
-    scheduler = Scheduler(settings)
-    scheduler.start()
-    try:
-        await asyncio.Event().wait()
-    finally:
-        await scheduler.stop()
-        await close_database()

@@ -26,9 +26,9 @@ import redis
 from nacl.signing import SigningKey
 from sanic import Sanic
 
-from custody import clock
+from core import clock
 from custody.embedded import ensure_servers
-from custody.settings import Settings, configure
+from core.settings import Settings, configure
 
 TEST_DATABASE = os.environ.get("CUSTODY_TEST_DATABASE", "custody_test")
 TEST_NAMESPACE = f"custody-test-{os.getpid()}"
@@ -75,17 +75,17 @@ async def settings(servers: tuple[str, str]) -> AsyncIterator[Settings]:
             data_dir=_TEST_DATA_DIR,
         )
     )
-    from custody.db import apply_migrations
+    from custody.wiring import migrate
 
-    await apply_migrations(test_settings)
+    await migrate(test_settings)
     yield test_settings
 
 
 @pytest.fixture(scope="session")
 async def database(settings: Settings) -> AsyncIterator[None]:
-    from custody.db import close_database, init_database
+    from custody.wiring import close_database, open_database
 
-    await init_database(settings)
+    await open_database(settings)
     yield
     await close_database()
 
@@ -93,7 +93,7 @@ async def database(settings: Settings) -> AsyncIterator[None]:
 @pytest.fixture(scope="session")
 async def broker(settings: Settings, database: None) -> AsyncIterator[dramatiq.Broker]:
     """The real Redis broker; async actors run on the test event loop (where the DB lives)."""
-    from custody.broker import setup_broker
+    from custody.wiring import setup_broker
 
     broker = setup_broker(settings, namespace=TEST_NAMESPACE, event_loop=asyncio.get_running_loop())
     yield broker
@@ -185,7 +185,7 @@ def app(broker: dramatiq.Broker, settings: Settings) -> Sanic:
     from api.app import create_app
 
     Sanic.test_mode = True
-    return create_app(settings, manage_resources=False, name="custody_test")
+    return create_app(settings, name="custody_test")
 
 
 @pytest.fixture
@@ -235,7 +235,7 @@ class Caller:
 async def make_caller(client: Any, *, role: str = "ADMIN", workspace_id: str | None = None,
                       platform_admin: bool = False, network_type: str = "testnet") -> Caller:
     """Create (in its own unit of work) an API user with ``role``; a new workspace unless given."""
-    from custody.unit_of_work import unit_of_work
+    from core.unit_of_work import unit_of_work
     from domain import companies, users, workspaces
     from domain.permissions import PlatformRole
 

@@ -14,12 +14,12 @@ import nacl.pwhash
 import pytest
 from nacl.signing import SigningKey
 
-from custody.cosigner import CoSigner, Credentials, ShareStore
-from custody.unit_of_work import unit_of_work
-from domain import keys
-from domain.cosigner_part import KdfParams
+from client.cosigner import CoSigner, Credentials, ShareStore
+from core.unit_of_work import unit_of_work
+from domain.signing import keys
+from threshold.cosigner_part import KdfParams
 from models.keys import KeySet
-from models.signing import SigningSession
+from models.sessions import SigningSession
 from models.vaults import Vault
 from tests.conftest import Caller
 

@@ -17,11 +17,12 @@ from typing import Any
 import httpx
 from nacl.signing import SigningKey
 
-from custody import clock
-from custody.unit_of_work import unit_of_work
+from core import clock
+from core.unit_of_work import unit_of_work
 from domain import deposits, vaults, wallets
 from domain.currencies import registry
-from domain.networks import devnet, get_adapter
+from domain.networks import devnet_chain
+from domain.networks.registry import get_adapter
 from models.keys import KeySet
 from models.vaults import Vault
 from models.wallets import Wallet
@@ -85,7 +86,7 @@ async def fund(network_id: str, address: str, amount: int, *, currency_id: str |
                mine: bool = True) -> str:
     """Faucet ``amount`` to ``address`` (and mine a block)."""
     async with unit_of_work():
-        tx_hash = await devnet.faucet(network_id=network_id, address=address, amount=amount, currency_id=currency_id)
+        tx_hash = await devnet_chain.faucet(network_id=network_id, address=address, amount=amount, currency_id=currency_id)
     if mine:
         await mine_block(network_id)
     return tx_hash
@@ -93,7 +94,7 @@ async def fund(network_id: str, address: str, amount: int, *, currency_id: str |
 
 async def mine_block(network_id: str) -> int:
     async with unit_of_work():
-        return await devnet.produce_block(network_id=network_id)
+        return await devnet_chain.produce_block(network_id=network_id)
 
 
 async def watch(network_id: str) -> list:

@@ -18,7 +18,7 @@ from typing import Any, AsyncIterator, Callable
 import pytest
 from aiohttp import web
 
-from custody.settings import Settings, configure, get_settings
+from core.settings import Settings, configure, get_settings
 
 Behaviour = int | str
 
@@ -96,7 +96,7 @@ class Receiver:
 
 @pytest.fixture
 async def receiver() -> AsyncIterator[Receiver]:
-    from actors.webhooks import close_sessions
+    from domain.webhooks.sender import close_sessions
 
     running = await Receiver().start()
     yield running
@@ -142,8 +142,8 @@ async def make_principal(*, role: str = "ADMIN", workspace_id: Any = None) -> An
 
     from nacl.signing import SigningKey
 
-    from custody import clock
-    from custody.unit_of_work import unit_of_work
+    from core import clock
+    from core.unit_of_work import unit_of_work
     from domain import auth, companies, users, workspaces
 
     key = SigningKey.generate()

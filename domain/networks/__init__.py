@@ -1,49 +1,8 @@
 """Blockchain networks behind one adapter interface (:class:`~domain.networks.base.NetworkAdapter`).
 
-Each registry network (domain.currencies) names its ``adapter``; :func:`get_adapter` builds the
-adapter for it. The built-in ``devnet`` adapters cover the account (EVM-like) and UTXO
-(BTC-like) families; a real node adapter registers itself with :func:`register_adapter` and
-nothing else in the service changes.
+- :mod:`~domain.networks.registry`: which adapter serves which network (:func:`get_adapter`);
+- :mod:`~domain.networks.base`: the interface;
+- :mod:`~domain.networks.devnet`, ``devnet_account``, ``devnet_utxo``, ``devnet_chain``: the
+  built-in simulated devnet (account/gas and UTXO families), the zero-install default;
+- :mod:`~domain.networks.addresses`: address encodings.
 """
-
-from __future__ import annotations
-
-from typing import Callable
-
-from domain.currencies import Network, registry
-from domain.networks.base import NetworkAdapter
-
-AdapterFactory = Callable[[Network], NetworkAdapter]
-
-_factories: dict[tuple[str, str], AdapterFactory] = {}
-_adapters: dict[int, tuple[Network, NetworkAdapter]] = {}
-
-
-def register_adapter(name: str, family: str, factory: AdapterFactory) -> None:
-    """Make ``adapter: <name>`` usable for networks of ``family`` in the registry."""
-    _factories[(name, family)] = factory
-
-
-def get_adapter(network_id: str) -> NetworkAdapter:
-    """The adapter of a registry network (404 NETWORK_NOT_FOUND for an unknown id)."""
-    network = registry().network(network_id)
-    cached = _adapters.get(id(network))
-    if cached is not None and cached[0] is network:
-        return cached[1]
-    factory = _factories.get((network.adapter, network.family))
-    if factory is None:
-        raise LookupError(f"no adapter {network.adapter!r} for {network.family} networks ({network_id})")
-    adapter = factory(network)
-    _adapters[id(network)] = (network, adapter)
-    return adapter
-
-
-def _register_builtin() -> None:
-    from domain.networks.devnet_account import DevnetAccountAdapter
-    from domain.networks.devnet_utxo import DevnetUtxoAdapter
-
-    register_adapter("devnet", "account", DevnetAccountAdapter)  # type: ignore[arg-type]
-    register_adapter("devnet", "utxo", DevnetUtxoAdapter)  # type: ignore[arg-type]
-
-
-_register_builtin()

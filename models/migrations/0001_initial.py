@@ -1,11 +1,13 @@
-from tortoise import migrations
-from tortoise.migrations import operations as ops
 import functools
-from custody.clock import now
 from json import dumps, loads
-from tortoise.fields.base import OnDelete
 from uuid import uuid4
-from tortoise import fields
+
+from tortoise import fields, migrations
+from tortoise.fields.base import OnDelete
+from tortoise.migrations import operations as ops
+
+from core.clock import now
+
 
 class Migration(migrations.Migration):
     initial = True

@@ -1,9 +1,11 @@
-from tortoise import migrations
-from tortoise.migrations import operations as ops
-from custody.clock import now
-from tortoise.fields.base import OnDelete
 from uuid import uuid4
-from tortoise import fields
+
+from tortoise import fields, migrations
+from tortoise.fields.base import OnDelete
+from tortoise.migrations import operations as ops
+
+from core.clock import now
+
 
 class Migration(migrations.Migration):
     dependencies = [('models', '0002_audit_append_only')]

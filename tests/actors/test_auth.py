@@ -7,7 +7,7 @@ import uuid
 from datetime import timedelta
 
 from actors.auth import PURGE_EXPIRED
-from custody import clock
+from core import clock
 from models.auth import AuthNonce
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from actors.devnet import PRODUCE_BLOCKS
-from domain.networks import devnet
+from domain.networks import devnet, devnet_chain
 from models.devnet import DevnetBlock
 from schedules.main import Scheduler
 from tests.wallets_support import fund
@@ -19,7 +19,7 @@ async def _produce(broker, worker, **kwargs) -> None:
 
 
 async def test_the_actor_mines_networks_with_pending_transactions_only(broker, worker):
-    holder_address = devnet.faucet_address(devnet.devnet_adapter(UTXO))
+    holder_address = devnet.faucet_address(devnet_chain.devnet_adapter(UTXO))
     await fund(UTXO, holder_address, 1_000, mine=False)
     # When the scheduled actor runs
     await _produce(broker, worker)

@@ -6,24 +6,24 @@ import asyncio
 
 from nacl.signing import VerifyKey
 
-from custody.outbox import add_command
-from custody.unit_of_work import unit_of_work
-from domain import keys, signing
-from models.outbox import Command
-from models.signing import SignerNonce, SigningCommitment, SigningSession, SigningShare
+from core.outbox import add_command
+from core.unit_of_work import unit_of_work
+from domain.signing import keys, sessions
+from core.outbox import Command
+from models.sessions import SignerNonce, SigningCommitment, SigningSession, SigningShare
 from tests.conftest import InProcessWorker
 from tests.signing_support import api, ready_vault, settle  # noqa: F401 - api is a fixture
 
 
 async def _request(setup, message: bytes, **kwargs) -> SigningSession:
     async with unit_of_work():
-        return await signing.request_signature(workspace_id=setup.workspace_id, vault_id=setup.vault.id,
+        return await sessions.request_signature(workspace_id=setup.workspace_id, vault_id=setup.vault.id,
                                                message=message, purpose="test", **kwargs)
 
 
 def test_each_signer_has_its_own_queue():
     import actors  # noqa: F401 - declares the actors
-    from custody import jobs
+    from core import jobs
 
     queues = {name: decl.queue for name, decl in jobs._declarations.items() if name.startswith("signer_")}  # noqa: SLF001
     assert queues and all(queue == name.split(".")[0] for name, queue in queues.items())
@@ -34,7 +34,7 @@ async def test_redelivered_and_repeated_round_messages_do_not_double_sign(api, w
     # Given a completed signature
     setup = await ready_vault(api, worker, tmp_path / "cosigner")
     session = await _request(setup, b"exactly once")
-    signature = await signing.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id)
+    signature = await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id)
     shares_before = {s.participant: bytes(s.share) for s in await SigningShare.filter(session_id=session.id)}
     commitments_before = {c.participant: bytes(c.hiding) for c in await SigningCommitment.filter(session_id=session.id)}
     # When every signer message of the session is delivered again (at-least-once broker)
@@ -48,7 +48,7 @@ async def test_redelivered_and_repeated_round_messages_do_not_double_sign(api, w
             for step in ("commit", "sign"):
                 await add_command(actor_name=keys.signer_actor(participant, step),
                                   payload={"session_id": str(session.id)})
-        await add_command(actor_name=signing.AGGREGATE, payload={"session_id": str(session.id)})
+        await add_command(actor_name=sessions.AGGREGATE, payload={"session_id": str(session.id)})
     await worker.drain()
     # Then nothing was signed twice: same shares, same commitments, same signature, no new nonce
     after = await SigningSession.get(id=session.id)

@@ -13,11 +13,11 @@ from datetime import timedelta
 import pytest
 from standardwebhooks.webhooks import Webhook as StandardWebhook
 
-from custody.unit_of_work import unit_of_work
-from domain import webhook_schedule as schedule
-from domain import webhooks
+from core.unit_of_work import unit_of_work
+from domain.webhooks import schedule
+from domain.webhooks import catalogue, events, management
 from models.audit import AuditEntry
-from models.outbox import Command
+from core.outbox import Command
 from models.webhooks import Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent
 from tests.conftest import TEST_NAMESPACE
 from tests.webhook_receiver import (make_principal, receiver, second_receiver, settle, wait_for,  # noqa: F401
@@ -26,18 +26,18 @@ from tests.webhook_receiver import (make_principal, receiver, second_receiver, s
 
 async def _webhook(principal, url: str, event_types=("transaction.*",)) -> tuple[Webhook, str]:
     async with unit_of_work():
-        return await webhooks.create_webhook(principal=principal, workspace_id=next(iter(principal.accesses)),
+        return await management.create_webhook(principal=principal, workspace_id=next(iter(principal.accesses)),
                                              url=url, event_types=list(event_types))
 
 
-async def _emit(workspace_id, count: int = 1, event_type: str = webhooks.TRANSACTION_CREATED) -> list[WebhookEvent]:
-    events = []
+async def _emit(workspace_id, count: int = 1, event_type: str = catalogue.TRANSACTION_CREATED) -> list[WebhookEvent]:
+    emitted = []
     for index in range(count):
         async with unit_of_work():
-            events.append(await webhooks.emit_event(
+            emitted.append(await events.emit_event(
                 workspace_id=workspace_id, event_type=event_type,
                 data={"transaction_id": f"tx-{index}", "amount": "1000", "status": "pending"}))
-    return events
+    return emitted
 
 
 async def _delivery(event: WebhookEvent, webhook: Webhook) -> WebhookDelivery:
@@ -63,7 +63,7 @@ def _attempts_reach(delivery_id, number: int):
 
 async def _release(broker, delivery: WebhookDelivery) -> None:
     """Deliver the delayed retry message now, as the broker does when its delay has passed."""
-    actor = broker.get_actor(webhooks.DELIVER)
+    actor = broker.get_actor(catalogue.DELIVER)
     await asyncio.to_thread(actor.send, str(delivery.id), delivery.attempt_count + 1)
 
 
@@ -75,11 +75,11 @@ async def test_every_subscriber_receives_every_event_with_valid_signatures(datab
     created_only, secret_created = await _webhook(admin, second_receiver.url("/created"),
                                                   event_types=["transaction.created"])
     # When the service emits 3 created and 2 updated events
-    events = await _emit(workspace_id, 3) + await _emit(workspace_id, 2, webhooks.TRANSACTION_UPDATED)
+    emitted = await _emit(workspace_id, 3) + await _emit(workspace_id, 2, catalogue.TRANSACTION_UPDATED)
     await worker.drain()
     # Then each subscriber got exactly its events, each signed and verifiable with its secret
-    assert sorted(r.event_id for r in receiver.received) == sorted(str(e.id) for e in events)
-    assert sorted(r.event_id for r in second_receiver.received) == sorted(str(e.id) for e in events[:3])
+    assert sorted(r.event_id for r in receiver.received) == sorted(str(e.id) for e in emitted)
+    assert sorted(r.event_id for r in second_receiver.received) == sorted(str(e.id) for e in emitted[:3])
     for request in receiver.received:
         payload = _verify(secret_all, request)
         assert request.headers["X-Webhook-Event-Id"] == request.headers["webhook-id"] == payload["id"]
@@ -90,7 +90,7 @@ async def test_every_subscriber_receives_every_event_with_valid_signatures(datab
     for request in second_receiver.received:
         assert _verify(secret_created, request)["type"] == "transaction.created"
     # And the history says succeeded on attempt 1 with the response recorded
-    delivery = await _delivery(events[0], everything)
+    delivery = await _delivery(emitted[0], everything)
     assert (delivery.status, delivery.attempt_count, delivery.last_response_status) == ("succeeded", 1, 200)
     attempt = await WebhookAttempt.get(delivery_id=delivery.id)
     assert attempt.succeeded and attempt.response_body == '{"ok":true}' and attempt.duration_ms >= 0
@@ -102,7 +102,7 @@ async def test_an_event_rolled_back_with_its_change_is_never_sent(database, work
     await _webhook(admin, receiver.url())
     with pytest.raises(RuntimeError):
         async with unit_of_work():
-            await webhooks.emit_event(workspace_id=next(iter(admin.accesses)), event_type="transaction.created",
+            await events.emit_event(workspace_id=next(iter(admin.accesses)), event_type="transaction.created",
                                       data={"transaction_id": "tx"})
             raise RuntimeError("the change failed")
     await worker.drain()
@@ -195,7 +195,7 @@ async def test_each_failure_kind_is_recorded_then_success_resets_the_count(
     webhook = await Webhook.get(id=webhook.id)
     assert webhook.consecutive_failures == 0 and webhook.last_success_at is not None
     # The delivery history lists every attempt in order
-    _, history = await webhooks.get_delivery(principal=admin, workspace_id=next(iter(admin.accesses)),
+    _, history = await management.get_delivery(principal=admin, workspace_id=next(iter(admin.accesses)),
                                              webhook_id=webhook.id, delivery_id=delivery.id)
     assert [a.attempt_number for a in history] == [1, 2, 3, 4]
 
@@ -241,13 +241,13 @@ async def test_dead_receiver_disables_the_webhook_and_reactivation_plus_replay_r
     # When it is reactivated, nothing missed is sent automatically
     receiver.default = 200
     async with unit_of_work():
-        await webhooks.update_webhook(principal=admin, workspace_id=workspace_id, webhook_id=webhook.id,
+        await management.update_webhook(principal=admin, workspace_id=workspace_id, webhook_id=webhook.id,
                                       changes={"status": "active"})
     await settle(worker, redis_client)
     assert len(receiver.received) == 50 and (await Webhook.get(id=webhook.id)).consecutive_failures == 0
     # Then replay queues every failed delivery of the last 7 days, and each is delivered, signed
     async with unit_of_work():
-        result = await webhooks.replay(principal=admin, workspace_id=workspace_id, webhook_id=webhook.id)
+        result = await management.replay(principal=admin, workspace_id=workspace_id, webhook_id=webhook.id)
     assert result.queued == 53
     await settle(worker, redis_client)
     assert await WebhookDelivery.filter(webhook_id=webhook.id, status="succeeded").count() == 53
@@ -283,7 +283,7 @@ async def test_replay_reaches_back_exactly_seven_days(database, worker, broker, 
     # 7 days and 1 second after the first event: only the second is inside the replay period
     frozen_clock.advance(days=6, seconds=1)
     async with unit_of_work():
-        result = await webhooks.replay(principal=admin, workspace_id=workspace_id, webhook_id=webhook.id)
+        result = await management.replay(principal=admin, workspace_id=workspace_id, webhook_id=webhook.id)
     assert result.queued == 1
     await settle(worker, redis_client)
     assert (await WebhookDelivery.get(id=recent_delivery.id)).status == "succeeded"
@@ -299,7 +299,7 @@ async def test_the_delivery_actor_is_idempotent(database, worker, broker, receiv
     delivery = await _delivery(event, webhook)
     assert delivery.status == "succeeded" and len(receiver.received) == 1
     # When the broker delivers the message again (at least once), with any attempt number
-    actor = broker.get_actor(webhooks.DELIVER)
+    actor = broker.get_actor(catalogue.DELIVER)
     for attempt in (1, 2, None):
         await asyncio.to_thread(actor.send, str(delivery.id), attempt)
     await worker.drain()
@@ -349,11 +349,11 @@ async def test_forbidden_addresses_are_refused_at_delivery_time(database, worker
     workspace_id = next(iter(admin.accesses))
     loopback, _ = await _webhook(admin, receiver.url())
     # A name that resolved to a public address when the webhook was created...
-    from domain import webhook_url_guard
+    from domain.webhooks import url_guard
 
     async def public(host, port):
         return ["93.184.216.34"]
-    monkeypatch.setattr(webhook_url_guard, "resolve", public)
+    monkeypatch.setattr(url_guard, "resolve", public)
     rebinding, _ = await _webhook(admin, "https://rebind.example.com/hook")
 
     # ...answers a private address at delivery time (DNS rebinding)
@@ -377,7 +377,7 @@ async def test_during_a_rotation_both_secrets_sign_then_only_the_new_one(databas
     workspace_id = next(iter(admin.accesses))
     webhook, old_secret = await _webhook(admin, receiver.url())
     async with unit_of_work():
-        _, new_secret = await webhooks.rotate_secret(principal=admin, workspace_id=workspace_id, webhook_id=webhook.id)
+        _, new_secret = await management.rotate_secret(principal=admin, workspace_id=workspace_id, webhook_id=webhook.id)
     await _emit(workspace_id)
     await worker.drain()
     during = receiver.received[-1]

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from nacl.signing import SigningKey
 
-from custody import clock
+from core import clock
 from tests.conftest import make_caller
 
 

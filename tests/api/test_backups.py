@@ -8,9 +8,10 @@ import json
 from nacl.public import PrivateKey, SealedBox
 from nacl.signing import VerifyKey
 
-from custody import crypto, recovery
-from custody.signer import signer_key
-from domain import keys
+from core import sealing
+from client import recovery
+from domain.signing.signer_keys import signer_key
+from domain.signing import keys
 from models.backups import Backup
 from models.keys import SignerKeyShare
 from tests.signing_support import (  # noqa: F401 - api is a fixture
@@ -50,7 +51,7 @@ async def test_backup_then_offline_recovery_rebuilds_keys_that_sign_verifiably(a
     assert document["format"] == "custody-backup" and document["scheme"] == "FROST-ED25519-SHA512-v1"
     # Then no service share is readable without the backup key (nor with a signer's own key)
     for row in await SignerKeyShare.all():
-        package = json.loads(crypto.unseal(bytes(row.sealed_key_package), key=signer_key(row.participant)))
+        package = json.loads(sealing.unseal(bytes(row.sealed_key_package), key=signer_key(row.participant)))
         assert package["signing_share"] not in download.body.decode()
     # And the offline recovery rebuilds each vault's key, which signs verifiably under the group key
     rebuilt = recovery.recover(document, private_key)

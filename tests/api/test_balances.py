@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from custody.unit_of_work import unit_of_work
+from core.unit_of_work import unit_of_work
 from domain import prices, transactions
 from models.wallets import Wallet
 from tests.conftest import make_caller

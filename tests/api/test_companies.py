@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 
 from models.companies import Company, CompanyApplication
-from models.outbox import Command
+from core.outbox import Command
 from tests.conftest import make_caller
 
 

@@ -8,13 +8,14 @@ import uuid
 
 from nacl.signing import SigningKey
 
-from custody.cosigner import CoSigner, Credentials, ShareStore, StepReport
-from custody.unit_of_work import unit_of_work
-from domain import dkg, frost, signing
-from domain.cosigner_part import build_config, decrypt_key_package
+from client.cosigner import CoSigner, Credentials, ShareStore, StepReport
+from core.unit_of_work import unit_of_work
+from threshold import dkg, frost
+from domain.signing import sessions
+from threshold.cosigner_part import build_config, decrypt_key_package
 from models.cosigner import CosignerPart
 from models.keys import DkgPackage, KeySet
-from models.signing import SigningCommitment, SigningSession, SigningShare
+from models.sessions import SigningCommitment, SigningSession, SigningShare
 from tests.conftest import Caller
 from tests.signing_support import (  # noqa: F401 - api is a fixture
     FAST_KDF, PASSPHRASE, AsgiTransport, api, cosigner_for, create_vault, fast_caller, ready_vault, settle, status_is,
@@ -142,7 +143,7 @@ async def test_malformed_off_curve_commitments_and_a_bad_proof_are_refused_with_
 async def test_bad_signing_messages_are_refused_with_a_clear_code(api, worker, tmp_path):
     setup = await ready_vault(api, worker, tmp_path / "cosigner")
     async with unit_of_work():
-        session = await signing.request_signature(workspace_id=setup.workspace_id, vault_id=setup.vault.id,
+        session = await sessions.request_signature(workspace_id=setup.workspace_id, vault_id=setup.vault.id,
                                                   message=b"m", purpose="test", participants=[1, 3])
     headers = setup.cosigner_user.headers()
     url = f"/api/v1/co-signer/signing-requests/{session.id}"
@@ -182,7 +183,7 @@ async def test_bad_signing_messages_are_refused_with_a_clear_code(api, worker, t
     share = frost.sign(key_package, nonces, b"m", commitment_list)
     _, good = await api.post(f"{url}/share", headers=headers, json={"share": share.share.hex()})
     assert good.status == 200
-    signature = await signing.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id)
+    signature = await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id)
     assert frost.verify_signature(bytes(setup.key_set.group_public_key), b"m", signature)
     # A session of the workspace that is not the caller's is 404
     stranger = await fast_caller(api, role="SIGNER", workspace_id=setup.owner.workspace_id)

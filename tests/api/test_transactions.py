@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import timedelta
 
-from custody.unit_of_work import unit_of_work
+from core.unit_of_work import unit_of_work
 from domain import transactions
 from models.workspaces import Workspace
 from tests.conftest import make_caller

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from models.audit import AuditEntry
 from models.keys import KeySet
-from models.outbox import Command
+from core.outbox import Command
 from tests.conftest import make_caller
 from tests.wallets_support import Api
 

@@ -6,9 +6,9 @@ import asyncio
 import uuid
 
 from client.balance_sync import BalanceSync
-from custody.devnet_cli import faucet_command
-from domain import keys
-from domain.networks import get_adapter
+from custody.faucet import faucet_command
+from domain.signing import keys
+from domain.networks.registry import get_adapter
 from models.vaults import Vault
 from models.wallets import Wallet, WalletAddress
 from tests.conftest import make_caller

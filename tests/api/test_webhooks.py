@@ -10,7 +10,7 @@ import uuid
 from datetime import timedelta
 
 from models.audit import AuditEntry
-from models.outbox import Command
+from core.outbox import Command
 from models.webhooks import Webhook, WebhookDelivery, WebhookEvent
 from tests.conftest import make_caller
 

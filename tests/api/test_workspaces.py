@@ -22,7 +22,7 @@ async def test_missing_header_with_one_workspace_uses_it(client):
 
 
 async def test_missing_header_with_several_workspaces_is_400(client):
-    from custody.unit_of_work import unit_of_work
+    from core.unit_of_work import unit_of_work
     from domain import companies, workspaces
     from models.users import WorkspaceMember
 

@@ -6,7 +6,7 @@ import uuid
 from datetime import timedelta
 
 from client.balance_sync import BalanceSync
-from custody.unit_of_work import unit_of_work
+from core.unit_of_work import unit_of_work
 from domain import transactions
 from models.workspaces import Workspace
 from tests.conftest import make_caller

@@ -9,11 +9,11 @@ import uuid
 
 import pytest
 
-from custody.cosigner import CosignerError, ShareStore
-from custody.unit_of_work import unit_of_work
-from domain import signing
+from client.cosigner import CosignerError, ShareStore
+from core.unit_of_work import unit_of_work
+from domain.signing import sessions
 from models.keys import KeySet
-from models.signing import SigningCommitment, SigningSession
+from models.sessions import SigningCommitment, SigningSession
 from tests.conftest import InProcessWorker
 from tests.signing_support import (  # noqa: F401 - api is a fixture
     FAST_KDF, PASSPHRASE, api, cosigner_for, create_vault, fast_caller, settle, status_is,
@@ -54,7 +54,7 @@ async def test_a_cosigner_restarted_mid_protocol_resumes_from_its_store(api, bro
     # its nonce, when retried from its store, re-sends the same commitment: no second nonce
     await asyncio.to_thread(worker.stop)
     async with unit_of_work():
-        session = await signing.request_signature(workspace_id=uuid.UUID(owner.workspace_id), vault_id=vault.id,
+        session = await sessions.request_signature(workspace_id=uuid.UUID(owner.workspace_id), vault_id=vault.id,
                                                   message=b"m", purpose="test", participants=[2, 3])
     await restarted.step()
     commitment = await SigningCommitment.get(session_id=session.id, participant=3)

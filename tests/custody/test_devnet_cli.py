@@ -1,4 +1,4 @@
-"""``custody faucet`` (custody/devnet_cli.py)."""
+"""``custody faucet`` (custody/faucet.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import sys
 
 import pytest
 
-from custody.devnet_cli import add_faucet_parser, faucet_command
+from custody.faucet import add_faucet_parser, faucet_command
 from domain.errors import DomainError
-from domain.networks import get_adapter
+from domain.networks.registry import get_adapter
 from models.devnet import DevnetTransaction
 
 EVM = "devnet-evm-testnet"
@@ -52,7 +52,7 @@ async def test_faucet_credits_in_whole_units_or_atomic_units(database):
 
 async def test_the_command_runs_as_a_process(database, settings):
     env = dict(os.environ, DATABASE_URL=settings.database_url)
-    code = ("import argparse,sys; from custody.devnet_cli import add_faucet_parser; p=argparse.ArgumentParser(); "
+    code = ("import argparse,sys; from custody.faucet import add_faucet_parser; p=argparse.ArgumentParser(); "
             "add_faucet_parser(p.add_subparsers()); a=p.parse_args(sys.argv[1:]); sys.exit(a.func(a))")
     done = await asyncio.to_thread(subprocess.run, [sys.executable, "-c", code, "faucet", "--network", EVM,
                                                     "--address", ADDRESS, "--amount", "2", "--mine"],

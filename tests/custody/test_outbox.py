@@ -7,12 +7,12 @@ from datetime import timedelta
 
 from dramatiq.brokers.redis import RedisBroker
 
-from custody import outbox
-from custody.unit_of_work import unit_of_work
+from core import outbox
+from core.unit_of_work import unit_of_work
 from domain import companies
 from models.audit import AuditEntry
 from models.companies import CompanyApplication
-from models.outbox import Command
+from core.outbox import Command
 from tests.conftest import TEST_NAMESPACE, make_caller
 
 

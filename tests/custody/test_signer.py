@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from custody.settings import Settings
-from custody.signer import (
+from core.settings import Settings
+from domain.signing.signer_keys import (
     SignerConfigurationError, check_process, queue_of, require_participant, signer_key,
 )
 

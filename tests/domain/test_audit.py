@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from custody.unit_of_work import unit_of_work
+from core.unit_of_work import unit_of_work
 from domain import audit, companies
 from models.audit import AuditEntry
 from models.companies import Company

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 
-from custody.settings import configure
-from custody.unit_of_work import unit_of_work
+from core.settings import configure
+from core.unit_of_work import unit_of_work
 from domain import deposits
-from domain.networks import get_adapter
+from domain.networks import devnet_chain
+from domain.networks.registry import get_adapter
 from models.deposits import ChainWatchState
 from models.transactions import Transaction
 from models.wallets import Wallet
@@ -164,13 +165,13 @@ async def test_deposits_wait_for_the_confirmations_the_network_requires(broker, 
         await mine_block(UTXO)
         assert await watch(UTXO) == []
         # The scheduled producer keeps mining while confirmations are missing
-        from domain.networks import devnet
+        from domain.networks import devnet_chain
 
         async with unit_of_work():
-            assert await devnet.block_due(network_id=UTXO)
+            assert await devnet_chain.block_due(network_id=UTXO)
         await mine_block(UTXO)
         assert [d.block_height for d in await watch(UTXO)] == [1]
         async with unit_of_work():
-            assert not await devnet.block_due(network_id=UTXO)
+            assert not await devnet_chain.block_due(network_id=UTXO)
     finally:
         configure(settings)

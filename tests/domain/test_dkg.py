@@ -1,4 +1,4 @@
-"""Tests for domain.dkg: Pedersen DKG with proofs of knowledge (FROST paper, Figure 1).
+"""Tests for threshold.dkg: Pedersen DKG with proofs of knowledge (FROST paper, Figure 1).
 
 Every test runs the participants as if they were separate processes: all
 messages and the secret state kept between rounds go through JSON.
@@ -17,8 +17,8 @@ import pytest
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from domain import dkg, frost
-from domain.dkg import (
+from threshold import dkg, frost
+from threshold.dkg import (
     DkgCheatingParticipant,
     DkgError,
     DkgMissingPackage,
@@ -29,7 +29,7 @@ from domain.dkg import (
     Round2Package,
     Round2SecretPackage,
 )
-from domain.frost import KeyPackage, PublicKeyPackage, SignatureShare, SigningCommitments, SigningNonces
+from threshold.frost import KeyPackage, PublicKeyPackage, SignatureShare, SigningCommitments, SigningNonces
 
 
 def wire(obj: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Tests for domain.frost: RFC 9591 FROST(Ed25519, SHA-512).
+"""Tests for threshold.frost: RFC 9591 FROST(Ed25519, SHA-512).
 
 The first group reproduces every value of the official RFC 9591 test vectors
 byte for byte; the rest exercise validation, cheater identification and
@@ -20,8 +20,8 @@ from nacl.bindings import crypto_core_ed25519_add, crypto_core_ed25519_is_valid_
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from domain import frost
-from domain.frost import (
+from threshold import frost
+from threshold.frost import (
     IDENTITY,
     L,
     InvalidCommitmentList,

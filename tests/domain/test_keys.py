@@ -8,24 +8,25 @@ import json
 import pytest
 from nacl.exceptions import CryptoError
 
-from custody import cosigner as cosigner_module
-from custody import crypto
-from custody.outbox import add_command
-from custody.signer import signer_key
-from custody.unit_of_work import unit_of_work
-from domain import dkg, frost, keys
-from domain.cosigner_part import decrypt_key_package
+from client import cosigner as cosigner_module
+from core import sealing
+from core.outbox import add_command
+from domain.signing.signer_keys import signer_key
+from core.unit_of_work import unit_of_work
+from threshold import dkg, frost
+from domain.signing import keys
+from threshold.cosigner_part import decrypt_key_package
 from domain.errors import Conflict
 from models.cosigner import CosignerPart
 from models.keys import DkgPackage, DkgResult, KeySet, SignerDkgState, SignerKeyShare
-from models.outbox import Command
+from core.outbox import Command
 from tests.signing_support import (  # noqa: F401 - api is a fixture
     PASSPHRASE, api, cosigner_for, create_vault, fast_caller, ready_vault, settle, status_is,
 )
 
 
 def _signer_share(row: SignerKeyShare) -> frost.KeyPackage:
-    return frost.KeyPackage.from_dict(json.loads(crypto.unseal(bytes(row.sealed_key_package),
+    return frost.KeyPackage.from_dict(json.loads(sealing.unseal(bytes(row.sealed_key_package),
                                                                key=signer_key(row.participant))))
 
 
@@ -46,7 +47,7 @@ async def test_dkg_across_both_signers_and_the_cosigner_gives_one_group_key_no_o
     rows = {r.participant: r for r in await SignerKeyShare.filter(key_set_id=key_set.id)}
     assert sorted(rows) == [1, 2]
     with pytest.raises(CryptoError):
-        crypto.unseal(bytes(rows[2].sealed_key_package), key=signer_key(1))
+        sealing.unseal(bytes(rows[2].sealed_key_package), key=signer_key(1))
     shares = {i: _signer_share(rows[i]) for i in (1, 2)}
     shares[3] = cosigner_share
     # And no share is the group secret: each is only consistent with its own verifying share

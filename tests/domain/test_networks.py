@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from nacl.signing import SigningKey
 
-from custody.unit_of_work import unit_of_work
+from core.unit_of_work import unit_of_work
 from domain.currencies import registry
-from domain.networks import addresses, devnet, get_adapter
+from domain.networks import addresses, devnet, devnet_chain
+from domain.networks.registry import get_adapter
 from domain.networks.base import NetworkAdapter
 from domain.networks.devnet_utxo import vsize
 from domain.errors import DomainError
@@ -213,13 +214,13 @@ async def test_faucet_credits_any_address_in_the_next_block_and_blocks_chain(dat
     await fund(UTXO, holder.address, 1_000, mine=False)
     assert await holder.balance("DBTC_TEST") == 0  # still in the mempool
     async with unit_of_work():
-        assert await devnet.block_due(network_id=UTXO)
+        assert await devnet_chain.block_due(network_id=UTXO)
     first = await mine_block(UTXO)
     second = await mine_block(UTXO)
     assert await holder.balance("DBTC_TEST") == 1_000
     async with unit_of_work():
         a, b = await holder.adapter.read_block(first), await holder.adapter.read_block(second)
-        assert not await devnet.block_due(network_id=UTXO)
+        assert not await devnet_chain.block_due(network_id=UTXO)
     assert b.parent_hash == a.hash and (len(a.transfers), len(b.transfers)) == (1, 0)
     # Bad faucet input is a clear 4xx
     for kwargs, code in (({"address": "nope", "amount": 1_000}, "INVALID_ADDRESS"),
@@ -228,7 +229,7 @@ async def test_faucet_credits_any_address_in_the_next_block_and_blocks_chain(dat
                           "CURRENCY_NETWORK_MISMATCH")):
         with pytest.raises(DomainError) as refused:
             async with unit_of_work():
-                await devnet.faucet(network_id=UTXO, **kwargs)
+                await devnet_chain.faucet(network_id=UTXO, **kwargs)
         assert refused.value.code == code and refused.value.status == 400
 
 
@@ -248,7 +249,7 @@ async def test_helper_vault_key_signs_like_a_group_key(database):
 
 async def test_a_threshold_signature_of_the_vault_key_spends_from_the_vault_address(client, worker, tmp_path):
     # Given a vault whose key set came out of the real DKG, and its devnet address funded
-    from domain import keys, signing
+    from domain.signing import keys, sessions
     from tests.signing_support import ready_vault
 
     setup = await ready_vault(client, worker, tmp_path / "cosigner")
@@ -262,9 +263,9 @@ async def test_a_threshold_signature_of_the_vault_key_spends_from_the_vault_addr
                                                 public_key=group_key, to_address=recipient.address, amount=40_000)
     # When the signer processes sign the transfer's payload with the vault's threshold key
     async with unit_of_work():
-        session = await signing.request_signature(workspace_id=setup.workspace_id, vault_id=setup.vault.id,
+        session = await sessions.request_signature(workspace_id=setup.workspace_id, vault_id=setup.vault.id,
                                                   message=unsigned.signing_payload, purpose="devnet transfer")
-    signature = await signing.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id)
+    signature = await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id)
     # Then the devnet accepts it and mines it
     async with unit_of_work():
         await adapter.submit_transfer(body=unsigned.body, signature=signature)

@@ -8,25 +8,25 @@ import uuid
 import pytest
 from nacl.signing import VerifyKey
 
-from custody.signer import signer_key
-from custody.unit_of_work import unit_of_work
-from domain import keys, signers, signing
+from domain.signing.signer_keys import signer_key
+from core.unit_of_work import unit_of_work
+from domain.signing import keys, service_signer, sessions
 from domain.auth import authenticate
 from domain.errors import NotFound, ValidationFailed
-from models.signing import SignerNonce, SigningSession, SigningShare
+from models.sessions import SignerNonce, SigningSession, SigningShare
 from models.vaults import Vault
 from tests.signing_support import api, fast_caller, ready_vault, settle  # noqa: F401 - api is a fixture
 
 
 async def _request(setup, message: bytes, **kwargs) -> SigningSession:
     async with unit_of_work():
-        return await signing.request_signature(workspace_id=setup.workspace_id, vault_id=setup.vault.id,
+        return await sessions.request_signature(workspace_id=setup.workspace_id, vault_id=setup.vault.id,
                                                message=message, purpose="test", **kwargs)
 
 
 def _finished(setup, session: SigningSession):
     async def check() -> bool:
-        current = await signing.get_session(workspace_id=setup.workspace_id, session_id=session.id)
+        current = await sessions.get_session(workspace_id=setup.workspace_id, session_id=session.id)
         return current.status in ("completed", "failed")
     return check
 
@@ -34,7 +34,7 @@ def _finished(setup, session: SigningSession):
 async def _sign(worker, setup, message: bytes, *, with_cosigner: bool = True, **kwargs) -> bytes:
     session = await _request(setup, message, **kwargs)
     await settle(worker, *([setup.cosigner] if with_cosigner else []), until=_finished(setup, session))
-    return await signing.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id, timeout=1)
+    return await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id, timeout=1)
 
 
 async def test_a_message_signed_through_the_queue_verifies_as_plain_ed25519(api, worker, tmp_path):
@@ -45,7 +45,7 @@ async def test_a_message_signed_through_the_queue_verifies_as_plain_ed25519(api,
     # When a signature is requested and the signer processes run the rounds (no co-signer needed)
     session = await _request(setup, message)
     assert session.participants == [1, 2] and session.status == "round1"
-    signature = await signing.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id)
+    signature = await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id)
     # Then the 64-byte signature verifies with an ordinary Ed25519 verifier
     assert len(signature) == 64
     VerifyKey(group_key).verify(message, signature)
@@ -76,7 +76,7 @@ async def test_a_workspace_can_require_the_cosigner_share(api, worker, tmp_path)
     owner = await authenticate(setup.owner.token)
     # Given the owner requires the api co-signer for every signature
     async with unit_of_work():
-        await signing.set_policy(principal=owner, workspace_id=setup.workspace_id, cosigner_required=True)
+        await sessions.set_policy(principal=owner, workspace_id=setup.workspace_id, cosigner_required=True)
     # When a signature is requested, the co-signer is among the participants by default
     session = await _request(setup, b"needs the api")
     assert session.participants == [1, 2, 3]
@@ -85,7 +85,7 @@ async def test_a_workspace_can_require_the_cosigner_share(api, worker, tmp_path)
     assert (await SigningSession.get(id=session.id)).status == "round1"
     # Then once the co-signer takes part the signature completes and verifies
     await settle(worker, setup.cosigner, until=_finished(setup, session))
-    signature = await signing.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id, timeout=1)
+    signature = await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id, timeout=1)
     VerifyKey(await keys.group_public_key(vault_id=setup.vault.id)).verify(b"needs the api", signature)
     # And the two service shares alone are refused
     with pytest.raises(ValidationFailed) as refused:
@@ -100,7 +100,7 @@ async def test_a_signing_request_for_a_vault_of_another_workspace_is_404_like_a_
     for workspace_id, vault_id in ((uuid.UUID(other.workspace_id), setup.vault.id), (setup.workspace_id, uuid.uuid4())):
         with pytest.raises(NotFound) as missing:
             async with unit_of_work():
-                await signing.request_signature(workspace_id=workspace_id, vault_id=vault_id, message=b"x",
+                await sessions.request_signature(workspace_id=workspace_id, vault_id=vault_id, message=b"x",
                                                 purpose="test")
         answers.append((missing.value.status, missing.value.code, missing.value.message))
     assert answers[0] == answers[1] == (404, "VAULT_NOT_FOUND", "vault not found")
@@ -112,7 +112,7 @@ async def test_a_signing_request_for_a_vault_of_another_workspace_is_404_like_a_
 async def test_a_frozen_vault_or_an_oversized_message_is_refused(api, worker, tmp_path):
     setup = await ready_vault(api, worker, tmp_path / "cosigner")
     with pytest.raises(ValidationFailed) as too_big:
-        await _request(setup, b"x" * (signing.MAX_MESSAGE_BYTES + 1))
+        await _request(setup, b"x" * (sessions.MAX_MESSAGE_BYTES + 1))
     assert too_big.value.code == "INVALID_MESSAGE"
     await Vault.filter(id=setup.vault.id).update(is_frozen=True)
     with pytest.raises(Exception) as frozen:
@@ -127,25 +127,25 @@ async def test_a_nonce_is_used_once_and_a_second_request_for_it_is_refused(api, 
     session = await _request(setup, b"once")
     async with unit_of_work():
         for participant in (1, 2):
-            await signers.commit(participant=participant, share_key=signer_key(participant), session_id=session.id)
-        assert await signing.collect_commitments(session_id=session.id)
+            await service_signer.commit(participant=participant, share_key=signer_key(participant), session_id=session.id)
+        assert await sessions.collect_commitments(session_id=session.id)
     # Given signer 1 signed: its nonce was deleted in the transaction that stored the share
     async with unit_of_work():
-        first = await signers.sign(participant=1, share_key=signer_key(1), session_id=session.id)
+        first = await service_signer.sign(participant=1, share_key=signer_key(1), session_id=session.id)
     assert first is not None
     assert not await SignerNonce.exists(session_id=session.id, participant=1)
     assert await SignerNonce.exists(session_id=session.id, participant=2)
     # When signer 1 is asked again for the same session (the same nonce)
-    with pytest.raises(signers.NonceAlreadyUsed) as refused:
+    with pytest.raises(service_signer.NonceAlreadyUsed) as refused:
         async with unit_of_work():
-            await signers.sign(participant=1, share_key=signer_key(1), session_id=session.id)
+            await service_signer.sign(participant=1, share_key=signer_key(1), session_id=session.id)
     # Then it refuses and nothing changed
     assert refused.value.code == "NONCE_ALREADY_USED" and refused.value.status == 409
     assert await SigningShare.filter(session_id=session.id, participant=1).count() == 1
     # And the session still completes with the other signer (state lives in PostgreSQL only)
     async with unit_of_work():
-        await signers.sign(participant=2, share_key=signer_key(2), session_id=session.id)
-        assert await signing.aggregate(session_id=session.id)
+        await service_signer.sign(participant=2, share_key=signer_key(2), session_id=session.id)
+        assert await sessions.aggregate(session_id=session.id)
     completed = await SigningSession.get(id=session.id)
     VerifyKey(bytes(setup.key_set.group_public_key)).verify(b"once", bytes(completed.signature))
 
@@ -157,19 +157,19 @@ async def test_a_bad_signature_share_is_caught_before_aggregation_and_its_signer
     session = await _request(setup, b"tampered")
     async with unit_of_work():
         for participant in (1, 2):
-            await signers.commit(participant=participant, share_key=signer_key(participant), session_id=session.id)
-        await signing.collect_commitments(session_id=session.id)
+            await service_signer.commit(participant=participant, share_key=signer_key(participant), session_id=session.id)
+        await sessions.collect_commitments(session_id=session.id)
         for participant in (1, 2):
-            await signers.sign(participant=participant, share_key=signer_key(participant), session_id=session.id)
+            await service_signer.sign(participant=participant, share_key=signer_key(participant), session_id=session.id)
     # When signer 2's share is altered before aggregation
     row = await SigningShare.get(session_id=session.id, participant=2)
     row.share = (int.from_bytes(bytes(row.share), "little") ^ 1).to_bytes(32, "little")
     await row.save()
     async with unit_of_work():
-        await signing.aggregate(session_id=session.id)
+        await sessions.aggregate(session_id=session.id)
     # Then the session fails naming participant 2, and no signature is released
     failed = await SigningSession.get(id=session.id)
     assert failed.status == "failed" and failed.failed_participant == 2 and failed.signature is None
-    with pytest.raises(signing.SigningFailed) as error:
-        await signing.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id, timeout=1)
+    with pytest.raises(sessions.SigningFailed) as error:
+        await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id, timeout=1)
     assert error.value.details["participant"] == 2

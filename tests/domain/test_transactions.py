@@ -9,10 +9,10 @@ from datetime import timedelta
 import pytest
 from tortoise import connections
 
-from custody.unit_of_work import unit_of_work
+from core.unit_of_work import unit_of_work
 from domain import balances, deposits, transactions
 from domain.errors import DomainError
-from domain.networks import get_adapter
+from domain.networks.registry import get_adapter
 from models.transactions import Transaction
 from models.wallets import Wallet
 from tests.conftest import TEST_DATABASE

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from custody.unit_of_work import unit_of_work
-from domain import webhooks
+from core.unit_of_work import unit_of_work
+from domain.webhooks import catalogue, events, management
 from domain.errors import Conflict, DomainError, NotFound, PermissionDenied
 from models.audit import AuditEntry
 from models.webhooks import Webhook
@@ -18,7 +18,7 @@ URL = "http://127.0.0.1:9/hook"
 async def _create(principal, **overrides):
     args = {"url": URL, "event_types": ["transaction.*"], "description": None, **overrides}
     async with unit_of_work():
-        return await webhooks.create_webhook(principal=principal, workspace_id=next(iter(principal.accesses)), **args)
+        return await management.create_webhook(principal=principal, workspace_id=next(iter(principal.accesses)), **args)
 
 
 async def _refusal(principal, **overrides) -> DomainError:
@@ -66,7 +66,7 @@ async def test_forbidden_targets_are_refused_on_create_and_on_update(database, w
         assert (await _refusal(admin, url=url)).code == "WEBHOOK_URL_FORBIDDEN", url
     with pytest.raises(DomainError) as on_update:
         async with unit_of_work():
-            await webhooks.update_webhook(principal=admin, workspace_id=webhook.workspace_id, webhook_id=webhook.id,
+            await management.update_webhook(principal=admin, workspace_id=webhook.workspace_id, webhook_id=webhook.id,
                                           changes={"url": "https://10.9.8.7/", "description": "changed"})
     assert on_update.value.code == "WEBHOOK_URL_FORBIDDEN"
     stored = await Webhook.get(id=webhook.id)
@@ -77,15 +77,15 @@ async def test_forbidden_targets_are_refused_on_create_and_on_update(database, w
 async def test_limits_and_permissions(database):
     admin = await make_principal()
     workspace_id = next(iter(admin.accesses))
-    for _ in range(webhooks.MAX_WEBHOOKS_PER_WORKSPACE):
+    for _ in range(catalogue.MAX_WEBHOOKS_PER_WORKSPACE):
         await _create(admin)
     error = await _refusal(admin)
     assert isinstance(error, Conflict) and error.code == "WEBHOOK_LIMIT_REACHED"
     viewer = await make_principal(role="VIEWER", workspace_id=workspace_id)
     signer = await make_principal(role="SIGNER", workspace_id=workspace_id)
     with pytest.raises(PermissionDenied):
-        await webhooks.list_webhooks(principal=viewer, workspace_id=workspace_id, limit=10, offset=0)
-    assert (await webhooks.list_webhooks(principal=signer, workspace_id=workspace_id, limit=10, offset=0)).total == 20
+        await management.list_webhooks(principal=viewer, workspace_id=workspace_id, limit=10, offset=0)
+    assert (await management.list_webhooks(principal=signer, workspace_id=workspace_id, limit=10, offset=0)).total == 20
     with pytest.raises(PermissionDenied):
         await _create(signer)
 
@@ -97,7 +97,7 @@ async def test_updates_are_validated_whole_before_anything_changes(database):
 
     async def update(**changes):
         async with unit_of_work():
-            return await webhooks.update_webhook(principal=admin, workspace_id=workspace_id, webhook_id=webhook.id,
+            return await management.update_webhook(principal=admin, workspace_id=workspace_id, webhook_id=webhook.id,
                                                  changes=changes)
 
     for changes, field in (({"status": "paused"}, "status"), ({"secret": "x"}, "secret"),
@@ -118,22 +118,22 @@ async def test_updates_are_validated_whole_before_anything_changes(database):
 
 
 async def test_subscription_matching():
-    assert webhooks.is_subscribed(["transaction.*"], "transaction.updated")
-    assert webhooks.is_subscribed(["transaction.created"], "transaction.created")
-    assert not webhooks.is_subscribed(["transaction.created"], "transaction.updated")
-    assert not webhooks.is_subscribed(["transaction.*"], "webhook.test")
+    assert catalogue.is_subscribed(["transaction.*"], "transaction.updated")
+    assert catalogue.is_subscribed(["transaction.created"], "transaction.created")
+    assert not catalogue.is_subscribed(["transaction.created"], "transaction.updated")
+    assert not catalogue.is_subscribed(["transaction.*"], "webhook.test")
 
 
 async def test_emit_refuses_unknown_event_types_outside_any_write(database):
     with pytest.raises(ValueError):
         async with unit_of_work():
-            await webhooks.emit_event(workspace_id=None, event_type="transaction.exploded", data={})  # type: ignore[arg-type]
+            await events.emit_event(workspace_id=None, event_type="transaction.exploded", data={})  # type: ignore[arg-type]
 
 
 async def test_deleted_webhooks_are_not_found(database):
     admin = await make_principal()
     webhook, _ = await _create(admin)
     async with unit_of_work():
-        await webhooks.delete_webhook(principal=admin, workspace_id=webhook.workspace_id, webhook_id=webhook.id)
+        await management.delete_webhook(principal=admin, workspace_id=webhook.workspace_id, webhook_id=webhook.id)
     with pytest.raises(NotFound):
-        await webhooks.get_webhook(principal=admin, workspace_id=webhook.workspace_id, webhook_id=webhook.id)
+        await management.get_webhook(principal=admin, workspace_id=webhook.workspace_id, webhook_id=webhook.id)

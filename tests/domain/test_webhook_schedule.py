@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from domain import webhook_schedule as schedule
+from domain.webhooks import schedule
 
 T0 = datetime(2030, 1, 1, tzinfo=timezone.utc)
 

@@ -7,7 +7,7 @@ import base64
 import pytest
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from domain import webhook_signing as signing
+from domain.webhooks import signatures as signing
 
 
 def test_secret_is_whsec_and_24_random_bytes():

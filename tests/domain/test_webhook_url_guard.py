@@ -6,7 +6,7 @@ import ipaddress
 
 import pytest
 
-from domain import webhook_url_guard as guard
+from domain.webhooks import url_guard as guard
 from domain.errors import ValidationFailed
 
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from models.outbox import Command
+from core.outbox import Command
 from schedules.main import Scheduler
 from tests.conftest import TEST_DATABASE
 

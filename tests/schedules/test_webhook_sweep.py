@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from actors.webhooks import SWEEP, sweep_overdue_deliveries
-from custody.unit_of_work import unit_of_work
-from domain import webhooks
+from actors.webhooks import sweep_overdue_deliveries
+from domain.webhooks.catalogue import SWEEP
+from core.unit_of_work import unit_of_work
+from domain.webhooks import catalogue, delivery, events, management
 from models.webhooks import WebhookDelivery
 from schedules.main import Scheduler
 from tests.webhook_receiver import make_principal, receiver, settle, wait_for  # noqa: F401 - fixture
@@ -16,7 +17,7 @@ async def _setup(receiver_url):
     admin = await make_principal()
     workspace_id = next(iter(admin.accesses))
     async with unit_of_work():
-        webhook, _ = await webhooks.create_webhook(principal=admin, workspace_id=workspace_id, url=receiver_url,
+        webhook, _ = await management.create_webhook(principal=admin, workspace_id=workspace_id, url=receiver_url,
                                                    event_types=["transaction.*"])
     return workspace_id, webhook
 
@@ -24,8 +25,8 @@ async def _setup(receiver_url):
 async def _fan_out_without_enqueueing(workspace_id) -> WebhookDelivery:
     """An event whose fan-out ran but whose delivery messages never reached the broker."""
     async with unit_of_work():
-        event = await webhooks.emit_event(workspace_id=workspace_id, event_type="transaction.created", data={})
-        (due,) = await webhooks.fan_out_event(event_id=event.id)
+        event = await events.emit_event(workspace_id=workspace_id, event_type="transaction.created", data={})
+        (due,) = await events.fan_out_event(event_id=event.id)
     return await WebhookDelivery.get(id=due.delivery_id)
 
 
@@ -34,13 +35,13 @@ async def test_a_lost_retry_is_re_enqueued_once_overdue(database, broker, worker
     receiver.script = [500]
     workspace_id, webhook = await _setup(receiver.url())
     async with unit_of_work():
-        await webhooks.emit_event(workspace_id=workspace_id, event_type="transaction.created", data={})
+        await events.emit_event(workspace_id=workspace_id, event_type="transaction.created", data={})
 
     async def retrying():
         return await WebhookDelivery.get_or_none(webhook_id=webhook.id, status="retrying")
     delivery = await wait_for(retrying)
     # Its delayed message is lost (we never release it). Within the bound, the sweep waits.
-    frozen_clock.set(delivery.next_attempt_at + webhooks.SWEEP_GRACE - timedelta(seconds=1))
+    frozen_clock.set(delivery.next_attempt_at + catalogue.SWEEP_GRACE - timedelta(seconds=1))
     assert await sweep_overdue_deliveries(broker=broker) == 0
     frozen_clock.advance(seconds=2)
     assert await sweep_overdue_deliveries(broker=broker) == 1
@@ -56,7 +57,7 @@ async def test_a_new_delivery_whose_message_was_lost_is_rescued(database, broker
     workspace_id, webhook = await _setup(receiver.url())
     delivery = await _fan_out_without_enqueueing(workspace_id)
     assert await sweep_overdue_deliveries(broker=broker) == 0
-    frozen_clock.advance(webhooks.SWEEP_GRACE + timedelta(seconds=1))
+    frozen_clock.advance(catalogue.SWEEP_GRACE + timedelta(seconds=1))
     assert await sweep_overdue_deliveries(broker=broker) == 1
     await settle(worker, redis_client)
     assert (await WebhookDelivery.get(id=delivery.id)).status == "succeeded"
@@ -72,11 +73,11 @@ async def test_parked_and_in_flight_deliveries_are_left_to_the_attempt_in_flight
     await WebhookDelivery.filter(id=parked.id).update(parked_at=now)
     frozen_clock.advance(minutes=2)
     async with unit_of_work():
-        assert await webhooks.overdue_deliveries() == []
+        assert await delivery.overdue_deliveries() == []
     # When the attempt in flight dies (its lease runs out), both are rescued
     frozen_clock.advance(minutes=4)
     async with unit_of_work():
-        rescued = await webhooks.overdue_deliveries()
+        rescued = await delivery.overdue_deliveries()
     assert {d.delivery_id for d in rescued} == {in_flight.id, parked.id}
     assert {d.attempt for d in rescued} == {1}
 

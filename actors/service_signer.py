@@ -1,0 +1,84 @@
+"""The service signers' actors: participant 1 on queue ``signer_1``, participant 2 on ``signer_2``.
+
+Each actor reads only its own signer's key (domain.signing.signer_keys.signer_key) and its own rows, and
+refuses to run in a process started for the other signer (domain.signing.signer_keys.require_participant).
+All are outbox command actors: a redelivered message finds its command done and does nothing,
+and each domain step also checks the protocol state, so a repeated *request* is harmless too.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+from core.jobs import command_actor
+from core.outbox import Command
+from domain.errors import Conflict, NotFound
+from domain.signing import backups, keys, service_signer, sessions
+from domain.signing.signer_keys import require_participant, signer_key
+from models.backups import Backup
+from models.sessions import SigningShare
+from threshold.scheme import SERVICE_PARTICIPANTS
+
+logger = logging.getLogger(__name__)
+
+
+def _declare(participant: int) -> None:
+    def name(step: str) -> str:
+        return keys.signer_actor(participant, step)
+
+    def key() -> bytes:
+        require_participant(participant)
+        return signer_key(participant)
+
+    @command_actor(name("dkg_round1"))
+    async def dkg_round1(*, command: Command, key_set_id: str) -> None:
+        """DKG round 1: commitments, proof of knowledge, transport key."""
+        await service_signer.dkg_round1(participant=participant, share_key=key(), key_set_id=uuid.UUID(key_set_id))
+
+    @command_actor(name("dkg_round2"))
+    async def dkg_round2(*, command: Command, key_set_id: str) -> None:
+        """DKG round 2: verify proofs, send encrypted shares."""
+        await service_signer.dkg_round2(participant=participant, share_key=key(), key_set_id=uuid.UUID(key_set_id))
+
+    @command_actor(name("dkg_finalize"))
+    async def dkg_finalize(*, command: Command, key_set_id: str) -> None:
+        """DKG finalize: verify received shares, keep the key package sealed."""
+        await service_signer.dkg_finalize(participant=participant, share_key=key(), key_set_id=uuid.UUID(key_set_id))
+
+    @command_actor(name("commit"))
+    async def commit(*, command: Command, session_id: str) -> None:
+        """Signing round 1: a fresh sealed nonce pair and its commitments."""
+        await service_signer.commit(participant=participant, share_key=key(), session_id=uuid.UUID(session_id))
+
+    @command_actor(name("sign"))
+    async def sign(*, command: Command, session_id: str) -> None:
+        """Signing round 2: sign once with the stored nonce, which is deleted first."""
+        try:
+            await service_signer.sign(participant=participant, share_key=key(), session_id=uuid.UUID(session_id))
+        except service_signer.NonceAlreadyUsed:
+            if await SigningShare.exists(session_id=session_id, participant=participant):
+                # A repeated request after the share was published: never sign a second time.
+                logger.info("signer %d: session %s already signed; request ignored", participant, session_id)
+                return
+            session = await sessions.lock_session(session_id)
+            if session is not None:
+                await sessions.fail_session(session, participant=participant,
+                                           reason=f"signer {participant} has no unused nonce for this session")
+        except (NotFound, Conflict) as exc:
+            # The session ended (completed, failed) or is gone: nothing left to do.
+            logger.info("signer %d: session %s: %s", participant, session_id, exc.message)
+
+    @command_actor(name("export_backup"))
+    async def export_backup(*, command: Command, backup_id: str) -> None:
+        """Backup: seal each own share to the backup key."""
+        try:
+            await service_signer.export_backup(participant=participant, share_key=key(), backup_id=uuid.UUID(backup_id))
+        except NotFound as exc:
+            backup = await Backup.filter(id=backup_id).select_for_update(no_key=True).first()
+            if backup is not None:
+                await backups.fail(backup, f"signer {participant}: {exc.message}")
+
+
+for _participant in SERVICE_PARTICIPANTS:
+    _declare(_participant)

@@ -1,0 +1,582 @@
+"""The headless co-signer: the client's own FROST participant (participant 3) of every key set.
+
+A client runs it on its own machine with its own share; the service never sees that share::
+
+    python -m client.cosigner run --credentials cosigner.json --store ./cosigner-store \\
+        --passphrase-file ./passphrase.txt [--interval 2] [--once]
+    python -m client.cosigner export-share --store ./cosigner-store --passphrase-file ./passphrase.txt \\
+        --key-set <key_set_id> --out share.json
+    python -m client.cosigner list --store ./cosigner-store --passphrase-file ./passphrase.txt
+
+``--credentials`` is the JSON written by ``custody bootstrap --out FILE`` (base_url,
+workspace_id, client_type ``user`` for an API user or ``device`` for a paired device,
+client_id, private_key = base64 Ed25519 seed). The co-signer signs token requests with that key
+(POST /api/v2/auth/access-token), then polls /api/v1/co-signer/key-generations and
+/api/v1/co-signer/signing-requests and acts on each item's ``action``:
+
+* key generation: round 1 (commitments, proof of knowledge, a fresh X25519 transport key),
+  round 2 (one Box-encrypted share per other participant), finalize (verify the shares
+  received, store the key package, POST /co-signer/part with the config, then commit it). A
+  participant caught cheating is reported (POST .../complaint) and the key generation fails.
+* signing: commit (a fresh nonce pair, stored before its commitments are sent), sign (the
+  share is recorded, the nonce deleted, then the share is sent; a session whose nonce is gone
+  is never signed again).
+
+Everything secret is kept in ``--store``: one file per record, each a SecretBox under a key
+derived from the passphrase with argon2id (nacl.pwhash; salt and cost in ``store.json``). The
+store survives restarts: a co-signer killed mid-protocol resumes from its files and never
+makes a second nonce for a session. ``export-share`` writes the part config (the key package
+encrypted under the same passphrase) that client/recovery.py accepts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import getpass
+import hashlib
+import inspect
+import json
+import logging
+import secrets
+import sys
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Protocol
+
+import aiohttp
+import nacl.secret
+from nacl.exceptions import CryptoError
+from nacl.public import PrivateKey
+from nacl.signing import SigningKey
+
+from common.files import write_private_file
+from threshold import dkg, frost
+from threshold.cosigner_part import (
+    KdfParams,
+    build_config,
+    derive_key,
+    encrypt_key_package,
+    new_salt,
+)
+from threshold.scheme import COSIGNER_PARTICIPANT, ED25519_SCHEME
+from threshold.transport import (
+    open_round2_package,
+    seal_round2_package,
+    transport_key_is_usable,
+)
+
+logger = logging.getLogger("client.cosigner")
+
+PARTICIPANT = COSIGNER_PARTICIPANT
+SCHEME = ED25519_SCHEME
+STORE_FORMAT = "custody-cosigner-store"
+
+Approve = Callable[[dict[str, Any]], "bool | Awaitable[bool]"]
+
+
+class CosignerError(RuntimeError):
+    """Something the co-signer cannot continue from (bad store, refused credentials, ...)."""
+
+
+class ApiError(CosignerError):
+    def __init__(self, status: int, body: Any) -> None:
+        self.status = status
+        self.body = body if isinstance(body, dict) else {}
+        self.code = self.body.get("code")
+        super().__init__(f"HTTP {status} {self.code}: {self.body.get('error', body)}")
+
+
+# --------------------------------------------------------------------------------------------
+# Transport
+# --------------------------------------------------------------------------------------------
+
+
+class Transport(Protocol):
+    async def request(self, method: str, path: str, *, json_body: Any = None,
+                      headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        """Send one request; return the status and the decoded JSON body (None if empty)."""
+
+
+class HttpTransport:
+    """HTTP(S) to the service with aiohttp."""
+
+    def __init__(self, base_url: str, *, timeout: float = 15.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self._session: Any = None
+
+    async def request(self, method: str, path: str, *, json_body: Any = None,
+                      headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        if self._session is None:
+            self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.timeout))
+        async with self._session.request(method, self.base_url + path, json=json_body, headers=headers) as response:
+            text = await response.text()
+            return response.status, (json.loads(text) if text else None)
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+
+# --------------------------------------------------------------------------------------------
+# Encrypted store on the co-signer's disk
+# --------------------------------------------------------------------------------------------
+
+
+class ShareStore:
+    """A directory of SecretBox-encrypted JSON records under a passphrase-derived key.
+
+    ``store.json`` holds the KDF salt and cost and a check value (so a wrong passphrase is
+    reported at once); ``<kind>/<name>.bin`` are the records: ``dkg`` (round state per key set),
+    ``share`` (key package + part config per key set), ``nonce`` (per signing session, until
+    used) and ``signed`` (the share sent for a session; its presence means the nonce is gone).
+    Files are written atomically with mode 0600.
+    """
+
+    KINDS = ("dkg", "share", "nonce", "signed")
+
+    def __init__(self, path: Path | str, passphrase: bytes, *, params: KdfParams | None = None) -> None:
+        self.path = Path(path)
+        meta_path = self.path / "store.json"
+        if meta_path.exists():
+            meta = json.loads(meta_path.read_text())
+            if meta.get("format") != STORE_FORMAT:
+                raise CosignerError(f"{meta_path} is not a co-signer store")
+            self.salt = base64.b64decode(meta["salt"])
+            self.params = KdfParams(meta["opslimit"], meta["memlimit"])
+            self._key = derive_key(passphrase, self.salt, self.params)
+            try:
+                nacl.secret.SecretBox(self._key).decrypt(base64.b64decode(meta["check"]))
+            except CryptoError:
+                raise CosignerError("wrong passphrase for this co-signer store") from None
+        else:
+            self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self.salt = new_salt()
+            self.params = params or KdfParams()
+            self._key = derive_key(passphrase, self.salt, self.params)
+            check = nacl.secret.SecretBox(self._key).encrypt(STORE_FORMAT.encode())
+            self._write(meta_path, json.dumps({
+                "format": STORE_FORMAT, "version": 1, "kdf": "argon2id13", "salt": base64.b64encode(self.salt).decode(),
+                "opslimit": self.params.opslimit, "memlimit": self.params.memlimit,
+                "check": base64.b64encode(bytes(check)).decode(),
+            }).encode())
+
+    @staticmethod
+    def _write(path: Path, data: bytes) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        write_private_file(path, data)
+
+    def _file(self, kind: str, name: str) -> Path:
+        if kind not in self.KINDS:
+            raise ValueError(f"unknown record kind {kind!r}")
+        safe = str(uuid.UUID(str(name)))  # names are ids: no path tricks
+        return self.path / kind / f"{safe}.bin"
+
+    def save(self, kind: str, name: str, data: dict[str, Any]) -> None:
+        self._write(self._file(kind, name),
+                    bytes(nacl.secret.SecretBox(self._key).encrypt(json.dumps(data).encode())))
+
+    def load(self, kind: str, name: str) -> dict[str, Any] | None:
+        path = self._file(kind, name)
+        if not path.exists():
+            return None
+        return json.loads(nacl.secret.SecretBox(self._key).decrypt(path.read_bytes()))
+
+    def exists(self, kind: str, name: str) -> bool:
+        return self._file(kind, name).exists()
+
+    def delete(self, kind: str, name: str) -> None:
+        path = self._file(kind, name)
+        if path.exists():
+            path.unlink()
+
+    def names(self, kind: str) -> list[str]:
+        folder = self.path / kind
+        return sorted(p.stem for p in folder.glob("*.bin")) if folder.exists() else []
+
+    def encrypt_key_package(self, key_package: frost.KeyPackage) -> dict[str, Any]:
+        """The key package encrypted under this store's passphrase key (for the part config)."""
+        return encrypt_key_package(key_package, key=self._key, salt=self.salt, params=self.params)
+
+
+# --------------------------------------------------------------------------------------------
+# Credentials and the co-signer itself
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Credentials:
+    base_url: str
+    workspace_id: str
+    client_id: str
+    client_type: str
+    signing_key: SigningKey
+
+    @classmethod
+    def from_file(cls, path: Path | str) -> "Credentials":
+        data = json.loads(Path(path).read_text())
+        client_type = data.get("client_type", "user")
+        if client_type not in ("user", "device"):
+            raise CosignerError("client_type must be user (API user) or device")
+        return cls(base_url=data["base_url"], workspace_id=data["workspace_id"], client_id=data["client_id"],
+                   client_type=client_type, signing_key=SigningKey(base64.b64decode(data["private_key"])))
+
+
+@dataclass
+class StepReport:
+    """What one :meth:`CoSigner.step` did."""
+
+    key_generation_steps: int = 0
+    commitments: int = 0
+    shares: int = 0
+    complaints: int = 0
+    skipped: int = 0
+
+
+class CoSigner:
+    """The co-signer protocol loop over a :class:`Transport` (HTTP, or an in-process client in tests)."""
+
+    def __init__(self, transport: Transport, *, credentials: Credentials, store: ShareStore,
+                 approve: Approve | None = None) -> None:
+        self.transport = transport
+        self.credentials = credentials
+        self.store = store
+        self.approve = approve
+        self._token: str | None = None
+
+    # --- API plumbing -----------------------------------------------------------------------
+
+    async def login(self) -> str:
+        status, server_time = await self.transport.request("GET", "/api/v2/auth/time")
+        if status != 200:
+            raise ApiError(status, server_time)
+        payload = json.dumps({
+            "client_type": self.credentials.client_type,
+            "client_id": self.credentials.client_id,
+            "timestamp": int(server_time["unix_seconds"]),
+            "nonce": secrets.token_hex(16),
+        })
+        signature = base64.b64encode(self.credentials.signing_key.sign(payload.encode()).signature).decode()
+        status, body = await self.transport.request("POST", "/api/v2/auth/access-token",
+                                                    json_body={"data": payload, "signature": signature})
+        if status != 200:
+            raise ApiError(status, body)
+        self._token = body["access_token"]
+        return self._token  # type: ignore[return-value]
+
+    async def call(self, method: str, path: str, body: Any = None) -> Any:
+        """An authenticated call; logs in again once if the token expired."""
+        for attempt in (1, 2):
+            if self._token is None:
+                await self.login()
+            headers = {"Authorization": f"Bearer {self._token}", "X-Workspace-Id": self.credentials.workspace_id}
+            status, response = await self.transport.request(method, path, json_body=body, headers=headers)
+            if status == 401 and attempt == 1:
+                self._token = None
+                continue
+            if status >= 400:
+                raise ApiError(status, response)
+            return response
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    # --- the loop ---------------------------------------------------------------------------
+
+    async def step(self) -> StepReport:
+        """Act once on everything waiting for this co-signer."""
+        report = StepReport()
+        # One item's problem (a refused request, an inconsistent view) must not stop the others.
+        for item in (await self.call("GET", "/api/v1/co-signer/key-generations"))["items"]:
+            try:
+                await self.handle_key_generation(item, report)
+            except (CosignerError, frost.FrostError, KeyError, ValueError) as exc:
+                logger.warning("co-signer: key generation %s: %s", item["key_set_id"], exc)
+                report.skipped += 1
+        for item in (await self.call("GET", "/api/v1/co-signer/signing-requests"))["items"]:
+            try:
+                await self.handle_signing_request(item, report)
+            except (CosignerError, frost.FrostError, KeyError, ValueError) as exc:
+                logger.warning("co-signer: signing request %s: %s", item["id"], exc)
+                report.skipped += 1
+        return report
+
+    async def run(self, *, interval: float = 2.0, stop: asyncio.Event | None = None) -> None:
+        stop = stop or asyncio.Event()
+        while not stop.is_set():
+            try:
+                report = await self.step()
+                if report != StepReport():
+                    logger.info("co-signer: %s", report)
+            except (CosignerError, OSError) as exc:
+                logger.warning("co-signer: %s; retrying in %.1fs", exc, interval)
+            try:
+                await asyncio.wait_for(stop.wait(), timeout=interval)
+            except asyncio.TimeoutError:
+                pass
+
+    # --- key generation ---------------------------------------------------------------------
+
+    async def _complain(self, key_set_id: str, participant: int, reason: str, report: StepReport) -> None:
+        logger.error("co-signer: participant %d cheated in key generation %s: %s", participant, key_set_id, reason)
+        await self.call("POST", f"/api/v1/co-signer/key-generations/{key_set_id}/complaint",
+                        {"participant": participant, "reason": reason[:500]})
+        self.store.delete("dkg", key_set_id)
+        report.complaints += 1
+
+    async def handle_key_generation(self, view: dict[str, Any], report: StepReport) -> None:
+        key_set_id, action = view["key_set_id"], view["action"]
+        if view["participant"] != PARTICIPANT or view["scheme"] != SCHEME:
+            raise CosignerError(f"unexpected key generation parameters for {key_set_id}")
+        if action == "round1":
+            await self._round1(view)
+        elif action == "round2":
+            await self._round2(view, report)
+        elif action == "finalize":
+            await self._finalize(view, report)
+        else:
+            return
+        report.key_generation_steps += 1
+
+    async def _round1(self, view: dict[str, Any]) -> None:
+        key_set_id = view["key_set_id"]
+        state = self.store.load("dkg", key_set_id)
+        if state is None:
+            context = bytes.fromhex(view["context"])
+            secret, package = dkg.round1(PARTICIPANT, view["min_signers"], view["max_signers"], context)
+            transport = PrivateKey.generate()
+            state = {"stage": 1, "context": view["context"], "round1": secret.to_dict(),
+                     "package": package.to_dict(), "transport_private_key": bytes(transport).hex(),
+                     "transport_public_key": bytes(transport.public_key).hex()}
+            # Saved before anything is sent: a restart re-sends the very same package.
+            self.store.save("dkg", key_set_id, state)
+        elif state["context"] != view["context"]:
+            raise CosignerError(f"key generation {key_set_id} changed its context")
+        await self.call("POST", f"/api/v1/co-signer/key-generations/{key_set_id}/round1",
+                        {"package": state["package"], "transport_public_key": state["transport_public_key"]})
+
+    async def _round2(self, view: dict[str, Any], report: StepReport) -> None:
+        key_set_id = view["key_set_id"]
+        state = self.store.load("dkg", key_set_id)
+        if state is None:
+            raise CosignerError(f"no round 1 state for key generation {key_set_id}")
+        if "round2_packages" not in state:
+            secret = dkg.Round1SecretPackage.from_dict(state["round1"])
+            received, transport_keys = [], {}
+            try:
+                for item in view["round1_packages"]:
+                    sender = item["sender"]
+                    package = dkg.Round1Package.from_dict(item["package"])
+                    if package.sender != sender:
+                        raise dkg.DkgCheatingParticipant(sender, "round 1 package names another sender")
+                    if sender == PARTICIPANT:
+                        if item["package"] != state["package"]:
+                            raise CosignerError("the service altered this co-signer's round 1 package")
+                        continue
+                    transport_key = bytes.fromhex(item["transport_public_key"])
+                    if len(transport_key) != 32 or not transport_key_is_usable(transport_key):
+                        raise dkg.DkgCheatingParticipant(sender, "unusable transport public key")
+                    transport_keys[sender] = item["transport_public_key"]
+                    received.append(package)
+                round2_secret, outgoing = dkg.round2(secret, received)
+            except dkg.DkgCheatingParticipant as exc:
+                await self._complain(key_set_id, exc.participant, str(exc), report)
+                return
+            own = PrivateKey(bytes.fromhex(state["transport_private_key"]))
+            packages = [
+                {"recipient": r, "ciphertext": seal_round2_package(
+                    p, own=own, recipient_transport_key=bytes.fromhex(transport_keys[r]))}
+                for r, p in sorted(outgoing.items())
+            ]
+            # The polynomial is no longer needed: keep only what finalize uses.
+            state = {"stage": 2, "context": state["context"], "round2": round2_secret.to_dict(),
+                     "transport_private_key": state["transport_private_key"], "transport_keys": transport_keys,
+                     "round2_packages": packages, "package": state["package"]}
+            self.store.save("dkg", key_set_id, state)
+        await self.call("POST", f"/api/v1/co-signer/key-generations/{key_set_id}/round2",
+                        {"packages": state["round2_packages"]})
+
+    async def _finalize(self, view: dict[str, Any], report: StepReport) -> None:
+        key_set_id = view["key_set_id"]
+        record = self.store.load("share", key_set_id)
+        if record is None:
+            state = self.store.load("dkg", key_set_id)
+            if state is None or "round2" not in state:
+                raise CosignerError(f"no round 2 state for key generation {key_set_id}")
+            own = PrivateKey(bytes.fromhex(state["transport_private_key"]))
+            senders_keys = {int(sender): bytes.fromhex(key) for sender, key in state["transport_keys"].items()}
+            try:
+                received = [
+                    open_round2_package(own=own, recipient=PARTICIPANT, sender=item["sender"],
+                                        sender_transport_key=senders_keys[item["sender"]],
+                                        ciphertext_b64=item["ciphertext"])
+                    for item in view["round2_packages"]
+                ]
+                key_package, public = dkg.finalize(dkg.Round2SecretPackage.from_dict(state["round2"]), received)
+            except dkg.DkgCheatingParticipant as exc:
+                await self._complain(key_set_id, exc.participant, str(exc), report)
+                return
+            config = build_config(key_set_id=key_set_id, key_package=key_package, min_signers=public.min_signers,
+                                  max_signers=public.max_signers,
+                                  encrypted_key_package=self.store.encrypt_key_package(key_package))
+            record = {"key_set_id": key_set_id, "vault_id": view["vault_id"], "key_package": key_package.to_dict(),
+                      "public_key_package": public.to_dict(), "config": config, "part_id": None}
+            # The share is on disk (encrypted) before the service hears of it.
+            self.store.save("share", key_set_id, record)
+            self.store.delete("dkg", key_set_id)
+        if record["part_id"] is None:
+            part = await self.call("POST", "/api/v1/co-signer/part",
+                                   {"config": record["config"], "intent_id": key_set_id})
+            record["part_id"] = part["id"]
+            self.store.save("share", key_set_id, record)
+        await self.call("POST", f"/api/v1/co-signer/part/{record['part_id']}/commit")
+
+    # --- signing ----------------------------------------------------------------------------
+
+    def key_package(self, key_set_id: str) -> frost.KeyPackage | None:
+        record = self.store.load("share", key_set_id)
+        return frost.KeyPackage.from_dict(record["key_package"]) if record else None
+
+    async def handle_signing_request(self, view: dict[str, Any], report: StepReport) -> None:
+        session_id, action = view["id"], view["action"]
+        key_package = self.key_package(view["key_set_id"])
+        if key_package is None or PARTICIPANT not in view["participants"]:
+            report.skipped += 1
+            return
+        if view["group_public_key"] != key_package.group_public_key.hex():
+            raise CosignerError(f"signing request {session_id} names another group key")
+        message = base64.b64decode(view["message"])
+        if action == "commit":
+            await self._commit(view, key_package, message)
+            report.commitments += 1
+        elif action == "sign":
+            if await self._sign(view, key_package, message):
+                report.shares += 1
+            else:
+                report.skipped += 1
+
+    async def _commit(self, view: dict[str, Any], key_package: frost.KeyPackage, message: bytes) -> None:
+        session_id = view["id"]
+        if self.store.exists("signed", session_id):
+            raise CosignerError(f"session {session_id} was already signed; no new nonce")
+        record = self.store.load("nonce", session_id)
+        if record is None:
+            nonces, commitments = frost.commit(key_package)
+            record = {"nonces": nonces.to_dict(), "commitments": commitments.to_dict(),
+                      "message_sha256": hashlib.sha256(message).hexdigest()}
+            self.store.save("nonce", session_id, record)
+        await self.call("POST", f"/api/v1/co-signer/signing-requests/{session_id}/commitment",
+                        {"hiding": record["commitments"]["hiding"], "binding": record["commitments"]["binding"]})
+
+    async def _sign(self, view: dict[str, Any], key_package: frost.KeyPackage, message: bytes) -> bool:
+        session_id = view["id"]
+        signed = self.store.load("signed", session_id)
+        if signed is None:
+            record = self.store.load("nonce", session_id)
+            if record is None:
+                logger.error("co-signer: no unused nonce for session %s; refusing to sign", session_id)
+                return False
+            if record["message_sha256"] != hashlib.sha256(message).hexdigest():
+                logger.error("co-signer: session %s changed its message; refusing to sign", session_id)
+                return False
+            if self.approve is not None:
+                verdict = self.approve(view)
+                if inspect.isawaitable(verdict):
+                    verdict = await verdict
+                if not verdict:
+                    logger.info("co-signer: session %s not approved (%s)", session_id, view["purpose"])
+                    return False
+            commitments = [frost.SigningCommitments(c["participant"], bytes.fromhex(c["hiding"]),
+                                                    bytes.fromhex(c["binding"])) for c in view["commitments"]]
+            share_record = self.store.load("share", view["key_set_id"]) or {}
+            min_signers = share_record["public_key_package"]["min_signers"]
+            share = frost.sign(key_package, frost.SigningNonces.from_dict(record["nonces"]), message, commitments,
+                               min_signers=min_signers)
+            signed = {"share": share.share.hex()}
+            # Record the share, destroy the nonce, and only then let the share leave.
+            self.store.save("signed", session_id, signed)
+            self.store.delete("nonce", session_id)
+        await self.call("POST", f"/api/v1/co-signer/signing-requests/{session_id}/share", {"share": signed["share"]})
+        return True
+
+    def export_share(self, key_set_id: str) -> str:
+        """The part config of a key set: the key package encrypted under the store's passphrase."""
+        record = self.store.load("share", key_set_id)
+        if record is None:
+            raise CosignerError(f"no share for key set {key_set_id}")
+        return record["config"]
+
+
+# --------------------------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------------------------
+
+
+def _passphrase(path: str | None) -> bytes:
+    if path:
+        return Path(path).read_text().rstrip("\n").encode()
+    return getpass.getpass("co-signer store passphrase: ").encode()
+
+
+async def _run(args: argparse.Namespace) -> int:
+    credentials = Credentials.from_file(args.credentials)
+    store = ShareStore(args.store, _passphrase(args.passphrase_file))
+    transport = HttpTransport(args.base_url or credentials.base_url)
+    cosigner = CoSigner(transport, credentials=credentials, store=store)
+    try:
+        if args.once:
+            print(json.dumps((await cosigner.step()).__dict__))
+        else:
+            await cosigner.run(interval=args.interval)
+    finally:
+        await transport.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    parser = argparse.ArgumentParser(prog="python -m client.cosigner", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="take part in key generation and signing")
+    run.add_argument("--credentials", required=True,
+                     help="JSON: base_url, workspace_id, client_type, client_id, private_key")
+    run.add_argument("--store", required=True, help="directory of the encrypted share store")
+    run.add_argument("--passphrase-file", default=None, help="file holding the store passphrase (else prompted)")
+    run.add_argument("--base-url", default=None, help="override the credentials' base_url")
+    run.add_argument("--interval", type=float, default=2.0, help="seconds between polls")
+    run.add_argument("--once", action="store_true", help="act once on what is waiting, then exit")
+    export = sub.add_parser("export-share", help="write a key set's encrypted share (part config) to a file")
+    export.add_argument("--store", required=True)
+    export.add_argument("--passphrase-file", default=None)
+    export.add_argument("--key-set", required=True)
+    export.add_argument("--out", required=True)
+    listing = sub.add_parser("list", help="list the key sets this co-signer holds a share of")
+    listing.add_argument("--store", required=True)
+    listing.add_argument("--passphrase-file", default=None)
+    args = parser.parse_args(argv)
+
+    try:
+        if args.command == "run":
+            return asyncio.run(_run(args))
+        store = ShareStore(args.store, _passphrase(args.passphrase_file))
+        if args.command == "list":
+            for key_set_id in store.names("share"):
+                record = store.load("share", key_set_id) or {}
+                print(key_set_id, record.get("vault_id"), record.get("key_package", {}).get("group_public_key"))
+            return 0
+        record = store.load("share", args.key_set)
+        if record is None:
+            raise CosignerError(f"no share for key set {args.key_set}")
+        write_private_file(args.out, record["config"])
+        print(f"encrypted share of key set {args.key_set} written to {args.out}")
+        return 0
+    except CosignerError as exc:
+        print(f"co-signer: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,238 @@
+"""Offline recovery: rebuild each vault's signing key from a backup file and the backup private key.
+
+This is the one place where shares are combined into a whole key, on purpose, on a machine the
+key owner controls (no network, no database). Usage::
+
+    python -m client.recovery --backup custody-backup-<id>.json --private-key backup.key \\
+        [--cosigner-share share.json ... --cosigner-passphrase-file pass.txt] \\
+        [--message "text to sign"] [--verification-out verify.json] [--keys-out keys.json]
+
+* ``--private-key``: the Curve25519 private key whose public key was given to POST /backup:
+  a file with the 32 raw bytes, or their base64 or hex text.
+* Each key set in the backup (docs/signing.md, "Backup file") has the two service shares sealed
+  to that key; with a 2-of-3 key they suffice. The co-signer's share is optional: pass its
+  exported share (``python -m client.cosigner export-share``) with ``--cosigner-share`` or let
+  the tool use the escrowed part inside the backup; either needs ``--cosigner-passphrase-file``.
+  Every share found is checked against the key set's public verifying shares; any
+  ``min_signers`` of them are interpolated, and the result must match the group public key.
+* Proof: for every key the tool signs ``--message`` with the rebuilt key and verifies the
+  signature with ``nacl.signing.VerifyKey(group public key)``, and prints one JSON line per key.
+* ``--verification-out`` writes the body of POST /api/v1/backup/{id}/verify (each group signs
+  the backup's verification message). ``--keys-out`` writes the rebuilt secret scalars (mode
+  0600) for moving funds; treat that file as the keys themselves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import binascii
+import hashlib
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from nacl.exceptions import BadSignatureError, CryptoError
+from nacl.public import PrivateKey, SealedBox
+from nacl.signing import VerifyKey
+
+from common.files import write_private_file
+from threshold import frost
+from threshold.cosigner_part import (
+    ConfigError,
+    WrongPassphrase,
+    decrypt_key_package,
+    parse_config,
+)
+from threshold.scheme import ED25519_SCHEME
+
+FILE_FORMAT = "custody-backup"
+SCHEME = ED25519_SCHEME
+DEFAULT_MESSAGE = b"custody offline recovery check"
+
+
+class RecoveryError(ValueError):
+    """The backup cannot be recovered as given (wrong key, corrupt or inconsistent shares, ...)."""
+
+
+@dataclass(frozen=True)
+class RecoveredKey:
+    """One rebuilt vault key: the Ed25519 secret scalar behind ``group_public_key``."""
+
+    key_set_id: str
+    vault_id: str
+    group_public_key: bytes
+    secret: bytes = field(repr=False)
+    participants: tuple[int, ...]
+
+    def sign(self, message: bytes) -> bytes:
+        return sign_with_secret(self.secret, self.group_public_key, message)
+
+
+def load_private_key(data: bytes) -> PrivateKey:
+    """A Curve25519 private key from 32 raw bytes, or base64 / hex text of them."""
+    if len(data) == 32:
+        return PrivateKey(data)
+    try:
+        text = data.decode("ascii").strip()
+    except UnicodeDecodeError:
+        raise RecoveryError("the private key must be 32 bytes (raw, base64 or hex)") from None
+    candidates = []
+    try:
+        candidates.append(base64.b64decode(text, validate=True))
+    except (binascii.Error, ValueError):
+        pass
+    try:
+        candidates.append(bytes.fromhex(text))
+    except ValueError:
+        pass
+    for raw in candidates:
+        if len(raw) == 32:
+            return PrivateKey(raw)
+    raise RecoveryError("the private key must be 32 bytes (raw, base64 or hex)")
+
+
+def sign_with_secret(secret: bytes, group_public_key: bytes, message: bytes) -> bytes:
+    """An RFC 8032-verifiable Ed25519 signature made with a secret *scalar* (not a seed).
+
+    ``R = [r]B``, ``c = SHA-512(R || PK || M) mod L``, ``z = r + c * s``; the nonce ``r`` is
+    derived from the secret, the message and fresh randomness.
+    """
+    r = frost.H3(os.urandom(32) + hashlib.sha512(secret + message).digest())
+    big_r = frost.scalar_base_mult(r)
+    challenge = frost.compute_challenge(big_r, group_public_key, message)
+    return big_r + frost.scalar_add(r, frost.scalar_mul(challenge, secret))
+
+
+def _open_share(sealed_b64: str, box: SealedBox, what: str) -> frost.KeyPackage:
+    try:
+        plaintext = box.decrypt(base64.b64decode(sealed_b64, validate=True))
+    except (CryptoError, binascii.Error, ValueError):
+        raise RecoveryError(f"{what}: cannot be opened with this private key") from None
+    try:
+        return frost.KeyPackage.from_dict(json.loads(plaintext))
+    except (frost.FrostError, ValueError) as exc:
+        raise RecoveryError(f"{what}: not a valid key package ({exc})") from None
+
+
+def cosigner_shares_from_configs(configs: Iterable[str], passphrase: bytes) -> dict[str, frost.KeyPackage]:
+    """Co-signer key packages by key set id, from part configs (exported or escrowed)."""
+    shares: dict[str, frost.KeyPackage] = {}
+    for config in configs:
+        try:
+            parsed = parse_config(config)
+            shares[str(parsed.key_set_id)] = decrypt_key_package(parsed.encrypted_key_package, passphrase)
+        except WrongPassphrase as exc:
+            raise RecoveryError(str(exc)) from None
+        except (ConfigError, frost.FrostError) as exc:
+            raise RecoveryError(f"co-signer share: {exc}") from None
+    return shares
+
+
+def recover(
+    document: Mapping[str, Any], private_key: PrivateKey, *,
+    cosigner_shares: Mapping[str, frost.KeyPackage] | None = None,
+) -> list[RecoveredKey]:
+    """Rebuild every key of the backup ``document`` (the parsed backup file)."""
+    if document.get("format") != FILE_FORMAT or document.get("version") != 1 or document.get("scheme") != SCHEME:
+        raise RecoveryError(f"not a version 1 {FILE_FORMAT} file for {SCHEME}")
+    box = SealedBox(private_key)
+    recovered = []
+    for entry in document.get("key_sets", []):
+        key_set_id = entry["key_set_id"]
+        group_public_key = bytes.fromhex(entry["master_xpub"])
+        verifying = {int(i): bytes.fromhex(v) for i, v in entry["verifying_shares"].items()}
+        shares: dict[int, frost.KeyPackage] = {}
+        for sealed in entry["shares"]:
+            what = f"key set {key_set_id}, participant {sealed['participant']}"
+            package = _open_share(sealed["sealed_key_package"], box, what)
+            if package.identifier != sealed["participant"]:
+                raise RecoveryError(f"{what}: the share belongs to participant {package.identifier}")
+            shares[package.identifier] = package
+        extra = (cosigner_shares or {}).get(key_set_id)
+        if extra is not None:
+            shares[extra.identifier] = extra
+        for identifier, package in shares.items():
+            if package.group_public_key != group_public_key or package.verifying_share != verifying.get(identifier):
+                raise RecoveryError(f"key set {key_set_id}: share of participant {identifier} does not match the key")
+        if len(shares) < entry["min_signers"]:
+            raise RecoveryError(f"key set {key_set_id}: {len(shares)} share(s), {entry['min_signers']} needed")
+        used = tuple(sorted(shares)[: entry["min_signers"]])
+        secret = frost.secret_share_combine([(i, shares[i].signing_share) for i in used])
+        if frost.scalar_base_mult(secret) != group_public_key:
+            raise RecoveryError(f"key set {key_set_id}: the shares do not rebuild the group key")
+        recovered.append(RecoveredKey(key_set_id=key_set_id, vault_id=entry["vault_id"],
+                                      group_public_key=group_public_key, secret=secret, participants=used))
+    return recovered
+
+
+def prove(key: RecoveredKey, message: bytes) -> bytes:
+    """Sign ``message`` with the rebuilt key and check it with plain Ed25519 verification."""
+    signature = key.sign(message)
+    try:
+        VerifyKey(key.group_public_key).verify(message, signature)
+    except BadSignatureError:
+        raise RecoveryError(f"key set {key.key_set_id}: the rebuilt key's signature does not verify") from None
+    return signature
+
+
+def verification_request(document: Mapping[str, Any], keys: Iterable[RecoveredKey]) -> dict[str, Any]:
+    """The body of POST /api/v1/backup/{backup_id}/verify for these rebuilt keys."""
+    message = base64.b64decode(document["verification_message"])
+    return {"groups": [
+        {"master_xpub": key.group_public_key.hex(), "schema": SCHEME,
+         "signature": base64.b64encode(prove(key, message)).decode()} for key in keys
+    ]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m client.recovery", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--backup", required=True, help="the backup file (GET /api/v1/backup/file)")
+    parser.add_argument("--private-key", required=True, help="Curve25519 private key file (raw, base64 or hex)")
+    parser.add_argument("--cosigner-share", action="append", default=[],
+                        help="co-signer share file (export-share); repeatable")
+    parser.add_argument("--cosigner-passphrase-file", default=None,
+                        help="passphrase of the co-signer share (also opens the parts escrowed in the backup)")
+    parser.add_argument("--message", default=None, help="text each rebuilt key signs as proof")
+    parser.add_argument("--verification-out", default=None, help="write the POST .../verify body here")
+    parser.add_argument("--keys-out", default=None, help="write the rebuilt secret scalars here (mode 0600)")
+    args = parser.parse_args(argv)
+    try:
+        document = json.loads(Path(args.backup).read_text())
+        private_key = load_private_key(Path(args.private_key).read_bytes())
+        cosigner_shares: dict[str, frost.KeyPackage] = {}
+        if args.cosigner_passphrase_file:
+            passphrase = Path(args.cosigner_passphrase_file).read_text().rstrip("\n").encode()
+            configs = [Path(p).read_text() for p in args.cosigner_share] or [
+                entry["cosigner_part"]["config"] for entry in document.get("key_sets", []) if entry.get("cosigner_part")
+            ]
+            cosigner_shares = cosigner_shares_from_configs(configs, passphrase)
+        elif args.cosigner_share:
+            raise RecoveryError("--cosigner-share needs --cosigner-passphrase-file")
+        keys = recover(document, private_key, cosigner_shares=cosigner_shares)
+        message = args.message.encode() if args.message is not None else DEFAULT_MESSAGE
+        for key in keys:
+            signature = prove(key, message)
+            print(json.dumps({"vault_id": key.vault_id, "key_set_id": key.key_set_id,
+                              "master_xpub": key.group_public_key.hex(), "participants_used": list(key.participants),
+                              "message": message.decode(errors="replace"), "signature": signature.hex(),
+                              "verifies": True}))
+        if args.verification_out:
+            Path(args.verification_out).write_text(json.dumps(verification_request(document, keys), indent=2))
+        if args.keys_out:
+            write_private_file(args.keys_out, json.dumps({"key_sets": [
+                {"key_set_id": k.key_set_id, "vault_id": k.vault_id, "group_public_key": k.group_public_key.hex(),
+                 "secret_scalar": k.secret.hex()} for k in keys]}, indent=2))
+        print(f"recovered {len(keys)} key(s) from backup {document.get('backup_id')}", file=sys.stderr)
+        return 0
+    except (RecoveryError, OSError, ValueError, KeyError) as exc:
+        print(f"recovery: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""PostgreSQL through tortoise-orm on asyncpg: configuration, start-up and shut-down.
+
+This package does not know the service's tables: the ORM app (its model modules and its
+migrations) is described by :class:`OrmApp` and handed in by the process wiring
+(``models.ORM_APP``). Processes call :func:`init_database` / :func:`close_database`;
+``custody migrate`` calls :func:`apply_migrations`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import tortoise.context as tortoise_context
+from tortoise import Tortoise
+from tortoise.context import TortoiseContext
+from tortoise.migrations.api.migrate import migrate
+
+from core.settings import Settings, get_settings
+
+
+@dataclass(frozen=True)
+class OrmApp:
+    """The tortoise app of the service: its model modules and its migrations package."""
+
+    model_modules: tuple[str, ...]
+    migrations: str
+    label: str = "models"
+
+
+def asyncpg_url(url: str) -> str:
+    """Tortoise names the asyncpg backend ``postgres://``; accept the common spellings."""
+    for prefix in ("postgresql+asyncpg://", "postgresql://", "asyncpg://"):
+        if url.startswith(prefix):
+            return "postgres://" + url[len(prefix) :]
+    return url
+
+
+def tortoise_config(database_url: str, app: OrmApp) -> dict[str, Any]:
+    """The tortoise configuration of ``app`` on ``database_url``."""
+    return {
+        "connections": {"default": asyncpg_url(database_url)},
+        "apps": {
+            app.label: {
+                "models": list(app.model_modules),
+                "default_connection": "default",
+                "migrations": app.migrations,
+            }
+        },
+        "use_tz": True,
+        "timezone": "UTC",
+    }
+
+
+def _require_url(settings: Settings) -> str:
+    if not settings.database_url:
+        raise RuntimeError("DATABASE_URL is not set (use `custody dev` for embedded servers)")
+    return settings.database_url
+
+
+async def init_database(settings: Settings | None, *, app: OrmApp) -> TortoiseContext:
+    """Open the connection pool of this process (one event loop, shared by its tasks)."""
+    url = _require_url(settings or get_settings())
+    # Global fallback: listeners, request handlers and actors run in different tasks of one loop.
+    return await Tortoise.init(config=tortoise_config(url, app), _enable_global_fallback=True)
+
+
+async def close_database() -> None:
+    await Tortoise.close_connections()
+    # Forget the global context so that the process (or a test session) can init again.
+    tortoise_context._global_context = None  # noqa: SLF001 - no public reset in tortoise 1.1
+
+
+async def apply_migrations(settings: Settings | None, *, app: OrmApp) -> None:
+    """Apply every committed migration of ``app`` (what ``custody migrate`` runs)."""
+    url = _require_url(settings or get_settings())
+    await migrate(config=tortoise_config(url, app))
+    await close_database()

@@ -1,0 +1,192 @@
+"""The project's own actor decorators.
+
+:func:`actor` declares an async Dramatiq actor named ``"domain.verb"`` on the queue of its job
+family (the ``domain`` part unless told otherwise), with retry defaults from settings and the
+request id context set. :func:`command_actor` builds on it for outbox commands: the message
+carries only a command id; the actor loads the command, runs the handler and marks the command
+done in one transaction, so a second delivery of the same message changes nothing.
+
+Actor declarations are deferred: :func:`declare` binds every collected actor to a broker,
+which lets tests and processes choose the broker first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import re
+import traceback
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Iterable
+
+import dramatiq
+from dramatiq.middleware import CurrentMessage
+from tortoise.transactions import in_transaction
+
+from core import clock
+from core.broker import message, queue_of
+from core.context import current_request_id
+from core.outbox import Command
+from core.settings import get_settings
+from core.unit_of_work import unit_of_work
+
+logger = logging.getLogger(__name__)
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$")
+
+Handler = Callable[..., Awaitable[Any]]
+
+
+@dataclass
+class _Declaration:
+    name: str
+    queue: str
+    fn: Callable[..., Awaitable[Any]]
+    options: dict[str, Any]
+
+
+_declarations: dict[str, _Declaration] = {}
+
+
+def actor(name: str, *, queue: str | None = None, **options: Any) -> Callable[[Handler], Handler]:
+    """Declare an async actor ``name`` (``"domain.verb"``) on the family queue.
+
+    ``options`` go to :func:`dramatiq.actor` (``max_retries``, ``time_limit``, ...) and override
+    the defaults from settings.
+    """
+    if not _NAME.match(name):
+        raise ValueError(f"actor names are 'domain.verb' in snake case, got {name!r}")
+
+    def decorator(fn: Handler) -> Handler:
+        if name in _declarations:
+            raise ValueError(f"actor {name!r} is declared twice")
+        _declarations[name] = _Declaration(name=name, queue=queue or queue_of(name), fn=fn, options=options)
+        return fn
+
+    return decorator
+
+
+def command_actor(name: str, *, queue: str | None = None, **options: Any) -> Callable[[Handler], Handler]:
+    """Declare an outbox command actor; ``handler(command=..., **payload)`` runs exactly once.
+
+    The handler runs inside the transaction that locks the command row and marks it done, so
+    its database effects and the "done" mark commit together. A failed attempt is recorded
+    on the command (attempts, last_error) and retried by Dramatiq; after the last retry the
+    command is marked failed.
+    """
+
+    def decorator(handler: Handler) -> Handler:
+        async def run_command(command_id: str) -> None:
+            await execute_command(command_id, handler, max_retries=options.get("max_retries"))
+
+        run_command.__name__ = handler.__name__
+        run_command.__doc__ = handler.__doc__
+        actor(name, queue=queue, **options)(run_command)
+        return handler
+
+    return decorator
+
+
+async def execute_command(command_id: str, handler: Handler, *, max_retries: int | None = None) -> bool:
+    """Run ``handler`` for the command once. Returns False when there was nothing to do."""
+    token = current_request_id.set(command_id)
+    try:
+        try:
+            async with unit_of_work():
+                command = await Command.filter(id=command_id).select_for_update().first()
+                if command is None or command.status in ("done", "failed"):
+                    # Delivered again after it ran (at-least-once broker) or unknown: no effect.
+                    return False
+                command.status = "running"
+                command.started_at = clock.now()
+                command.attempts += 1
+                await handler(command=command, **command.payload)
+                command.status = "done"
+                command.finished_at = clock.now()
+                command.last_error = None
+                await command.save()
+                return True
+        except Exception as exc:
+            await _record_failure(command_id, exc, max_retries=max_retries)
+            raise
+    finally:
+        current_request_id.reset(token)
+
+
+async def _record_failure(command_id: str, exc: Exception, *, max_retries: int | None) -> None:
+    message = CurrentMessage.get_current_message()
+    retries = message.options.get("retries", 0) if message is not None else 0
+    limit = max_retries if max_retries is not None else get_settings().actor_max_retries
+    final = retries >= limit
+    detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()[:2000]
+    async with in_transaction():
+        command = await Command.filter(id=command_id).select_for_update().first()
+        if command is None or command.status in ("done", "failed"):
+            return
+        command.attempts += 1
+        command.last_error = detail
+        command.status = "failed" if final else "pending"
+        if final:
+            command.finished_at = clock.now()
+        await command.save()
+    logger.warning("command %s failed (attempt %d)%s", command_id, retries + 1, " for good" if final else "")
+
+
+def _discarding_result(fn: Handler) -> Handler:
+    """Actors report through the database, not a result backend: drop return values, which
+    Dramatiq would otherwise warn about on every message."""
+
+    @functools.wraps(fn)
+    async def run(*args: Any, **kwargs: Any) -> None:
+        await fn(*args, **kwargs)
+
+    return run
+
+
+async def send(actor_name: str, calls: Iterable[tuple[tuple[Any, ...], int | None]], *,
+               broker: dramatiq.Broker | None = None) -> int:
+    """Send one message to ``actor_name`` per ``(args, delay_ms)``; returns how many were sent.
+
+    For jobs that are not outbox commands (their state in PostgreSQL already says they are due,
+    and a sweep finds what was lost). A broker failure is logged, not raised, for that reason.
+    """
+    target = broker or dramatiq.get_broker()
+    pending = list(calls)
+    if not pending:
+        return 0
+
+    def send_all() -> int:
+        sent = 0
+        for args, delay_ms in pending:
+            try:
+                target.enqueue(message(actor_name, *args), delay=delay_ms or None)
+                sent += 1
+            except Exception as exc:  # noqa: BLE001 - the caller's sweep covers a broker outage
+                logger.warning("could not enqueue %s%r: %s", actor_name, args, type(exc).__name__)
+        return sent
+
+    # The Redis client is blocking; keep the event loop free.
+    return await asyncio.to_thread(send_all)
+
+
+def declare(broker: dramatiq.Broker) -> list[dramatiq.Actor]:
+    """Bind every collected actor to ``broker`` (idempotent per broker)."""
+    settings = get_settings()
+    declared = []
+    for decl in _declarations.values():
+        if decl.name in broker.actors:
+            declared.append(broker.get_actor(decl.name))
+            continue
+        options = {
+            "max_retries": settings.actor_max_retries,
+            "min_backoff": settings.actor_min_backoff_ms,
+            "max_backoff": settings.actor_max_backoff_ms,
+            "time_limit": settings.actor_time_limit_ms,
+            **decl.options,
+        }
+        declared.append(
+            dramatiq.actor(_discarding_result(decl.fn), actor_name=decl.name, queue_name=decl.queue,
+                           broker=broker, **options)
+        )
+    return declared

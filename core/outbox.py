@@ -1,0 +1,151 @@
+"""The transactional outbox.
+
+A service writes a :class:`Command` with :func:`add_command` inside the same
+database transaction as the state the command acts on. The unit of work
+(:func:`core.unit_of_work.unit_of_work`) enqueues the collected commands only after that
+transaction has committed; :func:`relay_stale_commands` (run by the scheduler) re-enqueues any
+command that no worker has started within ``outbox_relay_after_seconds`` - because Redis was
+down at commit time, or a message was lost.
+
+This module writes rows and sends messages; it never decides what a command does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from contextvars import ContextVar
+from datetime import datetime, timedelta
+from typing import Any, Iterable
+
+import dramatiq
+from tortoise import fields
+from tortoise.expressions import F, Q
+from tortoise.models import Model
+
+from core import clock
+from core.broker import message
+from core.settings import get_settings
+
+logger = logging.getLogger(__name__)
+
+
+class Command(Model):
+    """One job, written in the same transaction as the state it acts on."""
+
+    id = fields.UUIDField(primary_key=True, default=uuid.uuid4)
+    #: The dramatiq actor ("domain.verb") that carries the command out.
+    actor_name = fields.CharField(max_length=100, db_index=True)
+    #: Keyword arguments of the actor's handler besides ``command_id``; JSON only.
+    payload = fields.JSONField(default=dict)
+    workspace_id = fields.UUIDField(null=True)
+    #: pending -> running -> done | failed.
+    status = fields.CharField(max_length=10, default="pending", db_index=True)
+    #: Earliest moment the command may run (a delayed command); the relay respects it.
+    run_at = fields.DatetimeField(default=clock.now)
+    enqueued_at = fields.DatetimeField(null=True)
+    enqueue_count = fields.IntField(default=0)
+    attempts = fields.IntField(default=0)
+    started_at = fields.DatetimeField(null=True)
+    finished_at = fields.DatetimeField(null=True)
+    last_error = fields.TextField(null=True)
+    created_at = fields.DatetimeField(default=clock.now)
+
+    class Meta:
+        table = "outbox_commands"
+
+
+#: Commands written by the current unit of work, waiting for its commit.
+_pending_commands: ContextVar[list[Command] | None] = ContextVar("pending_commands", default=None)
+
+
+async def add_command(
+    *,
+    actor_name: str,
+    payload: dict[str, Any] | None = None,
+    workspace_id: uuid.UUID | None = None,
+    run_at: datetime | None = None,
+) -> Command:
+    """Write a command in the current transaction; it is enqueued once that transaction commits.
+
+    Call it only inside a unit of work: outside one, nothing would enqueue the command until
+    the relay finds it, so this raises instead of delaying the job silently.
+    """
+    pending = _pending_commands.get()
+    if pending is None:
+        raise RuntimeError("add_command() must run inside core.unit_of_work.unit_of_work()")
+    command = await Command.create(
+        actor_name=actor_name,
+        payload=payload or {},
+        workspace_id=workspace_id,
+        run_at=run_at or clock.now(),
+    )
+    pending.append(command)
+    return command
+
+
+def begin_collecting() -> tuple[list[Command], object]:
+    """Start collecting commands for a unit of work; returns the list and a reset token."""
+    commands: list[Command] = []
+    return commands, _pending_commands.set(commands)
+
+
+def stop_collecting(token: object) -> None:
+    _pending_commands.reset(token)  # type: ignore[arg-type]
+
+
+def is_collecting() -> bool:
+    return _pending_commands.get() is not None
+
+
+def _message_for(command: Command) -> tuple[dramatiq.Message, int | None]:
+    delay_ms = int((command.run_at - clock.now()).total_seconds() * 1000)
+    return message(command.actor_name, str(command.id)), (delay_ms if delay_ms > 0 else None)
+
+
+async def dispatch(commands: Iterable[Command], *, broker: dramatiq.Broker | None = None) -> int:
+    """Enqueue ``commands`` (after their transaction committed). Returns how many were sent.
+
+    A broker failure is logged and swallowed: the command row is safe in PostgreSQL and the
+    relay will enqueue it later. ``broker`` defaults to the process-wide broker.
+    """
+    sent: list[uuid.UUID] = []
+    target = broker or dramatiq.get_broker()
+    for command in commands:
+        message, delay = _message_for(command)
+        try:
+            # The Redis client is blocking; keep the event loop free while it connects.
+            await asyncio.to_thread(target.enqueue, message, delay=delay)
+        except Exception as exc:  # noqa: BLE001 - any broker failure leaves the job to the relay
+            logger.warning(
+                "outbox: could not enqueue command %s (%s): %s; the relay will retry",
+                command.id,
+                command.actor_name,
+                type(exc).__name__,
+            )
+            continue
+        sent.append(command.id)
+    if sent:
+        await Command.filter(id__in=sent).update(enqueued_at=clock.now(), enqueue_count=F("enqueue_count") + 1)
+    return len(sent)
+
+
+async def relay_stale_commands(*, broker: dramatiq.Broker | None = None, limit: int | None = None) -> int:
+    """Re-enqueue pending commands that were due but not started within the relay bound.
+
+    Due means ``run_at`` has passed; stale means neither the original enqueue nor a previous
+    relay led a worker to start it within ``outbox_relay_after_seconds``. Actors are
+    idempotent, so a command that was merely slow to start is harmless to send twice.
+    """
+    settings = get_settings()
+    cutoff = clock.now() - timedelta(seconds=settings.outbox_relay_after_seconds)
+    stale = (
+        await Command.filter(status="pending", run_at__lte=cutoff)
+        .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lte=cutoff))
+        .order_by("run_at")
+        .limit(limit or settings.outbox_relay_batch)
+    )
+    if stale:
+        logger.info("outbox relay: re-enqueueing %d stale command(s)", len(stale))
+    return await dispatch(stale, broker=broker)

@@ -1,0 +1,100 @@
+"""``custody faucet``: credit any address of a devnet network (development and tests).
+
+    custody faucet --network devnet-evm-testnet --address 0x... --amount 1.5
+    custody faucet --network devnet-evm-testnet --address 0x... --amount 100 --currency DUSD_TEST
+    custody faucet --network devnet-utxo-testnet --address tdvb1... --amount 50000 --atomic --mine
+
+``--amount`` is in whole units of the currency (``--atomic``: smallest units); ``--currency``
+defaults to the network's native coin. The credit lands in the next block (the scheduler mines
+every DEVNET_BLOCK_INTERVAL_SECONDS); ``--mine`` mines one right away. When DATABASE_URL is unset,
+the embedded development database is used, like ``custody bootstrap`` does.
+
+Wiring (custody/cli.py, by the integrator)::
+
+    from custody.faucet import add_faucet_parser
+    ...
+    add_faucet_parser(sub)       # in build_parser(), after the other sub-commands
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+from core.settings import configure, get_settings
+from core.unit_of_work import unit_of_work
+from custody.embedded import ensure_servers
+from custody.wiring import close_database, open_database
+from domain.currencies import parse_amount, registry
+from domain.errors import DomainError
+from domain.networks import devnet_chain
+
+
+async def faucet_command(*, network: str, address: str, amount: str, currency: str | None = None,
+                         atomic: bool = False, mine: bool = False) -> dict[str, Any]:
+    """Credit the address (the database must be open); returns what was done.
+
+    Raises :class:`domain.errors.DomainError` (with its code) for bad input, ValueError for an
+    amount that is not a number of the currency's units.
+    """
+    chosen = registry().currency(currency) if currency else registry().native_currency(network)
+    if atomic:
+        if not amount.isdigit():
+            raise ValueError(f"--amount {amount!r} must be a whole number of atomic units with --atomic")
+        atomic_amount = int(amount)
+    else:
+        atomic_amount = parse_amount(amount, chosen.decimals)
+    async with unit_of_work():
+        tx_hash = await devnet_chain.faucet(network_id=network, address=address, amount=atomic_amount, currency_id=chosen.id)
+    height = None
+    if mine:
+        async with unit_of_work():
+            height = await devnet_chain.produce_block(network_id=network)
+    return {"network": network, "address": address, "currency_id": chosen.id, "amount_atomic": str(atomic_amount),
+            "tx_hash": tx_hash, "mined_block_height": height}
+
+
+def cmd_faucet(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    servers = None
+    if not settings.database_url:
+        # Only PostgreSQL is needed: a placeholder Redis URL keeps the embedded Redis from starting.
+        servers = ensure_servers(database_url=None, redis_url=settings.redis_url or "redis://unused",
+                                 data_dir=settings.data_dir)
+        settings = configure(settings.with_overrides(database_url=servers.database_url))
+
+    async def run() -> dict[str, Any]:
+        await open_database(settings)
+        try:
+            return await faucet_command(network=args.network, address=args.address, amount=args.amount,
+                                        currency=args.currency, atomic=args.atomic, mine=args.mine)
+        finally:
+            await close_database()
+
+    try:
+        result = asyncio.run(run())
+    except (DomainError, ValueError) as exc:
+        code = getattr(exc, "code", "INVALID_AMOUNT")
+        print(f"custody faucet: {code}: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        return 2
+    finally:
+        if servers is not None:
+            servers.stop()
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+def add_faucet_parser(sub: Any) -> argparse.ArgumentParser:
+    """Register ``faucet`` on the ``custody`` sub-command parser."""
+    p = sub.add_parser("faucet", help="credit a devnet address (development and tests)")
+    p.add_argument("--network", required=True, help="devnet network id, e.g. devnet-evm-testnet")
+    p.add_argument("--address", required=True)
+    p.add_argument("--amount", required=True, help="whole units of the currency (smallest units with --atomic)")
+    p.add_argument("--currency", default=None, help="currency id (default: the network's native coin)")
+    p.add_argument("--atomic", action="store_true", help="--amount is in the smallest unit")
+    p.add_argument("--mine", action="store_true", help="mine a block right away")
+    p.set_defaults(func=cmd_faucet)
+    return p

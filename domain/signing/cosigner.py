@@ -1,0 +1,481 @@
+"""The client co-signer's side of the protocol, as the service sees it through the API.
+
+The co-signer (participant 3: a headless co-signer run by the client, or a paired device) is an
+API user or device principal with SIGN_TRANSACTION in the workspace. It takes the co-signer
+seat of a key set by sending that key set's round-1 package; from then on only the same
+principal (same user, same device or no device) sees and acts on that key set and its signing
+sessions. Anyone else gets the 404 a missing object gets.
+
+Key generation (see domain.signing.keys for the pipeline)::
+
+    list_key_generations / get_key_generation   what the co-signer must do next (``action``)
+    submit_round1    commitments + proof of knowledge + X25519 transport key (checked here)
+    submit_round2    one Box-encrypted share per other participant (opaque to the service)
+    register_part    POST /co-signer/part: the config with its passphrase-encrypted share
+    commit_part      POST /co-signer/part/{id}/commit: the co-signer stored its share; may go ready
+    complain         the co-signer caught another participant cheating: the DKG fails naming it
+
+Signing (see domain.signing.sessions)::
+
+    list_signing_requests / get_signing_request
+    submit_commitment   round 1 (off-curve or malformed points: 400 INVALID_COMMITMENT)
+    submit_share        round 2 (scalar >= L: 400 INVALID_SCALAR; a share that does not verify:
+                        400 INVALID_SIGNATURE_SHARE; nothing is stored in either case)
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from core import clock
+from core.outbox import add_command
+from domain import audit
+from domain.auth import Principal
+from domain.errors import Conflict, NotFound, ValidationFailed
+from domain.permissions import Permission
+from domain.signing import keys, sessions
+from models.cosigner import CosignerPart
+from models.keys import DkgPackage, KeySet
+from models.sessions import SigningCommitment, SigningSession, SigningShare
+from threshold import dkg, frost, scheme
+from threshold.cosigner_part import ConfigError, parse_config
+from threshold.encoding import hex_or_none
+from threshold.transport import transport_key_is_usable
+
+ME = scheme.COSIGNER_PARTICIPANT
+#: Upper bound on one Box-encrypted round-2 package (a Round2Package JSON is ~200 bytes).
+MAX_ROUND2_CIPHERTEXT = 4096
+LIST_LIMIT = 100
+
+
+def _device_id(principal: Principal) -> uuid.UUID | None:
+    return principal.device.id if principal.device is not None else None
+
+
+def holds_seat(principal: Principal, key_set: KeySet) -> bool:
+    """Whether ``principal`` is the co-signer of ``key_set`` (same user and same device)."""
+    return (key_set.cosigner_user_id == principal.user.id  # type: ignore[attr-defined]
+            and key_set.cosigner_device_id == _device_id(principal))  # type: ignore[attr-defined]
+
+
+def _may_see(principal: Principal, key_set: KeySet) -> bool:
+    # An unclaimed key set is visible (and claimable) only while round 1 is open.
+    if key_set.cosigner_user_id is None:  # type: ignore[attr-defined]
+        return key_set.status == "round1"
+    return holds_seat(principal, key_set)
+
+
+def _not_found() -> NotFound:
+    return NotFound("key generation not found", code="KEY_GENERATION_NOT_FOUND")
+
+
+async def _key_set_for(principal: Principal, workspace_id: uuid.UUID, key_set_id: uuid.UUID, *,
+                       lock: bool = False) -> KeySet:
+    principal.require(workspace_id, Permission.SIGN_TRANSACTION)
+    query = KeySet.filter(id=key_set_id, workspace_id=workspace_id)
+    key_set = await (query.select_for_update(no_key=True) if lock else query).first()
+    if key_set is None or not _may_see(principal, key_set):
+        raise _not_found()
+    return key_set
+
+
+# --------------------------------------------------------------------------------------------
+# Key generation
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class KeyGeneration:
+    """What the co-signer sees of one key set's DKG."""
+
+    key_set: KeySet
+    round1: list[DkgPackage] = field(default_factory=list)
+    round2_for_me: list[DkgPackage] = field(default_factory=list)
+    submitted_round1: bool = False
+    submitted_round2: bool = False
+    part: CosignerPart | None = None
+
+    @property
+    def action(self) -> str | None:
+        """The co-signer's next step: round1, round2, finalize (register + commit its part) or None."""
+        status = self.key_set.status
+        if status == "round1" and not self.submitted_round1:
+            return "round1"
+        if status == "round2" and not self.submitted_round2:
+            return "round2"
+        if status == "finalize" and (self.part is None or self.part.status != "committed"):
+            return "finalize"
+        return None
+
+
+async def _view(key_set: KeySet) -> KeyGeneration:
+    packages = await DkgPackage.filter(key_set_id=key_set.id).order_by("round", "sender", "recipient")
+    view = KeyGeneration(key_set=key_set)
+    view.submitted_round1 = any(p.round == 1 and p.sender == ME for p in packages)
+    view.submitted_round2 = any(p.round == 2 and p.sender == ME for p in packages)
+    # Broadcasts are shown only once everyone has committed (no one adapts to the others).
+    if key_set.status != "round1":
+        view.round1 = [p for p in packages if p.round == 1]
+    if key_set.status in ("finalize", "ready"):
+        view.round2_for_me = [p for p in packages if p.round == 2 and p.recipient == ME]
+    view.part = await CosignerPart.get_or_none(key_set_id=key_set.id)
+    return view
+
+
+async def list_key_generations(*, principal: Principal, workspace_id: uuid.UUID) -> list[KeyGeneration]:
+    """Key sets whose DKG waits for (or may be joined by) this co-signer, oldest first."""
+    principal.require(workspace_id, Permission.SIGN_TRANSACTION)
+    candidates = await KeySet.filter(workspace_id=workspace_id, status__in=list(keys.IN_PROGRESS)) \
+        .order_by("created_at").limit(LIST_LIMIT * 4)
+    views = [await _view(k) for k in candidates if _may_see(principal, k)]
+    return [v for v in views if v.action is not None][:LIST_LIMIT]
+
+
+async def get_key_generation(
+    *, principal: Principal, workspace_id: uuid.UUID, key_set_id: uuid.UUID
+) -> KeyGeneration:
+    return await _view(await _key_set_for(principal, workspace_id, key_set_id))
+
+
+def _invalid_package(reason: str, **details: Any) -> ValidationFailed:
+    return ValidationFailed(f"invalid round 1 package: {reason}", code="INVALID_DKG_PACKAGE",
+                            details={"participant": ME, "reason": reason, **details})
+
+
+async def submit_round1(
+    *, principal: Principal, workspace_id: uuid.UUID, key_set_id: uuid.UUID, package: Any, transport_public_key: Any,
+) -> KeyGeneration:
+    """Take the co-signer seat and broadcast its round-1 package (checked before anything is stored)."""
+    key_set = await _key_set_for(principal, workspace_id, key_set_id, lock=True)
+    existing = await DkgPackage.get_or_none(key_set_id=key_set.id, round=1, sender=ME)
+    payload = {"package": package, "transport_public_key": transport_public_key}
+    if existing is not None:
+        if existing.payload == payload:
+            return await _view(key_set)  # the same request again: already done
+        raise Conflict("a different round 1 package was already submitted", code="DKG_PACKAGE_ALREADY_SUBMITTED")
+    if key_set.status != "round1":
+        raise Conflict(f"key generation is in {key_set.status}, not round1", code="KEY_GENERATION_WRONG_ROUND",
+                       details={"status": key_set.status})
+    if not isinstance(package, dict):
+        raise _invalid_package("package must be an object")
+    try:
+        parsed = dkg.Round1Package.from_dict(package)
+    except frost.FrostError as exc:
+        raise _invalid_package(str(exc)) from None
+    if parsed.sender != ME:
+        raise _invalid_package(f"sender must be {ME}")
+    if len(parsed.commitments) != key_set.min_signers:
+        raise _invalid_package(f"expected {key_set.min_signers} commitments, got {len(parsed.commitments)}")
+    if not dkg.verify_proof_of_knowledge(ME, bytes(key_set.context), parsed.commitments[0], parsed.proof_r,
+                                         parsed.proof_mu):
+        raise ValidationFailed("the proof of knowledge does not verify", code="INVALID_PROOF_OF_KNOWLEDGE",
+                               details={"participant": ME})
+    transport = hex_or_none(transport_public_key, size=32)
+    if transport is None or not transport_key_is_usable(transport):
+        raise ValidationFailed("transport_public_key must be a usable X25519 public key (64 hex characters)",
+                               code="INVALID_TRANSPORT_KEY", details={"field": "transport_public_key"})
+    key_set.cosigner_user = principal.user
+    key_set.cosigner_device = principal.device
+    await key_set.save(update_fields=["cosigner_user_id", "cosigner_device_id"])
+    await DkgPackage.create(key_set_id=key_set.id, round=1, sender=ME, recipient=0,
+                            payload={"package": parsed.to_dict(), "transport_public_key": transport.hex()})
+    await add_command(actor_name=keys.COLLECT_ROUND1, payload={"key_set_id": str(key_set.id)},
+                      workspace_id=workspace_id)
+    await audit.record(action="key_set.cosigner_joined", object_type="key_set", object_id=key_set.id,
+                       actor_id=principal.user.id, workspace_id=workspace_id,
+                       details={"device_id": str(principal.device.id) if principal.device else None})
+    return await _view(key_set)
+
+
+async def submit_round2(
+    *, principal: Principal, workspace_id: uuid.UUID, key_set_id: uuid.UUID, packages: Any,
+) -> KeyGeneration:
+    """Store the co-signer's encrypted round-2 packages, one per other participant."""
+    key_set = await _key_set_for(principal, workspace_id, key_set_id, lock=True)
+    if not holds_seat(principal, key_set):
+        raise _not_found()
+    recipients = [p for p in keys.all_participants(key_set) if p != ME]
+    if not isinstance(packages, list) or not all(isinstance(p, dict) for p in packages):
+        raise ValidationFailed("packages must be a list of {recipient, ciphertext}", code="INVALID_DKG_PACKAGE",
+                               details={"field": "packages"})
+    by_recipient: dict[int, str] = {}
+    for item in packages:
+        recipient, ciphertext = item.get("recipient"), item.get("ciphertext")
+        if not isinstance(recipient, int) or isinstance(recipient, bool) or recipient not in recipients \
+                or recipient in by_recipient:
+            raise ValidationFailed(f"each package needs a distinct recipient among {recipients}",
+                                   code="INVALID_DKG_PACKAGE", details={"field": "packages.recipient"})
+        try:
+            raw = base64.b64decode(ciphertext, validate=True) if isinstance(ciphertext, str) else b""
+        except (binascii.Error, ValueError):
+            raw = b""
+        if not 40 <= len(raw) <= MAX_ROUND2_CIPHERTEXT:
+            raise ValidationFailed("ciphertext must be a base64 NaCl Box", code="INVALID_DKG_PACKAGE",
+                                   details={"field": "packages.ciphertext", "recipient": recipient})
+        by_recipient[recipient] = ciphertext  # type: ignore[assignment]
+    if set(by_recipient) != set(recipients):
+        raise ValidationFailed(f"one package is needed for each of {recipients}", code="INVALID_DKG_PACKAGE",
+                               details={"field": "packages"})
+    existing = {p.recipient: p.payload.get("ciphertext")
+                for p in await DkgPackage.filter(key_set_id=key_set.id, round=2, sender=ME)}
+    if existing:
+        if existing == by_recipient:
+            return await _view(key_set)
+        raise Conflict("different round 2 packages were already submitted", code="DKG_PACKAGE_ALREADY_SUBMITTED")
+    if key_set.status != "round2":
+        raise Conflict(f"key generation is in {key_set.status}, not round2", code="KEY_GENERATION_WRONG_ROUND",
+                       details={"status": key_set.status})
+    for recipient, ciphertext in sorted(by_recipient.items()):
+        await DkgPackage.create(key_set_id=key_set.id, round=2, sender=ME, recipient=recipient,
+                                payload={"ciphertext": ciphertext})
+    await add_command(actor_name=keys.COLLECT_ROUND2, payload={"key_set_id": str(key_set.id)},
+                      workspace_id=workspace_id)
+    return await _view(key_set)
+
+
+async def complain(
+    *, principal: Principal, workspace_id: uuid.UUID, key_set_id: uuid.UUID, participant: Any, reason: Any,
+) -> KeySet:
+    """The co-signer caught ``participant`` cheating (its own checks failed): the DKG fails naming it."""
+    key_set = await _key_set_for(principal, workspace_id, key_set_id, lock=True)
+    if not holds_seat(principal, key_set):
+        raise _not_found()
+    if not isinstance(participant, int) or isinstance(participant, bool) or participant == ME \
+            or participant not in keys.all_participants(key_set):
+        raise ValidationFailed("participant must be another participant of the key set", code="VALIDATION_ERROR",
+                               details={"field": "participant"})
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
+        raise ValidationFailed("reason must be 1 to 500 characters", code="VALIDATION_ERROR",
+                               details={"field": "reason"})
+    if key_set.status not in keys.IN_PROGRESS:
+        raise Conflict(f"key generation is {key_set.status}", code="KEY_GENERATION_WRONG_ROUND",
+                       details={"status": key_set.status})
+    await keys.fail(key_set, participant=participant, reason=f"reported by the co-signer: {reason.strip()}")
+    return key_set
+
+
+# --------------------------------------------------------------------------------------------
+# Co-signer parts (POST /co-signer/part, GET /co-signer/part/{id}, POST .../commit)
+# --------------------------------------------------------------------------------------------
+
+
+def _part_not_found() -> NotFound:
+    return NotFound("co-signer part not found", code="COSIGNER_PART_NOT_FOUND")
+
+
+def _mismatch(reason: str) -> ValidationFailed:
+    return ValidationFailed(f"the co-signer part does not match the key generation: {reason}",
+                            code="COSIGNER_PART_MISMATCH", details={"reason": reason})
+
+
+async def register_part(
+    *, principal: Principal, workspace_id: uuid.UUID, intent_id: uuid.UUID, config: Any
+) -> CosignerPart:
+    """Save the co-signer's encrypted secret part for the key set ``intent_id`` (in finalize).
+
+    The public half must be exactly what the round-1 broadcasts define for participant 3;
+    the encrypted key package stays opaque. Repeating the same request returns the same part.
+    """
+    principal.require(workspace_id, Permission.SIGN_TRANSACTION)
+    key_set = await KeySet.filter(id=intent_id, workspace_id=workspace_id).select_for_update(no_key=True).first()
+    if key_set is None or not holds_seat(principal, key_set):
+        raise NotFound("no key generation with this intent_id is waiting for you", code="INTENT_NOT_FOUND")
+    existing = await CosignerPart.get_or_none(key_set_id=key_set.id)
+    if existing is not None:
+        if existing.config == config:
+            return existing
+        raise Conflict("a different part was already registered for this intent", code="COSIGNER_PART_EXISTS",
+                       details={"part_id": str(existing.id), "status": existing.status})
+    if key_set.status != "finalize":
+        raise Conflict(f"key generation is in {key_set.status}, not finalize", code="KEY_GENERATION_WRONG_ROUND",
+                       details={"status": key_set.status})
+    try:
+        parsed = parse_config(config)
+    except ConfigError as exc:
+        raise ValidationFailed(f"invalid config: {exc}", code="INVALID_COSIGNER_CONFIG",
+                               details={"field": "config", "reason": str(exc)}) from None
+    if parsed.key_set_id != key_set.id:
+        raise _mismatch("config.key_set_id is not the intent_id")
+    if (parsed.participant, parsed.min_signers, parsed.max_signers) != (ME, key_set.min_signers, key_set.max_signers):
+        raise _mismatch("participant or threshold differ")
+    expected = await keys.expected_public_key_package(key_set)
+    if parsed.group_public_key != expected.group_public_key:
+        raise _mismatch("group_public_key differs from the one the round 1 broadcasts define")
+    if parsed.verifying_share != expected.verifying_shares[ME]:
+        raise _mismatch("verifying_share differs from the one the round 1 broadcasts define")
+    part = await CosignerPart.create(workspace_id=workspace_id, key_set_id=key_set.id, participant=ME,
+                                     user=principal.user, device=principal.device, config=config)
+    await audit.record(action="cosigner_part.registered", object_type="cosigner_part", object_id=part.id,
+                       actor_id=principal.user.id, workspace_id=workspace_id,
+                       details={"key_set_id": str(key_set.id)})
+    return part
+
+
+def _owns_part(principal: Principal, part: CosignerPart) -> bool:
+    return part.user_id == principal.user.id and part.device_id == _device_id(principal)  # type: ignore[attr-defined]
+
+
+async def get_part(*, principal: Principal, workspace_id: uuid.UUID, part_id: uuid.UUID) -> CosignerPart:
+    """A part, for the co-signer that registered it (or the owner, who manages backups)."""
+    access = principal.require(workspace_id, Permission.VIEW_WORKSPACE)
+    part = await CosignerPart.get_or_none(id=part_id, workspace_id=workspace_id)
+    if part is None:
+        raise _part_not_found()
+    if part.user_id != principal.user.id and Permission.MANAGE_BACKUP not in access.permissions:  # type: ignore[attr-defined]
+        raise _part_not_found()
+    return part
+
+
+async def commit_part(*, principal: Principal, workspace_id: uuid.UUID, part_id: uuid.UUID) -> CosignerPart:
+    """The co-signer confirms it holds its share durably; the key set may become ready."""
+    principal.require(workspace_id, Permission.SIGN_TRANSACTION)
+    part = await CosignerPart.filter(id=part_id, workspace_id=workspace_id).select_for_update().first()
+    if part is None or not _owns_part(principal, part):
+        raise _part_not_found()
+    if part.status == "committed":
+        return part
+    key_set = await KeySet.get(id=part.key_set_id)  # type: ignore[attr-defined]
+    if key_set.status != "finalize":
+        raise Conflict(f"key generation is {key_set.status}; the part cannot be committed",
+                       code="KEY_GENERATION_WRONG_ROUND", details={"status": key_set.status})
+    part.status = "committed"
+    part.committed_at = clock.now()
+    await part.save(update_fields=["status", "committed_at"])
+    await add_command(actor_name=keys.COLLECT_RESULTS, payload={"key_set_id": str(key_set.id)},
+                      workspace_id=workspace_id)
+    await audit.record(action="cosigner_part.committed", object_type="cosigner_part", object_id=part.id,
+                       actor_id=principal.user.id, workspace_id=workspace_id,
+                       details={"key_set_id": str(key_set.id)})
+    return part
+
+
+# --------------------------------------------------------------------------------------------
+# Signing
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class SigningRequest:
+    """What the co-signer sees of one signing session it takes part in."""
+
+    session: SigningSession
+    key_set: KeySet
+    commitments: list[SigningCommitment] = field(default_factory=list)
+    submitted_commitment: bool = False
+    submitted_share: bool = False
+
+    @property
+    def action(self) -> str | None:
+        if self.session.status == "round1" and not self.submitted_commitment:
+            return "commit"
+        if self.session.status == "round2" and not self.submitted_share:
+            return "sign"
+        return None
+
+
+def _request_not_found() -> NotFound:
+    return NotFound("signing request not found", code="SIGNING_REQUEST_NOT_FOUND")
+
+
+async def _request_view(session: SigningSession, key_set: KeySet) -> SigningRequest:
+    commitments = await SigningCommitment.filter(session_id=session.id).order_by("participant")
+    view = SigningRequest(session=session, key_set=key_set)
+    view.submitted_commitment = any(c.participant == ME for c in commitments)
+    view.submitted_share = await SigningShare.exists(session_id=session.id, participant=ME)
+    if session.status != "round1":
+        view.commitments = list(commitments)
+    return view
+
+
+async def _session_for(principal: Principal, workspace_id: uuid.UUID, session_id: uuid.UUID, *,
+                       lock: bool = False) -> tuple[SigningSession, KeySet]:
+    principal.require(workspace_id, Permission.SIGN_TRANSACTION)
+    query = SigningSession.filter(id=session_id, workspace_id=workspace_id)
+    session = await (query.select_for_update(no_key=True) if lock else query).first()
+    if session is None or ME not in session.participants:
+        raise _request_not_found()
+    key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+    if not holds_seat(principal, key_set):
+        raise _request_not_found()
+    return session, key_set
+
+
+async def list_signing_requests(*, principal: Principal, workspace_id: uuid.UUID) -> list[SigningRequest]:
+    """Open sessions that wait for this co-signer's commitment or share, oldest first."""
+    principal.require(workspace_id, Permission.SIGN_TRANSACTION)
+    device_id = _device_id(principal)
+    seat_query = KeySet.filter(workspace_id=workspace_id, cosigner_user_id=principal.user.id)
+    seat_query = seat_query.filter(cosigner_device_id=device_id) if device_id else \
+        seat_query.filter(cosigner_device_id__isnull=True)
+    key_sets = {k.id: k for k in await seat_query}
+    if not key_sets:
+        return []
+    sessions = await SigningSession.filter(workspace_id=workspace_id, key_set_id__in=list(key_sets),
+                                           status__in=["round1", "round2"]).order_by("created_at") \
+        .limit(LIST_LIMIT * 4)
+    views = [await _request_view(s, key_sets[s.key_set_id]) for s in sessions if ME in s.participants]  # type: ignore[attr-defined]
+    return [v for v in views if v.action is not None][:LIST_LIMIT]
+
+
+async def get_signing_request(
+    *, principal: Principal, workspace_id: uuid.UUID, session_id: uuid.UUID
+) -> SigningRequest:
+    session, key_set = await _session_for(principal, workspace_id, session_id)
+    return await _request_view(session, key_set)
+
+
+async def submit_commitment(
+    *, principal: Principal, workspace_id: uuid.UUID, session_id: uuid.UUID, hiding: bytes, binding: bytes,
+) -> SigningRequest:
+    """Round 1 of the co-signer: its commitments, validated as prime-order group elements."""
+    session, key_set = await _session_for(principal, workspace_id, session_id, lock=True)
+    existing = await SigningCommitment.get_or_none(session_id=session.id, participant=ME)
+    if existing is not None:
+        if bytes(existing.hiding) == hiding and bytes(existing.binding) == binding:
+            return await _request_view(session, key_set)
+        raise Conflict("a different commitment was already submitted", code="COMMITMENT_ALREADY_SUBMITTED")
+    if session.status != "round1":
+        raise Conflict(f"signing session is {session.status}, not round1", code="SIGNING_REQUEST_WRONG_ROUND",
+                       details={"status": session.status})
+    try:
+        commitments = frost.SigningCommitments(ME, hiding, binding)
+    except frost.FrostError as exc:
+        raise ValidationFailed(f"invalid commitment: {exc}", code="INVALID_COMMITMENT",
+                               details={"participant": ME, "reason": str(exc)}) from None
+    await SigningCommitment.create(session_id=session.id, participant=ME, hiding=commitments.hiding,
+                                   binding=commitments.binding)
+    await sessions.request_collection_if_complete(session, sessions.COLLECT_COMMITMENTS)
+    return await _request_view(session, key_set)
+
+
+async def submit_share(
+    *, principal: Principal, workspace_id: uuid.UUID, session_id: uuid.UUID, share: bytes,
+) -> SigningRequest:
+    """Round 2 of the co-signer: its signature share, range-checked and verified before it is kept."""
+    session, key_set = await _session_for(principal, workspace_id, session_id, lock=True)
+    existing = await SigningShare.get_or_none(session_id=session.id, participant=ME)
+    if existing is not None:
+        if bytes(existing.share) == share:
+            return await _request_view(session, key_set)
+        raise Conflict("a different signature share was already submitted", code="SHARE_ALREADY_SUBMITTED")
+    if session.status != "round2":
+        raise Conflict(f"signing session is {session.status}, not round2", code="SIGNING_REQUEST_WRONG_ROUND",
+                       details={"status": session.status})
+    try:
+        signature_share = frost.SignatureShare(ME, share)
+    except frost.FrostError as exc:
+        raise ValidationFailed(f"invalid signature share: {exc}", code="INVALID_SCALAR",
+                               details={"participant": ME, "field": "share"}) from None
+    public = keys.public_key_package(key_set)
+    if not frost.verify_signature_share(signature_share, public.verifying_shares[ME],
+                                        await sessions.commitment_list(session), public.group_public_key,
+                                        bytes(session.message)):
+        raise ValidationFailed("the signature share does not verify", code="INVALID_SIGNATURE_SHARE",
+                               details={"participant": ME})
+    await SigningShare.create(session_id=session.id, participant=ME, share=signature_share.share)
+    await sessions.request_collection_if_complete(session, sessions.AGGREGATE)
+    return await _request_view(session, key_set)

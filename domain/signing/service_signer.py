@@ -1,0 +1,308 @@
+"""What a service signer (participant 1 or 2) does: its DKG rounds, signing rounds and backup export.
+
+These functions run inside the signer's own process (actors/service_signer.py, queue ``signer_<n>``)
+and take the signer's SecretBox key as ``share_key``. They read and write only rows of their
+own ``participant`` (secret state, key share, nonces) plus public protocol data, so a signer
+never sees the other signer's share: it could not decrypt it anyway.
+
+Secrets at rest, all sealed with ``share_key`` (XSalsa20-Poly1305):
+
+* DKG state between rounds (polynomial coefficients, then the own share ``f_i(i)`` and the
+  transport private key), deleted at finalize;
+* the key package (signing share), for as long as the key set exists;
+* signing nonces, created in round 1 and deleted in the very transaction that stores the
+  signature share, before the share is visible to anyone else. A second request to sign with
+  a nonce finds none and is refused (:class:`NonceAlreadyUsed`).
+
+Round-2 DKG packages travel through PostgreSQL in a NaCl Box between per-session X25519
+transport keys published with the round-1 broadcast, so neither the database nor the
+coordinator nor the other signer can read a share addressed to someone else.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import uuid
+from typing import Any
+
+from nacl.public import PrivateKey, PublicKey, SealedBox
+
+from core import sealing
+from core.outbox import add_command
+from domain.errors import Conflict, NotFound
+from domain.signing import keys
+from domain.signing.backups import ASSEMBLE
+from domain.signing.sessions import (
+    AGGREGATE,
+    COLLECT_COMMITMENTS,
+    commitment_list,
+    fail_session,
+    request_collection_if_complete,
+)
+from models.backups import Backup, BackupPart
+from models.keys import DkgPackage, DkgResult, KeySet, SignerDkgState, SignerKeyShare
+from models.sessions import SignerNonce, SigningCommitment, SigningSession, SigningShare
+from threshold import dkg, frost, scheme
+from threshold.encoding import hex_or_none
+from threshold.transport import (
+    open_round2_package,
+    seal_round2_package,
+    transport_key_is_usable,
+)
+
+logger = logging.getLogger(__name__)
+
+
+class NonceAlreadyUsed(Conflict):
+    """The signer's nonce for this session was used (or never made): it will not sign again."""
+
+    code = "NONCE_ALREADY_USED"
+
+
+def _seal(share_key: bytes, data: dict[str, Any]) -> bytes:
+    return sealing.seal(json.dumps(data, separators=(",", ":")).encode(), key=share_key)
+
+
+def _unseal(share_key: bytes, blob: bytes) -> dict[str, Any]:
+    return json.loads(sealing.unseal(bytes(blob), key=share_key))
+
+
+def _check_participant(participant: int) -> None:
+    if participant not in scheme.SERVICE_PARTICIPANTS:
+        raise ValueError(f"service signers are participants {scheme.SERVICE_PARTICIPANTS}, not {participant}")
+
+
+async def load_key_package(*, participant: int, share_key: bytes, key_set_id: uuid.UUID) -> frost.KeyPackage:
+    """This signer's key package for the key set (decrypted in memory only)."""
+    _check_participant(participant)
+    row = await SignerKeyShare.get_or_none(key_set_id=key_set_id, participant=participant)
+    if row is None:
+        raise NotFound(f"signer {participant} holds no share of this key set", code="KEY_SHARE_NOT_FOUND")
+    return frost.KeyPackage.from_dict(_unseal(share_key, row.sealed_key_package))
+
+
+# --------------------------------------------------------------------------------------------
+# Distributed key generation
+# --------------------------------------------------------------------------------------------
+
+
+async def dkg_round1(*, participant: int, share_key: bytes, key_set_id: uuid.UUID | str) -> bool:
+    """Sample the polynomial, keep it sealed, broadcast commitments + proof + transport key."""
+    _check_participant(participant)
+    key_set = await keys.lock_key_set(key_set_id)
+    if key_set is None or key_set.status != "round1":
+        return False
+    if await DkgPackage.exists(key_set_id=key_set.id, round=1, sender=participant):
+        return False  # already done: a redelivered command
+    secret, package = dkg.round1(participant, key_set.min_signers, key_set.max_signers, bytes(key_set.context))
+    transport = PrivateKey.generate()
+    await SignerDkgState.create(
+        key_set_id=key_set.id, participant=participant, round=1,
+        sealed_state=_seal(share_key, {"round1": secret.to_dict(), "transport_private_key": bytes(transport).hex()}),
+    )
+    await DkgPackage.create(
+        key_set_id=key_set.id, round=1, sender=participant, recipient=0,
+        payload={"package": package.to_dict(), "transport_public_key": bytes(transport.public_key).hex()},
+    )
+    await add_command(actor_name=keys.COLLECT_ROUND1, payload={"key_set_id": str(key_set.id)},
+                      workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+    return True
+
+
+async def _own_state(key_set: KeySet, participant: int, share_key: bytes, round_: int) -> dict[str, Any] | None:
+    row = await SignerDkgState.get_or_none(key_set_id=key_set.id, participant=participant)
+    if row is None or row.round != round_:
+        return None
+    return _unseal(share_key, row.sealed_state)
+
+
+async def dkg_round2(*, participant: int, share_key: bytes, key_set_id: uuid.UUID | str) -> bool:
+    """Verify everyone's proof of knowledge, then send each participant its share, encrypted."""
+    _check_participant(participant)
+    key_set = await keys.lock_key_set(key_set_id)
+    if key_set is None or key_set.status != "round2":
+        return False
+    if await DkgPackage.exists(key_set_id=key_set.id, round=2, sender=participant):
+        return False
+    state = await _own_state(key_set, participant, share_key, 1)
+    if state is None:
+        await keys.fail(key_set, participant=participant, reason="signer lost its round 1 state")
+        return True
+    secret = dkg.Round1SecretPackage.from_dict(state["round1"])
+    transport = PrivateKey(bytes.fromhex(state["transport_private_key"]))
+    received: list[dkg.Round1Package] = []
+    transport_keys: dict[int, bytes] = {}
+    try:
+        for row in await DkgPackage.filter(key_set_id=key_set.id, round=1).order_by("sender"):
+            package = dkg.Round1Package.from_dict(row.payload["package"])
+            if package.sender != row.sender:
+                raise dkg.DkgCheatingParticipant(row.sender, "round 1 package names another sender")
+            transport_key = hex_or_none(row.payload.get("transport_public_key"), size=32)
+            if transport_key is None or not transport_key_is_usable(transport_key):
+                raise dkg.DkgCheatingParticipant(row.sender, "unusable transport public key")
+            transport_keys[row.sender] = transport_key
+            if row.sender != participant:
+                received.append(package)
+        round2_secret, outgoing = dkg.round2(secret, received)
+    except dkg.DkgCheatingParticipant as exc:
+        await keys.fail(key_set, participant=exc.participant, reason=str(exc))
+        return True
+    for recipient, package in outgoing.items():
+        ciphertext = seal_round2_package(package, own=transport, recipient_transport_key=transport_keys[recipient])
+        await DkgPackage.create(key_set_id=key_set.id, round=2, sender=participant, recipient=recipient,
+                                payload={"ciphertext": ciphertext})
+    await SignerDkgState.filter(key_set_id=key_set.id, participant=participant).update(
+        round=2,
+        sealed_state=_seal(share_key, {"round2": round2_secret.to_dict(),
+                                       "transport_private_key": state["transport_private_key"]}),
+    )
+    await add_command(actor_name=keys.COLLECT_ROUND2, payload={"key_set_id": str(key_set.id)},
+                      workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+    return True
+
+
+async def dkg_finalize(*, participant: int, share_key: bytes, key_set_id: uuid.UUID | str) -> bool:
+    """Verify the shares received, keep the resulting key package sealed, report the public result."""
+    _check_participant(participant)
+    key_set = await keys.lock_key_set(key_set_id)
+    if key_set is None or key_set.status != "finalize":
+        return False
+    if await SignerKeyShare.exists(key_set_id=key_set.id, participant=participant):
+        return False
+    state = await _own_state(key_set, participant, share_key, 2)
+    if state is None:
+        await keys.fail(key_set, participant=participant, reason="signer lost its round 2 state")
+        return True
+    secret = dkg.Round2SecretPackage.from_dict(state["round2"])
+    own = PrivateKey(bytes.fromhex(state["transport_private_key"]))
+    transport_keys = {
+        row.sender: bytes.fromhex(row.payload["transport_public_key"])
+        for row in await DkgPackage.filter(key_set_id=key_set.id, round=1)
+    }
+    try:
+        received = [
+            open_round2_package(own=own, recipient=participant, sender=row.sender,
+                                sender_transport_key=transport_keys[row.sender],
+                                ciphertext_b64=row.payload.get("ciphertext", ""))
+            for row in await DkgPackage.filter(key_set_id=key_set.id, round=2, recipient=participant)
+            .order_by("sender")
+        ]
+        key_package, public = dkg.finalize(secret, received)
+    except dkg.DkgCheatingParticipant as exc:
+        await keys.fail(key_set, participant=exc.participant, reason=str(exc))
+        return True
+    except frost.FrostError as exc:
+        await keys.fail(key_set, participant=participant, reason=f"finalize failed: {exc}")
+        return True
+    await SignerKeyShare.create(key_set_id=key_set.id, participant=participant,
+                                sealed_key_package=_seal(share_key, key_package.to_dict()),
+                                verifying_share=key_package.verifying_share)
+    await DkgResult.create(key_set_id=key_set.id, participant=participant, public_key_package=public.to_dict())
+    await SignerDkgState.filter(key_set_id=key_set.id, participant=participant).delete()
+    await add_command(actor_name=keys.COLLECT_RESULTS, payload={"key_set_id": str(key_set.id)},
+                      workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+    return True
+
+
+# --------------------------------------------------------------------------------------------
+# Signing
+# --------------------------------------------------------------------------------------------
+
+
+async def _lock_session(session_id: uuid.UUID | str) -> SigningSession | None:
+    return await SigningSession.filter(id=session_id).select_for_update(no_key=True).first()
+
+
+async def commit(*, participant: int, share_key: bytes, session_id: uuid.UUID | str) -> frost.SigningCommitments | None:
+    """Round 1: make a fresh nonce pair, keep it sealed, publish its commitments.
+
+    Returns None when there is nothing to do (session gone or past round 1, or this signer
+    already committed: a redelivered command).
+    """
+    _check_participant(participant)
+    session = await _lock_session(session_id)
+    if session is None or session.status != "round1" or participant not in session.participants:
+        return None
+    if await SigningCommitment.exists(session_id=session.id, participant=participant):
+        return None
+    key_package = await load_key_package(participant=participant, share_key=share_key,
+                                         key_set_id=session.key_set_id)  # type: ignore[attr-defined]
+    nonces, commitments = frost.commit(key_package)
+    await SignerNonce.create(session_id=session.id, participant=participant,
+                             sealed_nonces=sealing.seal(nonces.to_bytes(), key=share_key))
+    await SigningCommitment.create(session_id=session.id, participant=participant,
+                                   hiding=commitments.hiding, binding=commitments.binding)
+    await request_collection_if_complete(session, COLLECT_COMMITMENTS)
+    return commitments
+
+
+async def sign(
+    *, participant: int, share_key: bytes, session_id: uuid.UUID | str
+) -> frost.SignatureShare | None:
+    """Round 2: sign with the stored nonce, destroy it, then publish the share.
+
+    The nonce row is deleted before the share row is written, in one transaction: the share is
+    visible only once the nonce is gone. Without a stored nonce this refuses
+    (:class:`NonceAlreadyUsed`): nonces are never reused nor re-created for a session.
+    A commitment list that does not contain this signer's own commitment unchanged is refused
+    too: the nonce is destroyed unused, the session fails and this returns None.
+    """
+    _check_participant(participant)
+    session = await _lock_session(session_id)
+    if session is None:
+        raise NotFound("signing session not found", code="SIGNING_SESSION_NOT_FOUND")
+    if session.status != "round2" or participant not in session.participants:
+        raise Conflict(f"signing session is {session.status}, not collecting shares from {participant}",
+                       code="SIGNING_SESSION_NOT_IN_ROUND2")
+    nonce_row = await SignerNonce.filter(session_id=session.id, participant=participant).select_for_update().first()
+    if nonce_row is None:
+        raise NonceAlreadyUsed(f"signer {participant} has no unused nonce for this session; it will not sign again",
+                               details={"participant": participant, "session_id": str(session.id)})
+    nonces = frost.SigningNonces.from_bytes(sealing.unseal(bytes(nonce_row.sealed_nonces), key=share_key))
+    key_package = await load_key_package(participant=participant, share_key=share_key,
+                                         key_set_id=session.key_set_id)  # type: ignore[attr-defined]
+    key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+    try:
+        share = frost.sign(key_package, nonces, bytes(session.message), await commitment_list(session),
+                           min_signers=key_set.min_signers)
+    except frost.FrostError as exc:
+        # Never sign a list we did not commit to; the nonce is destroyed unused.
+        await nonce_row.delete()
+        await fail_session(session, participant=None, reason=f"signer {participant} refused to sign: {exc}")
+        return None
+    await nonce_row.delete()
+    await SigningShare.create(session_id=session.id, participant=participant, share=share.share)
+    await request_collection_if_complete(session, AGGREGATE)
+    return share
+
+
+# --------------------------------------------------------------------------------------------
+# Backup export
+# --------------------------------------------------------------------------------------------
+
+
+async def export_backup(*, participant: int, share_key: bytes, backup_id: uuid.UUID | str) -> bool:
+    """Seal each of this signer's shares of the backup's key sets to the backup public key.
+
+    A share leaves the signer only inside a sealed box to the requester's Curve25519 key.
+    """
+    _check_participant(participant)
+    backup = await Backup.filter(id=backup_id).select_for_update(no_key=True).first()
+    if backup is None or backup.status != "in_progress":
+        return False
+    if await BackupPart.exists(backup_id=backup.id, participant=participant):
+        return False
+    sealer = SealedBox(PublicKey(bytes(backup.public_key)))
+    entries = []
+    for key_set_id in backup.key_set_ids:
+        key_package = await load_key_package(participant=participant, share_key=share_key,
+                                             key_set_id=uuid.UUID(key_set_id))
+        sealed = sealer.encrypt(json.dumps(key_package.to_dict()).encode())
+        entries.append({"key_set_id": key_set_id, "participant": participant,
+                        "sealed_key_package": base64.b64encode(bytes(sealed)).decode()})
+    await BackupPart.create(backup_id=backup.id, participant=participant, entries=entries)
+    await add_command(actor_name=ASSEMBLE, payload={"backup_id": str(backup.id)},
+                      workspace_id=backup.workspace_id)  # type: ignore[attr-defined]
+    return True

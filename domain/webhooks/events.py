@@ -1,0 +1,137 @@
+"""Publishing events: the event outbox and the fan-out to subscribed webhooks.
+
+:func:`emit_event` is what the rest of the service calls to publish an event. It writes the
+event row and an outbox command in the caller's transaction; the command's actor
+(:func:`fan_out_event`) creates one delivery per subscribed webhook.
+"""
+
+from __future__ import annotations
+
+import decimal
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Mapping
+
+from tortoise.expressions import Q
+
+from core import clock
+from core.clock import rfc3339
+from core.outbox import add_command
+from domain.webhooks.catalogue import (
+    ERROR_WEBHOOK_DISABLED,
+    EVENT_TYPES,
+    FAILED,
+    FAN_OUT,
+    OPEN_STATUSES,
+    PENDING,
+    STATUS_ACTIVE,
+    is_subscribed,
+)
+from models.webhooks import Webhook, WebhookDelivery, WebhookEvent
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, datetime):
+        return rfc3339(value)
+    if isinstance(value, decimal.Decimal):
+        # Amounts are integers in atomic units: strings on the wire, never floats.
+        return str(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable in a webhook payload")
+
+
+def render_envelope(*, event_id: uuid.UUID, event_type: str, created_at: datetime, workspace_id: uuid.UUID,
+                    data: Mapping[str, Any]) -> str:
+    """The request body of an event: ``{type, id, created_at, workspace_id, data}`` (compact JSON)."""
+    return json.dumps(
+        {"type": event_type, "id": str(event_id), "created_at": rfc3339(created_at),
+         "workspace_id": str(workspace_id), "data": dict(data)},
+        separators=(",", ":"), ensure_ascii=False, default=_json_default,
+    )
+
+
+async def emit_event(
+    *, workspace_id: uuid.UUID, event_type: str, data: Mapping[str, Any],
+    target_webhook_id: uuid.UUID | None = None,
+) -> WebhookEvent:
+    """Publish an event of the workspace to its subscribed webhooks.
+
+    Call it inside the unit of work that makes the change the event reports: the event row and
+    the fan-out command commit (or roll back) with it, and the fan-out starts after the commit.
+    ``data`` must be JSON-serializable (UUIDs, datetimes and Decimals are converted; amounts
+    belong in strings). ``event_type`` must be in :data:`EVENT_TYPES`.
+
+    >>> async with unit_of_work():
+    ...     tx = await transactions.update_status(...)
+    ...     await events.emit_event(workspace_id=tx.workspace_id, event_type="transaction.updated",
+    ...                               data=serialize(tx))
+    """
+    if event_type not in EVENT_TYPES:
+        raise ValueError(f"unknown webhook event type {event_type!r}; add it to domain.webhooks.catalogue.EVENT_TYPES")
+    now = clock.now()
+    event_id = uuid.uuid4()
+    payload = render_envelope(event_id=event_id, event_type=event_type, created_at=now,
+                              workspace_id=workspace_id, data=data)
+    event = await WebhookEvent.create(id=event_id, workspace_id=workspace_id, type=event_type, payload=payload,
+                                      target_webhook_id=target_webhook_id, created_at=now)
+    await add_command(actor_name=FAN_OUT, payload={"event_id": str(event.id)}, workspace_id=workspace_id)
+    return event
+
+
+async def create_delivery(event: WebhookEvent, webhook: Webhook, *, now: datetime) -> WebhookDelivery:
+    """Create the delivery of ``event`` to ``webhook`` (the caller knows there is none yet)."""
+    if webhook.status == STATUS_ACTIVE:
+        return await WebhookDelivery.create(workspace_id=event.workspace_id, webhook=webhook, event=event,  # type: ignore[attr-defined]
+                                            event_type=event.type, status=PENDING, next_attempt_at=now,
+                                            enqueued_at=now, created_at=now, updated_at=now)
+    # Recorded for the disabled webhook, never sent automatically: replay after reactivation.
+    return await WebhookDelivery.create(workspace_id=event.workspace_id, webhook=webhook, event=event,  # type: ignore[attr-defined]
+                                        event_type=event.type, status=FAILED, last_error=ERROR_WEBHOOK_DISABLED,
+                                        finished_at=now, created_at=now, updated_at=now)
+
+
+@dataclass(frozen=True)
+class DueDelivery:
+    """A delivery to enqueue now, with the attempt number its message must carry."""
+
+    delivery_id: uuid.UUID
+    attempt: int
+
+
+async def fan_out_event(*, event_id: uuid.UUID) -> list[DueDelivery]:
+    """Create the deliveries of an event (runs once, in the fan-out command's transaction).
+
+    One delivery per subscribed webhook of the event's workspace: ``pending`` for an active
+    webhook, ``failed`` (error "webhook disabled") for a disabled one. Returns the deliveries to
+    enqueue after commit.
+    """
+    event = await WebhookEvent.get_or_none(id=event_id)
+    if event is None:
+        return []
+    now = clock.now()
+    if event.target_webhook_id is not None:  # type: ignore[attr-defined]
+        webhooks = await Webhook.filter(id=event.target_webhook_id, deleted_at__isnull=True)  # type: ignore[attr-defined]
+    else:
+        candidates = await Webhook.filter(workspace_id=event.workspace_id, deleted_at__isnull=True)  # type: ignore[attr-defined]
+        webhooks = [w for w in candidates if is_subscribed(w.event_types, event.type)]
+    existing = {d.webhook_id: d for d in await WebhookDelivery.filter(event_id=event.id)}  # type: ignore[attr-defined]
+    due = []
+    for webhook in webhooks:
+        # One delivery per (event, webhook): a fan-out that runs again finds the ones it made.
+        delivery = existing.get(webhook.id) or await create_delivery(event, webhook, now=now)
+        if delivery.status == PENDING:
+            due.append(DueDelivery(delivery.id, delivery.attempt_count + 1))
+    return due
+
+
+async def due_deliveries_of(*, webhook_id: uuid.UUID) -> list[DueDelivery]:
+    """Every delivery of a webhook that is due now and not in flight (what a replay queued)."""
+    now = clock.now()
+    rows = await WebhookDelivery.filter(
+        webhook_id=webhook_id, status__in=list(OPEN_STATUSES), next_attempt_at__lte=now
+    ).filter(Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lte=now)).order_by("next_attempt_at", "id").values_list(
+        "id", "attempt_count")
+    return [DueDelivery(row[0], row[1] + 1) for row in rows]
