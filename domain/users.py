@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from nacl.bindings import crypto_core_ed25519_is_valid_point
 
 from core import clock
+from core.clock import rfc3339
 from domain import audit
 from domain.auth import Principal, revoke_user_tokens
 from domain.errors import Conflict, NotFound, field_error
@@ -96,4 +97,4 @@ async def remove_user(*, principal: Principal, workspace_id: uuid.UUID, user_id:
     await audit.record(action="user.removed", object_type="user", object_id=user_id,
                        actor_id=principal.user.id, workspace_id=workspace_id,
                        details={"role": membership.role, "deactivated": user.status == "removed",
-                                "at": clock.now().isoformat()})
+                                "at": rfc3339(clock.now())})

@@ -44,6 +44,7 @@ from nacl.public import PublicKey, SealedBox
 from nacl.signing import VerifyKey
 
 from core import clock
+from core.clock import rfc3339
 from core.outbox import add_command
 from domain import audit
 from domain.auth import Principal
@@ -170,7 +171,7 @@ def test_file(*, principal: Principal, public_key: bytes) -> bytes:
     document = {
         "format": TEST_FILE_FORMAT,
         "version": FILE_VERSION,
-        "created_at": clock.now().isoformat(),
+        "created_at": rfc3339(clock.now()),
         "challenge": os.urandom(16).hex(),
         "message": "If you can read this, your private key opens custody backups sealed to its public key.",
     }
@@ -311,7 +312,7 @@ async def assemble(*, backup_id: uuid.UUID | str) -> bool:
         "scheme": SCHEME,
         "backup_id": str(backup.id),
         "workspace_id": str(backup.workspace_id),  # type: ignore[attr-defined]
-        "created_at": clock.now().isoformat(),
+        "created_at": rfc3339(clock.now()),
         "recipient_public_key": base64.b64encode(bytes(backup.public_key)).decode(),
         "verification_message": base64.b64encode(verification_message(backup.id)).decode(),
         "key_sets": entries,

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core import clock
-from core.outbox import add_command
 from domain import audit
 from domain.auth import Principal
 from domain.errors import Conflict, NotFound, ValidationFailed
@@ -183,8 +182,7 @@ async def submit_round1(
     await key_set.save(update_fields=["cosigner_user_id", "cosigner_device_id"])
     await DkgPackage.create(key_set_id=key_set.id, round=1, sender=ME, recipient=0,
                             payload={"package": parsed.to_dict(), "transport_public_key": transport.hex()})
-    await add_command(actor_name=keys.COLLECT_ROUND1, payload={"key_set_id": str(key_set.id)},
-                      workspace_id=workspace_id)
+    await keys.step_done(key_set, keys.COLLECT_ROUND1)
     await audit.record(action="key_set.cosigner_joined", object_type="key_set", object_id=key_set.id,
                        actor_id=principal.user.id, workspace_id=workspace_id,
                        details={"device_id": str(principal.device.id) if principal.device else None})
@@ -232,8 +230,7 @@ async def submit_round2(
     for recipient, ciphertext in sorted(by_recipient.items()):
         await DkgPackage.create(key_set_id=key_set.id, round=2, sender=ME, recipient=recipient,
                                 payload={"ciphertext": ciphertext})
-    await add_command(actor_name=keys.COLLECT_ROUND2, payload={"key_set_id": str(key_set.id)},
-                      workspace_id=workspace_id)
+    await keys.step_done(key_set, keys.COLLECT_ROUND2)
     return await _view(key_set)
 
 
@@ -345,8 +342,7 @@ async def commit_part(*, principal: Principal, workspace_id: uuid.UUID, part_id:
     part.status = "committed"
     part.committed_at = clock.now()
     await part.save(update_fields=["status", "committed_at"])
-    await add_command(actor_name=keys.COLLECT_RESULTS, payload={"key_set_id": str(key_set.id)},
-                      workspace_id=workspace_id)
+    await keys.step_done(key_set, keys.COLLECT_RESULTS)
     await audit.record(action="cosigner_part.committed", object_type="cosigner_part", object_id=part.id,
                        actor_id=principal.user.id, workspace_id=workspace_id,
                        details={"key_set_id": str(key_set.id)})

@@ -54,6 +54,14 @@ STATUSES = ("round1", "round2", "finalize", "ready", "failed")
 IN_PROGRESS = ("round1", "round2", "finalize")
 
 
+async def step_done(key_set: KeySet, collector: str) -> None:
+    """A participant finished a DKG step: enqueue the coordinator's ``collector``
+    (:data:`COLLECT_ROUND1`, :data:`COLLECT_ROUND2` or :data:`COLLECT_RESULTS`), which moves the
+    key set on once every participant's part is in and does nothing otherwise."""
+    await add_command(actor_name=collector, payload={"key_set_id": str(key_set.id)},
+                      workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+
+
 def signer_actor(participant: int, step: str) -> str:
     """Name of signer ``participant``'s actor for ``step`` (its own queue ``signer_<n>``)."""
     return f"signer_{participant}.{step}"

@@ -106,8 +106,7 @@ async def dkg_round1(*, participant: int, share_key: bytes, key_set_id: uuid.UUI
         key_set_id=key_set.id, round=1, sender=participant, recipient=0,
         payload={"package": package.to_dict(), "transport_public_key": bytes(transport.public_key).hex()},
     )
-    await add_command(actor_name=keys.COLLECT_ROUND1, payload={"key_set_id": str(key_set.id)},
-                      workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+    await keys.step_done(key_set, keys.COLLECT_ROUND1)
     return True
 
 
@@ -158,8 +157,7 @@ async def dkg_round2(*, participant: int, share_key: bytes, key_set_id: uuid.UUI
         sealed_state=_seal(share_key, {"round2": round2_secret.to_dict(),
                                        "transport_private_key": state["transport_private_key"]}),
     )
-    await add_command(actor_name=keys.COLLECT_ROUND2, payload={"key_set_id": str(key_set.id)},
-                      workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+    await keys.step_done(key_set, keys.COLLECT_ROUND2)
     return True
 
 
@@ -201,8 +199,7 @@ async def dkg_finalize(*, participant: int, share_key: bytes, key_set_id: uuid.U
                                 verifying_share=key_package.verifying_share)
     await DkgResult.create(key_set_id=key_set.id, participant=participant, public_key_package=public.to_dict())
     await SignerDkgState.filter(key_set_id=key_set.id, participant=participant).delete()
-    await add_command(actor_name=keys.COLLECT_RESULTS, payload={"key_set_id": str(key_set.id)},
-                      workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+    await keys.step_done(key_set, keys.COLLECT_RESULTS)
     return True
 
 
