@@ -1,4 +1,8 @@
-"""Every error leaves as ``{code, error, details}``; internals never leak."""
+"""Every error leaves as ``{code, error, details}``; internals never leak.
+
+With ``CONTRACT_CHECKS`` on (the test suite), an error an operation did not declare in its
+contract (:mod:`api.contract`) is recorded in ``app.ctx.contract_violations``.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,13 @@ from sanic import Request, Sanic
 from sanic.exceptions import BadRequest, MethodNotAllowed, NotFound, SanicException
 from sanic.response import HTTPResponse, json
 
+from api.contract import contract_of
 from domain.errors import DomainError
 
 logger = logging.getLogger(__name__)
+
+#: Sanic's message when ``request.json`` cannot parse the body.
+_JSON_PARSE_FAILURE = "Failed when parsing body as json"
 
 
 def envelope(status: int, code: str, message: str, details: dict | None = None, *,
@@ -19,7 +27,19 @@ def envelope(status: int, code: str, message: str, details: dict | None = None, 
     request_id = getattr(getattr(request, "ctx", None), "request_id", None)
     if request_id:
         response.headers["X-Request-Id"] = request_id
+    if request is not None:
+        _check_declared(request, status, code)
     return response
+
+
+def _check_declared(request: Request, status: int, code: str) -> None:
+    app = request.app
+    if not app.config.get("CONTRACT_CHECKS"):
+        return
+    contract = contract_of(request)
+    if contract is not None and not contract.declares_error(status, code):
+        app.ctx.contract_violations.append(f"{request.method} {request.path}: {status} {code} "
+                                           f"is not declared by {contract.operation_id}")
 
 
 def _sanic_code(exc: SanicException) -> str:
@@ -28,12 +48,14 @@ def _sanic_code(exc: SanicException) -> str:
     if isinstance(exc, MethodNotAllowed):
         return "METHOD_NOT_ALLOWED"
     if isinstance(exc, BadRequest):
-        return "BAD_REQUEST"
+        return "MALFORMED_JSON" if str(exc) == _JSON_PARSE_FAILURE else "BAD_REQUEST"
     return {401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 413: "PAYLOAD_TOO_LARGE",
             408: "REQUEST_TIMEOUT", 503: "SERVICE_UNAVAILABLE"}.get(exc.status_code, "HTTP_ERROR")
 
 
 def install(app: Sanic) -> None:
+    app.ctx.contract_violations = []
+
     @app.exception(DomainError)
     async def domain_error(request: Request, exc: DomainError) -> HTTPResponse:
         return envelope(exc.status, exc.code, exc.message, exc.details, request=request)
@@ -46,12 +68,18 @@ def install(app: Sanic) -> None:
             return envelope(status, "INTERNAL_ERROR", "internal error", {"request_id": request.ctx.request_id},
                             request=request)
         details: dict = {}
+        message = str(exc)
         if isinstance(exc, MethodNotAllowed):
             details = {"method": request.method}
-        message = str(exc) if status < 500 else "internal error"
         if isinstance(exc, NotFound):
             message = f"no route for {request.method} {request.path}"
-        return envelope(status, _sanic_code(exc), message, details, request=request)
+        code = _sanic_code(exc)
+        if code == "MALFORMED_JSON":
+            message = "the request body is not valid JSON"
+        response = envelope(status, code, message, details, request=request)
+        if isinstance(exc, MethodNotAllowed) and exc.headers.get("Allow"):
+            response.headers["Allow"] = exc.headers["Allow"]
+        return response
 
     @app.exception(Exception)
     async def unexpected(request: Request, exc: Exception) -> HTTPResponse:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
-import os
+
+from core.settings import get_settings
 
 
 def configure_logging(level: str | None = None) -> None:
+    """Log to stderr at ``level`` (default: the ``LOG_LEVEL`` setting)."""
     logging.basicConfig(
-        level=(level or os.environ.get("LOG_LEVEL", "INFO")).upper(),
+        level=(level or get_settings().log_level).upper(),
         format="%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s",
     )

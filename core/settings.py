@@ -1,223 +1,186 @@
-"""One typed settings object, read from the environment.
+"""One typed settings object, read from the environment (pydantic-settings).
 
-Every knob of the service is a field of :class:`Settings`; nothing else reads ``os.environ``.
-Call :func:`get_settings` for the process-wide instance and :func:`configure` (tests, CLI) to
-replace it.
+Every knob of the service is a field of :class:`Settings`, named once: the field's alias is its
+environment variable. Nothing else in the service reads ``os.environ``. Call
+:func:`get_settings` for the process-wide instance and :func:`configure` (tests, CLI) to replace
+it; a value the service cannot use stops the process at start-up with the variable's name.
 """
 
 from __future__ import annotations
 
 import base64
-import os
-from dataclasses import dataclass, field, replace
+import binascii
 from pathlib import Path
-from typing import Mapping
+from typing import Annotated, Any, Literal, Mapping
+
+from pydantic import AliasChoices, BeforeValidator, Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+#: Key of the PostgreSQL advisory lock that elects the scheduler leader ("custody").
+DEFAULT_SCHEDULER_LOCK_KEY = 0x637573746F6479
 
 
 class SettingsError(ValueError):
     """Raised when an environment variable holds a value the service cannot use."""
 
 
-def _int(env: Mapping[str, str], name: str, default: int, *, minimum: int = 0) -> int:
-    raw = env.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError as exc:
-        raise SettingsError(f"{name} must be an integer, got {raw!r}") from exc
-    if value < minimum:
-        raise SettingsError(f"{name} must be at least {minimum}, got {value}")
+def _key_32(value: Any) -> bytes | None:
+    """A 32-byte key given as base64 (environment) or raw bytes (tests)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bytes):
+        raw = value
+    else:
+        try:
+            raw = base64.b64decode(str(value), validate=True)
+        except (binascii.Error, ValueError):
+            raise ValueError("must be base64") from None
+    if len(raw) != 32:
+        raise ValueError(f"must decode to 32 bytes, got {len(raw)}")
+    return raw
+
+
+def _word_list(value: Any) -> Any:
+    """``WORKER_QUEUES``: names separated by commas or spaces."""
+    if isinstance(value, str):
+        return tuple(part for part in value.replace(",", " ").split() if part)
     return value
 
 
-def _float(env: Mapping[str, str], name: str, default: float, *, minimum: float = 0.0) -> float:
-    raw = env.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError as exc:
-        raise SettingsError(f"{name} must be a number, got {raw!r}") from exc
-    if value < minimum:
-        raise SettingsError(f"{name} must be at least {minimum}, got {value}")
-    return value
+Key32 = Annotated[bytes | None, BeforeValidator(_key_32)]
 
 
-def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
-    raw = env.get(name)
-    if raw is None or raw == "":
-        return default
-    if raw.lower() in {"1", "true", "yes", "on"}:
-        return True
-    if raw.lower() in {"0", "false", "no", "off"}:
-        return False
-    raise SettingsError(f"{name} must be a boolean (true/false), got {raw!r}")
-
-
-def _key(env: Mapping[str, str], name: str) -> bytes | None:
-    raw = env.get(name)
-    if not raw:
-        return None
-    try:
-        key = base64.b64decode(raw, validate=True)
-    except ValueError as exc:
-        raise SettingsError(f"{name} must be base64") from exc
-    if len(key) != 32:
-        raise SettingsError(f"{name} must decode to 32 bytes, got {len(key)}")
-    return key
-
-
-def _signer_participant(env: Mapping[str, str]) -> int | None:
-    """SIGNER_PARTICIPANT: 1 or 2 (threshold signing); unset means none."""
-    raw = env.get("SIGNER_PARTICIPANT")
-    if raw is None or raw == "":
-        return None
-    if raw not in {"1", "2"}:
-        raise SettingsError(f"SIGNER_PARTICIPANT must be 1 or 2, got {raw!r}")
-    return int(raw)
-
-
-@dataclass(frozen=True)
-class Settings:
+class Settings(BaseSettings):
     """Configuration of every process of the service.
 
-    ``database_url`` and ``redis_url`` left as ``None`` mean "start the embedded servers"
-    (only ``custody dev`` and the test suite do that; production processes require both).
+    ``database_url`` and ``redis_url`` left unset mean "start the embedded servers" (only
+    ``custody dev`` and the test suite do that; production processes require both).
     """
 
-    database_url: str | None = None
-    redis_url: str | None = None
-    data_dir: Path = Path(".custody")
-    base_url: str = "http://127.0.0.1:8000"
-    environment: str = "development"
+    model_config = SettingsConfigDict(frozen=True, populate_by_name=True, extra="ignore", case_sensitive=True,
+                                      validate_default=True)
+
+    database_url: str | None = Field(None, validation_alias=AliasChoices("DATABASE_URL", "database_url"))
+    redis_url: str | None = Field(None, validation_alias=AliasChoices("REDIS_URL", "redis_url"))
+    data_dir: Path = Field(Path(".custody"), validation_alias=AliasChoices("CUSTODY_DATA_DIR", "data_dir"))
+    base_url: str = Field("http://127.0.0.1:8000", validation_alias=AliasChoices("CUSTODY_BASE_URL", "base_url"))
+    environment: str = Field("development", validation_alias=AliasChoices("CUSTODY_ENV", "environment"))
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
+        "INFO", validation_alias=AliasChoices("LOG_LEVEL", "log_level"))
 
     #: Key (32 bytes) that encrypts service-held secrets at rest (webhook secrets, ...).
-    secret_key: bytes | None = field(default=None, repr=False)
+    secret_key: Key32 = Field(None, repr=False,
+                              validation_alias=AliasChoices("CUSTODY_SECRET_KEY", "secret_key"))
 
-    token_ttl_seconds: int = 3600
-    token_issuer: str = "custody-wallet-service"
-    token_audience: str = "custody-wallet-api"
-    auth_timestamp_tolerance_seconds: int = 300
-    pairing_ttl_seconds: int = 300
+    token_ttl_seconds: int = Field(3600, ge=60, validation_alias=AliasChoices("ACCESS_TOKEN_TTL_SECONDS",
+                                                                               "token_ttl_seconds"))
+    token_issuer: str = Field("custody-wallet-service", validation_alias=AliasChoices("TOKEN_ISSUER", "token_issuer"))
+    token_audience: str = Field("custody-wallet-api",
+                                validation_alias=AliasChoices("TOKEN_AUDIENCE", "token_audience"))
+    auth_timestamp_tolerance_seconds: int = Field(300, ge=0, validation_alias=AliasChoices(
+        "AUTH_TIMESTAMP_TOLERANCE_SECONDS", "auth_timestamp_tolerance_seconds"))
+    pairing_ttl_seconds: int = Field(300, ge=30, validation_alias=AliasChoices("PAIRING_TTL_SECONDS",
+                                                                               "pairing_ttl_seconds"))
 
-    web_workers: int = 1
-    worker_processes: int = 2
-    worker_threads: int = 4
+    web_workers: int = Field(1, ge=1, validation_alias=AliasChoices("WEB_CONCURRENCY", "web_workers"))
+    worker_processes: int = Field(2, ge=1, validation_alias=AliasChoices("WORKER_PROCESSES", "worker_processes"))
+    worker_threads: int = Field(4, ge=1, validation_alias=AliasChoices("WORKER_THREADS", "worker_threads"))
     #: Queues a ``custody worker`` consumes when none are named on the command line.
-    worker_queues: tuple[str, ...] = ()
+    worker_queues: Annotated[tuple[str, ...], NoDecode, BeforeValidator(_word_list)] = Field(
+        (), validation_alias=AliasChoices("WORKER_QUEUES", "worker_queues"))
 
-    actor_max_retries: int = 10
-    actor_min_backoff_ms: int = 1_000
-    actor_max_backoff_ms: int = 300_000
-    actor_time_limit_ms: int = 600_000
+    actor_max_retries: int = Field(10, ge=0, validation_alias=AliasChoices("ACTOR_MAX_RETRIES", "actor_max_retries"))
+    actor_min_backoff_ms: int = Field(1_000, ge=0, validation_alias=AliasChoices("ACTOR_MIN_BACKOFF_MS",
+                                                                                 "actor_min_backoff_ms"))
+    actor_max_backoff_ms: int = Field(300_000, ge=0, validation_alias=AliasChoices("ACTOR_MAX_BACKOFF_MS",
+                                                                                   "actor_max_backoff_ms"))
+    actor_time_limit_ms: int = Field(600_000, ge=1000, validation_alias=AliasChoices("ACTOR_TIME_LIMIT_MS",
+                                                                                     "actor_time_limit_ms"))
 
     #: A command not picked up by a worker this many seconds after it was written is re-enqueued.
-    outbox_relay_after_seconds: int = 30
-    outbox_relay_interval_seconds: int = 10
-    outbox_relay_batch: int = 500
+    outbox_relay_after_seconds: int = Field(30, ge=1, validation_alias=AliasChoices(
+        "OUTBOX_RELAY_AFTER_SECONDS", "outbox_relay_after_seconds"))
+    outbox_relay_interval_seconds: int = Field(10, ge=1, validation_alias=AliasChoices(
+        "OUTBOX_RELAY_INTERVAL_SECONDS", "outbox_relay_interval_seconds"))
+    outbox_relay_batch: int = Field(500, ge=1, validation_alias=AliasChoices("OUTBOX_RELAY_BATCH",
+                                                                             "outbox_relay_batch"))
 
     #: Key of the PostgreSQL advisory lock that elects the scheduler leader.
-    scheduler_lock_key: int = 0x637573746F6479  # "custody"
+    scheduler_lock_key: int = Field(DEFAULT_SCHEDULER_LOCK_KEY, validation_alias=AliasChoices(
+        "SCHEDULER_LOCK_KEY", "scheduler_lock_key"))
 
     # --- webhooks ---------------------------------------------------------------------------
     #: Allow webhook URLs on loopback addresses (development and tests only).
-    webhook_allow_loopback: bool = False
-    webhook_timeout_seconds: float = 10.0
+    webhook_allow_loopback: bool = Field(False, validation_alias=AliasChoices("WEBHOOK_ALLOW_LOOPBACK",
+                                                                              "webhook_allow_loopback"))
+    webhook_timeout_seconds: float = Field(10.0, ge=0.1, validation_alias=AliasChoices("WEBHOOK_TIMEOUT_SECONDS",
+                                                                                       "webhook_timeout_seconds"))
     #: Deliveries in flight to one webhook at once, so one slow receiver cannot hold up others.
-    webhook_concurrency_per_endpoint: int = 4
+    webhook_concurrency_per_endpoint: int = Field(4, ge=1, validation_alias=AliasChoices(
+        "WEBHOOK_CONCURRENCY_PER_ENDPOINT", "webhook_concurrency_per_endpoint"))
 
     # --- threshold signing --------------------------------------------------------------------
     #: SecretBox keys (32 bytes, base64 in the environment) of the two service signers; each
-    #: signer process reads only its own.
-    signer_keys: dict[int, bytes] = field(default_factory=dict, repr=False)
+    #: signer process is given only its own (see :attr:`signer_keys`).
+    signer_1_share_key: Key32 = Field(None, repr=False, validation_alias=AliasChoices("SIGNER_1_SHARE_KEY",
+                                                                                     "signer_1_share_key"))
+    signer_2_share_key: Key32 = Field(None, repr=False, validation_alias=AliasChoices("SIGNER_2_SHARE_KEY",
+                                                                                     "signer_2_share_key"))
     #: The participant (1 or 2) this process signs as, from SIGNER_PARTICIPANT. A signer process
     #: runs only that participant's actors; unset means "any" (development and tests), which a
     #: production process refuses for signer actors.
-    signer_participant: int | None = None
+    signer_participant: int | None = Field(None, ge=1, le=2, validation_alias=AliasChoices("SIGNER_PARTICIPANT",
+                                                                                         "signer_participant"))
 
     # --- wallets, networks and balances -------------------------------------------------------
-    #: Network and currency registry (JSON) from CURRENCIES_FILE; None = config/currencies.json.
-    currencies_file: Path | None = None
-    #: USD price table (JSON) of the default price source from PRICES_FILE; None = config/prices.json.
-    prices_file: Path | None = None
-    #: Whether the scheduler runs the built-in devnet's block production (DEVNET_ENABLED).
-    devnet_enabled: bool = True
+    #: Network and currency registry (JSON); unset = config/currencies.json.
+    currencies_file: Path | None = Field(None, validation_alias=AliasChoices("CURRENCIES_FILE", "currencies_file"))
+    #: USD price table (JSON) of the default price source; unset = config/prices.json.
+    prices_file: Path | None = Field(None, validation_alias=AliasChoices("PRICES_FILE", "prices_file"))
+    #: Whether the scheduler runs the built-in devnet's block production.
+    devnet_enabled: bool = Field(True, validation_alias=AliasChoices("DEVNET_ENABLED", "devnet_enabled"))
     #: Seconds between devnet blocks: the scheduler's ``devnet.produce_blocks`` job.
-    devnet_block_interval_seconds: int = 5
+    devnet_block_interval_seconds: int = Field(5, ge=1, validation_alias=AliasChoices(
+        "DEVNET_BLOCK_INTERVAL_SECONDS", "devnet_block_interval_seconds"))
     #: Seconds between chain watcher runs (``deposits.watch``), and blocks read per network and run.
-    chain_watch_interval_seconds: int = 5
-    chain_watch_batch_blocks: int = 100
+    chain_watch_interval_seconds: int = Field(5, ge=1, validation_alias=AliasChoices(
+        "CHAIN_WATCH_INTERVAL_SECONDS", "chain_watch_interval_seconds"))
+    chain_watch_batch_blocks: int = Field(100, ge=1, validation_alias=AliasChoices("CHAIN_WATCH_BATCH_BLOCKS",
+                                                                                   "chain_watch_batch_blocks"))
     #: The change log keeps changes of the last N days; older ones are compacted away and
     #: ``min_cursor`` moves past them (``transactions.compact_changelog``, every interval seconds).
-    changelog_retention_days: int = 90
-    changelog_compaction_interval_seconds: int = 3600
+    changelog_retention_days: int = Field(90, ge=1, validation_alias=AliasChoices("CHANGELOG_RETENTION_DAYS",
+                                                                                  "changelog_retention_days"))
+    changelog_compaction_interval_seconds: int = Field(3600, ge=60, validation_alias=AliasChoices(
+        "CHANGELOG_COMPACTION_INTERVAL_SECONDS", "changelog_compaction_interval_seconds"))
+
+    @field_validator("base_url")
+    @classmethod
+    def _no_trailing_slash(cls, value: str) -> str:
+        return value.rstrip("/")
+
+    @property
+    def signer_keys(self) -> dict[int, bytes]:
+        """The signer share keys this process was given, by participant."""
+        return {participant: key for participant, key in ((1, self.signer_1_share_key), (2, self.signer_2_share_key))
+                if key is not None}
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Settings":
-        """Build settings from ``env`` (``os.environ`` by default)."""
-        env = os.environ if env is None else env
-        queues = tuple(q for q in env.get("WORKER_QUEUES", "").replace(",", " ").split() if q)
-        return cls(
-            database_url=env.get("DATABASE_URL") or None,
-            redis_url=env.get("REDIS_URL") or None,
-            data_dir=Path(env.get("CUSTODY_DATA_DIR", ".custody")),
-            base_url=env.get("CUSTODY_BASE_URL", cls.base_url).rstrip("/"),
-            environment=env.get("CUSTODY_ENV", cls.environment),
-            secret_key=_key(env, "CUSTODY_SECRET_KEY"),
-            token_ttl_seconds=_int(env, "ACCESS_TOKEN_TTL_SECONDS", cls.token_ttl_seconds, minimum=60),
-            token_issuer=env.get("TOKEN_ISSUER", cls.token_issuer),
-            token_audience=env.get("TOKEN_AUDIENCE", cls.token_audience),
-            auth_timestamp_tolerance_seconds=_int(
-                env, "AUTH_TIMESTAMP_TOLERANCE_SECONDS", cls.auth_timestamp_tolerance_seconds
-            ),
-            pairing_ttl_seconds=_int(env, "PAIRING_TTL_SECONDS", cls.pairing_ttl_seconds, minimum=30),
-            web_workers=_int(env, "WEB_CONCURRENCY", cls.web_workers, minimum=1),
-            worker_processes=_int(env, "WORKER_PROCESSES", cls.worker_processes, minimum=1),
-            worker_threads=_int(env, "WORKER_THREADS", cls.worker_threads, minimum=1),
-            worker_queues=queues,
-            actor_max_retries=_int(env, "ACTOR_MAX_RETRIES", cls.actor_max_retries),
-            actor_min_backoff_ms=_int(env, "ACTOR_MIN_BACKOFF_MS", cls.actor_min_backoff_ms),
-            actor_max_backoff_ms=_int(env, "ACTOR_MAX_BACKOFF_MS", cls.actor_max_backoff_ms),
-            actor_time_limit_ms=_int(env, "ACTOR_TIME_LIMIT_MS", cls.actor_time_limit_ms, minimum=1000),
-            outbox_relay_after_seconds=_int(
-                env, "OUTBOX_RELAY_AFTER_SECONDS", cls.outbox_relay_after_seconds, minimum=1
-            ),
-            outbox_relay_interval_seconds=_int(
-                env, "OUTBOX_RELAY_INTERVAL_SECONDS", cls.outbox_relay_interval_seconds, minimum=1
-            ),
-            webhook_allow_loopback=_bool(env, "WEBHOOK_ALLOW_LOOPBACK", cls.webhook_allow_loopback),
-            webhook_timeout_seconds=_float(env, "WEBHOOK_TIMEOUT_SECONDS", cls.webhook_timeout_seconds, minimum=0.1),
-            webhook_concurrency_per_endpoint=_int(
-                env, "WEBHOOK_CONCURRENCY_PER_ENDPOINT", cls.webhook_concurrency_per_endpoint, minimum=1
-            ),
-            signer_keys={
-                index: key
-                for index in (1, 2)
-                if (key := _key(env, f"SIGNER_{index}_SHARE_KEY")) is not None
-            },
-            # threshold signing
-            signer_participant=_signer_participant(env),
-            # wallets, networks and balances
-            currencies_file=Path(env["CURRENCIES_FILE"]) if env.get("CURRENCIES_FILE") else None,
-            prices_file=Path(env["PRICES_FILE"]) if env.get("PRICES_FILE") else None,
-            devnet_enabled=_bool(env, "DEVNET_ENABLED", cls.devnet_enabled),
-            devnet_block_interval_seconds=_int(
-                env, "DEVNET_BLOCK_INTERVAL_SECONDS", cls.devnet_block_interval_seconds, minimum=1
-            ),
-            chain_watch_interval_seconds=_int(
-                env, "CHAIN_WATCH_INTERVAL_SECONDS", cls.chain_watch_interval_seconds, minimum=1
-            ),
-            chain_watch_batch_blocks=_int(env, "CHAIN_WATCH_BATCH_BLOCKS", cls.chain_watch_batch_blocks, minimum=1),
-            changelog_retention_days=_int(env, "CHANGELOG_RETENTION_DAYS", cls.changelog_retention_days, minimum=1),
-            changelog_compaction_interval_seconds=_int(
-                env, "CHANGELOG_COMPACTION_INTERVAL_SECONDS", cls.changelog_compaction_interval_seconds, minimum=60
-            ),
-        )
+        """Settings from ``env`` (the process environment by default).
 
-    def with_overrides(self, **changes: object) -> "Settings":
-        """Return a copy with ``changes`` applied (used by the CLI and tests)."""
-        return replace(self, **changes)  # type: ignore[arg-type]
+        Raises :class:`SettingsError` naming each variable that holds an unusable value.
+        """
+        try:
+            return cls() if env is None else cls.model_validate(dict(env))
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(str(p) for p in error['loc'])}: {error['msg']}"
+                                 for error in exc.errors(include_url=False))
+            raise SettingsError(f"invalid settings: {problems}") from None
+
+    def with_overrides(self, **changes: Any) -> "Settings":
+        """A copy with ``changes`` applied and validated (used by the CLI and tests)."""
+        return type(self).model_validate({**self.model_dump(), **changes})
 
 
 _settings: Settings | None = None

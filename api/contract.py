@@ -1,0 +1,375 @@
+"""What each endpoint accepts and answers: checked at run time, published in the OpenAPI document.
+
+Every endpoint is declared with :func:`endpoint`::
+
+    @bp.post("")
+    @endpoint(summary="Create a vault", body=VaultCreate, responses={201: Vault},
+              errors={409: ["VAULT_LIMIT_REACHED"]})
+    async def create_vault(request: Request, body: VaultCreate) -> Vault:
+        ...
+
+- The body is parsed from the raw JSON by its pydantic model (strictly: no type coercion,
+  unknown fields refused) and passed as ``body``; the query string by its model as ``query``.
+  Both go through sanic-ext's ``validate``. A refusal is a 400 envelope naming the field.
+- The handler returns an instance of the declared response model (or :class:`Reply` to choose
+  one of several declared statuses, ``None`` for an empty answer, or a ready ``HTTPResponse``
+  for files); the contract serializes it, so the document and the bytes cannot disagree.
+- The OpenAPI document gets, per operation: the request body and query parameters with every
+  required field, type, format, enum and bound; each success status with its schema; each error
+  status with the envelope and the codes it can carry. Errors every operation of its kind can
+  answer (authentication, the workspace header, a malformed or oversized body) are added here.
+- With ``CONTRACT_CHECKS`` on (the test suite), an error code an endpoint did not declare is
+  recorded in ``app.ctx.contract_violations``, which the tests assert stays empty.
+
+Schemas are emitted in the OpenAPI 3.0 dialect sanic-ext serves (``nullable`` instead of JSON
+Schema's ``null`` type, ``enum`` instead of ``const``).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Iterable, Mapping, Sequence, get_args, get_origin
+
+from pydantic import BaseModel, ValidationError
+from sanic import Request
+from sanic.response import HTTPResponse, empty
+from sanic_ext import validate
+from sanic_ext.extensions.openapi.builders import OperationStore, SpecificationBuilder
+from sanic_ext.extensions.openapi.definitions import Parameter
+
+from domain.errors import ValidationFailed
+
+JSON = "application/json"
+
+#: Errors an operation answers because of how it is called, added to what it declares.
+AUTH_ERRORS: dict[int, list[str]] = {401: ["UNAUTHENTICATED", "INVALID_TOKEN"]}
+WORKSPACE_ERRORS: dict[int, list[str]] = {
+    400: ["WORKSPACE_REQUIRED", "INVALID_WORKSPACE_ID"], 403: ["PERMISSION_DENIED"], 404: ["WORKSPACE_NOT_FOUND"]}
+BODY_ERRORS: dict[int, list[str]] = {400: ["VALIDATION_ERROR", "MALFORMED_JSON"], 413: ["PAYLOAD_TOO_LARGE"]}
+QUERY_ERRORS: dict[int, list[str]] = {400: ["VALIDATION_ERROR"]}
+
+STATUS_TEXT = {200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 400: "Bad Request",
+               401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+               409: "Conflict", 410: "Gone", 413: "Payload Too Large", 422: "Unprocessable Entity",
+               429: "Too Many Requests", 503: "Service Unavailable"}
+
+
+# --- schemas -------------------------------------------------------------------------------------
+
+
+def to_openapi30(schema: Any) -> Any:
+    """A pydantic (JSON Schema 2020-12) schema in the OpenAPI 3.0 dialect."""
+    if isinstance(schema, list):
+        return [to_openapi30(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: to_openapi30(value) for key, value in schema.items()}
+    for combiner in ("anyOf", "oneOf"):
+        options = out.get(combiner)
+        if isinstance(options, list) and any(option == {"type": "null"} for option in options):
+            rest = [option for option in options if option != {"type": "null"}]
+            del out[combiner]
+            if len(rest) == 1 and "$ref" not in rest[0]:
+                out = {**rest[0], **out}
+            elif len(rest) == 1:
+                out["allOf"] = rest  # a $ref cannot carry siblings in 3.0
+            else:
+                out[combiner] = rest
+            out["nullable"] = True
+    if "const" in out:
+        out["enum"] = [out.pop("const")]
+    for bound, flag in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+        if isinstance(out.get(bound), (int, float)) and not isinstance(out.get(bound), bool):
+            out[flag] = out.pop(bound)
+            out[bound] = True
+    if "examples" in out and isinstance(out["examples"], list):
+        examples = out.pop("examples")
+        if examples:
+            out["example"] = examples[0]
+    return out
+
+
+_registered: dict[str, type[BaseModel]] = {}
+
+
+def component(model: type[BaseModel]) -> dict[str, str]:
+    """Register ``model`` (and the models it uses) as OpenAPI components; returns its ``$ref``."""
+    name = model.__name__
+    known = _registered.get(name)
+    if known is not None and known is not model:
+        raise TypeError(f"two schemas are named {name}: {known.__module__} and {model.__module__}")
+    if known is None:
+        _registered[name] = model
+        schema = model.model_json_schema(ref_template="#/components/schemas/{model}", mode="serialization")
+        spec = SpecificationBuilder()
+        for def_name, definition in (schema.pop("$defs", None) or {}).items():
+            spec.add_component("schemas", def_name, to_openapi30(definition))
+        spec.add_component("schemas", name, to_openapi30(schema))
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def input_component(model: type[BaseModel]) -> dict[str, str]:
+    """Like :func:`component`, for a request model (its validation-mode schema)."""
+    name = model.__name__
+    known = _registered.get(name)
+    if known is not None and known is not model:
+        raise TypeError(f"two schemas are named {name}: {known.__module__} and {model.__module__}")
+    if known is None:
+        _registered[name] = model
+        schema = model.model_json_schema(ref_template="#/components/schemas/{model}", mode="validation")
+        spec = SpecificationBuilder()
+        for def_name, definition in (schema.pop("$defs", None) or {}).items():
+            spec.add_component("schemas", def_name, to_openapi30(definition))
+        spec.add_component("schemas", name, to_openapi30(schema))
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def error_schema(codes: Sequence[str]) -> dict[str, Any]:
+    """The error envelope whose ``code`` is one of ``codes``."""
+    return {
+        "type": "object",
+        "required": ["code", "error", "details"],
+        "properties": {
+            "code": {"type": "string", "enum": sorted(set(codes))},
+            "error": {"type": "string"},
+            "details": {"type": "object", "additionalProperties": True},
+        },
+        "additionalProperties": False,
+    }
+
+
+# --- answers ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class File:
+    """A success answer that is a file (the handler returns the ``HTTPResponse`` itself)."""
+
+    media_type: str = "application/octet-stream"
+    description: str = "the file"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A handler's answer when it declared several success statuses."""
+
+    body: BaseModel | None
+    status: int
+
+
+Answer = type[BaseModel] | File | None
+
+
+@dataclass
+class Contract:
+    """What :func:`endpoint` recorded for one operation (``handler.__contract__``)."""
+
+    operation_id: str
+    responses: dict[int, Answer]
+    errors: dict[int, list[str]] = field(default_factory=dict)
+
+    def declares_error(self, status: int, code: str) -> bool:
+        return code in self.errors.get(status, ())
+
+
+def _merge(*sources: Mapping[int, Iterable[str]]) -> dict[int, list[str]]:
+    merged: dict[int, list[str]] = {}
+    for source in sources:
+        for status, codes in source.items():
+            bucket = merged.setdefault(status, [])
+            bucket.extend(code for code in codes if code not in bucket)
+    return merged
+
+
+def _refusal(error: ValidationError, *, where: str) -> ValidationFailed:
+    """A pydantic refusal as the 400 envelope: the first problem in ``details.field``/``reason``,
+    all of them in ``details.errors``."""
+    problems = []
+    for item in error.errors(include_url=False, include_context=False, include_input=False):
+        location = ".".join(str(part) for part in item["loc"]) or where
+        reason = item["msg"]
+        if item["type"] == "extra_forbidden":
+            reason = "is not a known field" if where == "body" else "is not a known parameter"
+        elif item["type"] == "missing":
+            reason = "is required"
+        problems.append({"field": location, "reason": reason})
+    first = problems[0] if problems else {"field": where, "reason": "is invalid"}
+    return ValidationFailed(f"{first['field']}: {first['reason']}", code="VALIDATION_ERROR",
+                            details={**first, "errors": problems})
+
+
+def _is_list(annotation: Any) -> bool:
+    origin = get_origin(annotation)
+    if origin in (list, tuple, set, frozenset):
+        return True
+    return any(_is_list(arg) for arg in get_args(annotation) if arg is not type(None))
+
+
+class _BodyValidator:
+    """The ``json`` validator handed to sanic-ext: strict pydantic parsing of the raw body."""
+
+    def __init__(self, model: type[BaseModel]) -> None:
+        self.model = model
+
+    def __call__(self, *, request: Request, data: Any, handler_kwargs: dict[str, Any]) -> None:
+        raw = request.body or b"{}"
+        try:
+            handler_kwargs["body"] = self.model.model_validate_json(raw)
+        except ValidationError as exc:
+            if any(item["type"] == "json_invalid" for item in exc.errors()):
+                raise ValidationFailed("the request body is not valid JSON", code="MALFORMED_JSON") from None
+            if any(item["type"] == "model_type" and not item["loc"] for item in exc.errors()):
+                raise ValidationFailed("the request body must be a JSON object", code="MALFORMED_JSON") from None
+            raise _refusal(exc, where="body") from None
+
+
+class _QueryValidator:
+    """The ``query`` validator handed to sanic-ext: one value per scalar parameter, lists repeated."""
+
+    def __init__(self, model: type[BaseModel]) -> None:
+        self.model = model
+        self.aliases = {(info.alias or name): name for name, info in model.model_fields.items()}
+        self.lists = {(info.alias or name) for name, info in model.model_fields.items() if _is_list(info.annotation)}
+
+    def __call__(self, *, request: Request, data: Any, handler_kwargs: dict[str, Any]) -> None:
+        values: dict[str, Any] = {}
+        for key, given in request.args.items():
+            if key in self.lists:
+                values[key] = given
+            elif len(given) > 1:
+                raise ValidationFailed(f"{key}: is given more than once", code="VALIDATION_ERROR",
+                                       details={"field": key, "reason": "is given more than once"})
+            else:
+                values[key] = given[0]
+        try:
+            handler_kwargs["query"] = self.model.model_validate(values)
+        except ValidationError as exc:
+            raise _refusal(exc, where="query") from None
+
+
+# --- the decorator ---------------------------------------------------------------------------------
+
+Handler = Callable[..., Awaitable[Any]]
+
+
+def _query_parameters(model: type[BaseModel]) -> list[Parameter]:
+    schema = model.model_json_schema(ref_template="#/components/schemas/{model}", mode="validation")
+    definitions = schema.pop("$defs", None) or {}
+    spec = SpecificationBuilder()
+    for def_name, definition in definitions.items():
+        spec.add_component("schemas", def_name, to_openapi30(definition))
+    required = set(schema.get("required", []))
+    parameters = []
+    for name, prop in schema.get("properties", {}).items():
+        prop = to_openapi30(prop)
+        description = prop.pop("description", None)
+        extra = {"explode": True, "style": "form"} if prop.get("type") == "array" else {}
+        parameters.append(Parameter(name, prop, "query", required=name in required, description=description,
+                                    **extra))
+    return parameters
+
+
+def endpoint(
+    *,
+    summary: str,
+    description: str | None = None,
+    body: type[BaseModel] | None = None,
+    query: type[BaseModel] | None = None,
+    responses: Mapping[int, Answer],
+    errors: Mapping[int, Iterable[str]] | None = None,
+    auth: bool = True,
+    workspace: bool = False,
+    headers: Sequence[tuple[str, dict[str, Any], str]] = (),
+    tag: str | None = None,
+) -> Callable[[Handler], Handler]:
+    """Declare an operation (see the module docstring).
+
+    ``workspace`` marks wallet-side operations that take ``X-Workspace-Id``; ``headers`` adds
+    other request headers as ``(name, schema, description)``.
+    """
+    declared = _merge(AUTH_ERRORS if auth else {}, WORKSPACE_ERRORS if workspace else {},
+                      BODY_ERRORS if body is not None else {}, QUERY_ERRORS if query is not None else {},
+                      errors or {})
+
+    def decorate(handler: Handler) -> Handler:
+        validated = validate(json=_BodyValidator(body) if body is not None else None,
+                             query=_QueryValidator(query) if query is not None else None)(handler)
+        answers = dict(responses)
+
+        @functools.wraps(handler)
+        async def run(request: Request, *args: Any, **kwargs: Any) -> HTTPResponse:
+            result = await validated(request, *args, **kwargs)
+            return _serialize(result, answers, operation=handler.__name__)
+
+        run.__signature__ = inspect.signature(handler)  # type: ignore[attr-defined]
+        contract = Contract(operation_id=handler.__name__, responses=answers, errors=declared)
+        run.__contract__ = contract  # type: ignore[attr-defined]
+        _document(run, contract, summary=summary, description=description, body=body, query=query, auth=auth,
+                  workspace=workspace, headers=headers, tag=tag)
+        return run
+
+    return decorate
+
+
+def _serialize(result: Any, answers: Mapping[int, Answer], *, operation: str) -> HTTPResponse:
+    if isinstance(result, HTTPResponse):
+        if result.status not in answers:
+            raise TypeError(f"{operation} answered status {result.status}, which it does not declare")
+        return result
+    if isinstance(result, Reply):
+        status, payload = result.status, result.body
+    else:
+        status, payload = next(iter(answers)), result
+    if status not in answers:
+        raise TypeError(f"{operation} answered status {status}, which it does not declare")
+    expected = answers[status]
+    if payload is None:
+        if expected is not None:
+            raise TypeError(f"{operation} answered no body with status {status}")
+        return empty(status=status)
+    if not isinstance(expected, type) or not isinstance(payload, expected):
+        raise TypeError(f"{operation} answered {type(payload).__name__} where it declares {expected}")
+    return HTTPResponse(payload.model_dump_json(), status=status, content_type=JSON)
+
+
+def _document(run: Handler, contract: Contract, *, summary: str, description: str | None,
+              body: type[BaseModel] | None, query: type[BaseModel] | None, auth: bool, workspace: bool,
+              headers: Sequence[tuple[str, dict[str, Any], str]], tag: str | None) -> None:
+    operation = OperationStore()[run]
+    operation.name(contract.operation_id)
+    operation.describe(summary=summary, description=description)
+    if tag:
+        operation.tag(tag)
+    if auth:
+        operation.secured("BearerAuth")
+    if body is not None:
+        operation.body({JSON: input_component(body)}, required=True)
+    if query is not None:
+        operation.parameters.extend(_query_parameters(query))
+    if workspace:
+        operation.parameters.append(Parameter(
+            "X-Workspace-Id", {"type": "string", "format": "uuid"}, "header", required=False,
+            description="The workspace of the call; optional when the caller has exactly one."))
+    for name, schema, text in headers:
+        operation.parameters.append(Parameter(name, schema, "header", required=False, description=text))
+    for status, answer in contract.responses.items():
+        label = STATUS_TEXT.get(status, "OK")
+        if answer is None:
+            operation.response(status, None, label)
+        elif isinstance(answer, File):
+            operation.response(status, {answer.media_type: {"type": "string", "format": "binary"}},
+                               answer.description)
+        else:
+            operation.response(status, {JSON: component(answer)}, label)
+    for status, codes in sorted(contract.errors.items()):
+        operation.response(status, {JSON: error_schema(codes)},
+                           f"{STATUS_TEXT.get(status, 'Error')}: {', '.join(codes)}")
+
+
+def contract_of(request: Request) -> Contract | None:
+    """The contract of the route that served ``request`` (None before routing)."""
+    route = getattr(request, "route", None)
+    handler = getattr(route, "handler", None)
+    return getattr(handler, "__contract__", None)

@@ -1,0 +1,60 @@
+"""Vault requests and responses."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Literal
+
+from pydantic import Field
+
+from api.schemas.common import Name, RequestBody, Resource, Timestamp, page_query
+from domain.signing import keys
+from domain.vaults import VaultView
+
+KeySetStatus = Literal["round1", "round2", "finalize", "ready", "failed"]
+
+
+class VaultCreate(RequestBody):
+    name: Name = Field(description="Display name, 1 to 100 characters.")
+
+
+class VaultRename(RequestBody):
+    name: Name
+
+
+class KeySetSummary(Resource):
+    id: uuid.UUID
+    status: KeySetStatus = Field(description="The distributed key generation's progress; wallets need `ready`.")
+    scheme: str = Field(description="Threshold scheme, e.g. FROST-ED25519-SHA512-v1.")
+    group_public_key: str | None = Field(description="Hex of the group public key once ready.")
+
+
+class Vault(Resource):
+    id: uuid.UUID
+    workspace_id: uuid.UUID
+    name: str
+    is_frozen: bool
+    key_set: KeySetSummary | None
+    created_at: Timestamp
+    updated_at: Timestamp
+
+    @classmethod
+    def of(cls, view: VaultView) -> "Vault":
+        vault, key_set = view.vault, view.key_set
+        return cls(
+            id=vault.id, workspace_id=vault.workspace_id,  # type: ignore[attr-defined]
+            name=vault.name, is_frozen=vault.is_frozen,
+            key_set=None if key_set is None else KeySetSummary(
+                id=key_set.id, status=key_set.status, scheme=key_set.scheme,
+                group_public_key=keys.master_xpub(key_set.group_public_key) if key_set.group_public_key else None),
+            created_at=vault.created_at, updated_at=vault.updated_at,
+        )
+
+
+class VaultList(Resource):
+    accounts: list[Vault]
+    offset: int
+    total: int
+
+
+VaultListQuery = page_query(default=100, maximum=1000, name="VaultListQuery")
