@@ -43,6 +43,10 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     app.config.OAS_UI_DEFAULT = "swagger"
     app.config.OAS_URL_PREFIX = "/docs"
     app.config.CORS = False
+    # A body over the limit is refused with 413 PAYLOAD_TOO_LARGE before it is read in full.
+    app.config.REQUEST_MAX_SIZE = settings.request_max_bytes
+    # The test suite records errors an operation answers without declaring them (api.contract).
+    app.config.CONTRACT_CHECKS = settings.environment == "test"
     app.ext.openapi.describe("Custody Wallet Service", version="1.0", description=API_DESCRIPTION)
     app.ext.openapi.add_security_scheme("BearerAuth", "http", scheme="bearer")
 

@@ -6,90 +6,59 @@ verified, cancelled, failed (docs/signing.md, "Backups").
 
 from __future__ import annotations
 
-import base64
-import binascii
 import uuid
-from typing import Any
 
 from sanic import Blueprint, Request
-from sanic.response import HTTPResponse, json, raw
-from sanic_ext import openapi
+from sanic.response import HTTPResponse, raw
 
-from api.context import iso, json_body, principal, workspace
+from api.context import principal, workspace
+from api.contract import File, endpoint
+from api.schemas.backups import Backup, BackupStart, BackupVerification, TestFileQuery, VerificationGroups
 from core.unit_of_work import unit_of_work
-from domain.errors import ValidationFailed
 from domain.signing import backups
-from models.backups import Backup
 
 bp = Blueprint("backups", url_prefix="/api/v1/backup")
 
-
-def _public_key(value: Any) -> bytes:
-    """The requester's Curve25519 key: base64 (standard or URL-safe) of exactly 32 bytes."""
-    if not isinstance(value, str) or not value.strip():
-        raise ValidationFailed("public_key is required: base64 of a 32-byte Curve25519 public key",
-                               code="INVALID_BACKUP_PUBLIC_KEY",
-                               details={"field": "public_key", "reason": "is required"})
-    # In a query string '+' arrives as a space.
-    text = value.strip().replace(" ", "+")
-    try:
-        decoded = base64.b64decode(text.replace("-", "+").replace("_", "/"), validate=True)
-    except (binascii.Error, ValueError):
-        raise ValidationFailed("public_key must be base64", code="INVALID_BACKUP_PUBLIC_KEY",
-                               details={"field": "public_key", "reason": "must be base64"}) from None
-    return backups.check_public_key(decoded)
-
-
-def serialize(backup: Backup) -> dict[str, Any]:
-    return {
-        "backup_id": str(backup.id),
-        "status": backup.status,
-        # When the file was assembled, and for whom (the requester).
-        "completed_at": iso(backup.completed_at),
-        "completed_by": str(backup.requested_by_id) if backup.requested_by_id else None,  # type: ignore[attr-defined]
-        "requested_at": iso(backup.created_at),
-        "verified_at": iso(backup.verified_at),
-        "verified_by": str(backup.verified_by_id) if backup.verified_by_id else None,  # type: ignore[attr-defined]
-        "public_key": base64.b64encode(bytes(backup.public_key)).decode(),
-        "key_set_count": len(backup.key_set_ids or []),
-        "file_sha256": backup.file_sha256,
-        "error": backup.error,
-    }
+_TAG = "backups"
+_NO_BACKUP = {404: ["BACKUP_NOT_FOUND"]}
+_NOT_READY = {409: ["BACKUP_NOT_READY"]}
 
 
 @bp.get("")
-@openapi.summary("The workspace's current backup")
-@openapi.secured("BearerAuth")
-async def get_backup(request: Request) -> HTTPResponse:
+@endpoint(summary="The workspace's current (newest) backup", tag=_TAG, responses={200: Backup}, workspace=True,
+          errors=_NO_BACKUP)
+async def get_backup(request: Request) -> Backup:
     caller, ws = await workspace(request)
-    return json(serialize(await backups.current_backup(principal=caller, workspace_id=ws.id)))
+    return Backup.of(await backups.current_backup(principal=caller, workspace_id=ws.id))
 
 
 @bp.post("")
-@openapi.summary("Start a backup of the workspace key shares, sealed to public_key (Curve25519, base64)")
-@openapi.secured("BearerAuth")
-@openapi.body({"application/json": {"public_key": str}})
-async def start_backup(request: Request) -> HTTPResponse:
+@endpoint(summary="Start a backup of the workspace key shares, sealed to public_key (Curve25519, base64)",
+          tag=_TAG, body=BackupStart, responses={202: Backup}, workspace=True,
+          errors={400: ["INVALID_BACKUP_PUBLIC_KEY"], 409: ["BACKUP_IN_PROGRESS"]})
+async def start_backup(request: Request, body: BackupStart) -> Backup:
     caller, ws = await workspace(request)
-    public_key = _public_key(json_body(request).get("public_key"))
     async with unit_of_work():
-        backup = await backups.start_backup(principal=caller, workspace_id=ws.id, public_key=public_key)
-    return json(serialize(backup), status=202)
+        backup = await backups.start_backup(principal=caller, workspace_id=ws.id, public_key=body.public_key)
+    return Backup.of(backup)
 
 
 @bp.delete("")
-@openapi.summary("Cancel the workspace's current backup")
-@openapi.secured("BearerAuth")
-async def cancel_backup(request: Request) -> HTTPResponse:
+@endpoint(summary="Cancel the workspace's current backup (pending, in progress or ready; the file is dropped)",
+          tag=_TAG, responses={200: Backup}, workspace=True,
+          errors={**_NO_BACKUP, 409: ["BACKUP_NOT_CANCELLABLE"]})
+async def cancel_backup(request: Request) -> Backup:
     caller, ws = await workspace(request)
     async with unit_of_work():
         backup = await backups.cancel_backup(principal=caller, workspace_id=ws.id)
-    return json(serialize(backup))
+    return Backup.of(backup)
 
 
 @bp.get("/file")
-@openapi.summary("Download the backup file (JSON; every share sealed to the backup key)")
-@openapi.secured("BearerAuth")
+@endpoint(summary="Download the backup file (JSON; every share sealed to the backup key)", tag=_TAG,
+          description="Answers once the backup is ready or verified; X-Backup-Sha256 carries the file's SHA-256.",
+          responses={200: File("application/json", "the backup file (format custody-backup, docs/signing.md)")},
+          workspace=True, errors={**_NO_BACKUP, **_NOT_READY})
 async def download(request: Request) -> HTTPResponse:
     caller, ws = await workspace(request)
     async with unit_of_work():
@@ -100,33 +69,34 @@ async def download(request: Request) -> HTTPResponse:
 
 
 @bp.get("/test-file")
-@openapi.summary("A small file sealed to ?public_key=: decrypting it proves the private key works")
-@openapi.secured("BearerAuth")
-@openapi.parameter("public_key", str, "query")
-async def test_file(request: Request) -> HTTPResponse:
+@endpoint(summary="A small file sealed to ?public_key=: decrypting it proves the private key works", tag=_TAG,
+          description="Takes no workspace header: any caller who may manage backups in one of its workspaces.",
+          query=TestFileQuery, responses={200: File("application/octet-stream", "SealedBox(public_key) of a JSON "
+                                                    "document (format custody-backup-test)")},
+          errors={400: ["INVALID_BACKUP_PUBLIC_KEY"], 403: ["PERMISSION_DENIED"]})
+async def test_file(request: Request, query: TestFileQuery) -> HTTPResponse:
     caller = await principal(request)
-    public_key = _public_key(request.args.get("public_key"))
-    content = backups.test_file(principal=caller, public_key=public_key)
+    content = backups.test_file(principal=caller, public_key=query.public_key)
     return raw(content, content_type="application/octet-stream",
                headers={"Content-Disposition": 'attachment; filename="custody-backup-test.bin"'})
 
 
 @bp.get("/<backup_id:uuid>/verify")
-@openapi.summary("Verification groups of a backup: master_xpub and schema per key")
-@openapi.secured("BearerAuth")
-async def verification_info(request: Request, backup_id: uuid.UUID) -> HTTPResponse:
+@endpoint(summary="Verification groups of a backup: master_xpub and schema per key", tag=_TAG,
+          responses={200: VerificationGroups}, workspace=True, errors={**_NO_BACKUP, **_NOT_READY})
+async def verification_info(request: Request, backup_id: uuid.UUID) -> VerificationGroups:
     caller, ws = await workspace(request)
     groups = await backups.verification_groups(principal=caller, workspace_id=ws.id, backup_id=backup_id)
-    return json({"groups": groups})
+    return VerificationGroups.of(groups)
 
 
 @bp.post("/<backup_id:uuid>/verify")
-@openapi.summary("Confirm the backup restores: each group signed by its restored key")
-@openapi.secured("BearerAuth")
-@openapi.body({"application/json": {"groups": list}})
-async def verify(request: Request, backup_id: uuid.UUID) -> HTTPResponse:
+@endpoint(summary="Confirm the backup restores: each group signed by its restored key", tag=_TAG,
+          body=BackupVerification, responses={200: Backup}, workspace=True,
+          errors={400: ["BACKUP_VERIFICATION_FAILED"], **_NO_BACKUP, **_NOT_READY})
+async def verify(request: Request, backup_id: uuid.UUID, body: BackupVerification) -> Backup:
     caller, ws = await workspace(request)
-    groups = json_body(request).get("groups")
     async with unit_of_work():
-        backup = await backups.verify_backup(principal=caller, workspace_id=ws.id, backup_id=backup_id, groups=groups)
-    return json(serialize(backup))
+        backup = await backups.verify_backup(principal=caller, workspace_id=ws.id, backup_id=backup_id,
+                                             groups=body.as_domain())
+    return Backup.of(backup)

@@ -30,15 +30,17 @@ from __future__ import annotations
 import functools
 import inspect
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Iterable, Mapping, Sequence, get_args, get_origin
+from typing import Any, Awaitable, Callable, Iterable, Literal, Mapping, Sequence, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 from sanic import Request
 from sanic.response import HTTPResponse, empty
 from sanic_ext import validate
 from sanic_ext.extensions.openapi.builders import OperationStore, SpecificationBuilder
-from sanic_ext.extensions.openapi.definitions import Parameter
+from sanic_ext.extensions.openapi.definitions import Parameter, Response
 
+from api.context import principal
+from api.schemas.common import reason_of
 from domain.errors import ValidationFailed
 
 JSON = "application/json"
@@ -187,14 +189,9 @@ def _refusal(error: ValidationError, *, where: str) -> ValidationFailed:
     """A pydantic refusal as the 400 envelope: the first problem in ``details.field``/``reason``,
     all of them in ``details.errors``."""
     problems = []
-    for item in error.errors(include_url=False, include_context=False, include_input=False):
+    for item in error.errors(include_url=False, include_input=False):
         location = ".".join(str(part) for part in item["loc"]) or where
-        reason = item["msg"]
-        if item["type"] == "extra_forbidden":
-            reason = "is not a known field" if where == "body" else "is not a known parameter"
-        elif item["type"] == "missing":
-            reason = "is required"
-        problems.append({"field": location, "reason": reason})
+        problems.append({"field": location, "reason": reason_of(item, where=where)})
     first = problems[0] if problems else {"field": where, "reason": "is invalid"}
     return ValidationFailed(f"{first['field']}: {first['reason']}", code="VALIDATION_ERROR",
                             details={**first, "errors": problems})
@@ -276,20 +273,26 @@ def endpoint(
     summary: str,
     description: str | None = None,
     body: type[BaseModel] | None = None,
+    body_required: bool = True,
     query: type[BaseModel] | None = None,
     responses: Mapping[int, Answer],
     errors: Mapping[int, Iterable[str]] | None = None,
-    auth: bool = True,
+    auth: bool | Literal["token"] = True,
     workspace: bool = False,
     headers: Sequence[tuple[str, dict[str, Any], str]] = (),
     tag: str | None = None,
 ) -> Callable[[Handler], Handler]:
     """Declare an operation (see the module docstring).
 
+    ``body_required`` False documents a body that may be left out (it is then read as ``{}``).
+    ``auth``: True (a valid bearer token, checked before anything else), False (none), or
+    ``"token"`` (a bearer token the handler examines itself: introspection).
+
     ``workspace`` marks wallet-side operations that take ``X-Workspace-Id``; ``headers`` adds
     other request headers as ``(name, schema, description)``.
     """
-    declared = _merge(AUTH_ERRORS if auth else {}, WORKSPACE_ERRORS if workspace else {},
+    auth_errors = {True: AUTH_ERRORS, "token": {401: ["UNAUTHENTICATED"]}}.get(auth, {})  # type: ignore[call-overload]
+    declared = _merge(auth_errors, WORKSPACE_ERRORS if workspace else {},
                       BODY_ERRORS if body is not None else {}, QUERY_ERRORS if query is not None else {},
                       errors or {})
 
@@ -300,13 +303,21 @@ def endpoint(
 
         @functools.wraps(handler)
         async def run(request: Request, *args: Any, **kwargs: Any) -> HTTPResponse:
+            if auth is True:
+                # Who is calling is settled before what they sent: no token, no validation.
+                await principal(request)
             result = await validated(request, *args, **kwargs)
             return _serialize(result, answers, operation=handler.__name__)
 
-        run.__signature__ = inspect.signature(handler)  # type: ignore[attr-defined]
-        contract = Contract(operation_id=handler.__name__, responses=answers, errors=declared)
+        signature = inspect.signature(handler)
+        run.__signature__ = signature  # type: ignore[attr-defined]
+        path_parameters = [name for name in signature.parameters if name not in ("request", "body", "query")]
+        # A path parameter of the wrong type (a malformed id) matches no route: 404 NOT_FOUND.
+        errors_here = _merge(declared, {404: ["NOT_FOUND"]}) if path_parameters else declared
+        contract = Contract(operation_id=handler.__name__, responses=answers, errors=errors_here)
         run.__contract__ = contract  # type: ignore[attr-defined]
-        _document(run, contract, summary=summary, description=description, body=body, query=query, auth=auth,
+        _document(run, contract, summary=summary, description=description, body=body, body_required=body_required,
+                  query=query, auth=auth,
                   workspace=workspace, headers=headers, tag=tag)
         return run
 
@@ -335,7 +346,9 @@ def _serialize(result: Any, answers: Mapping[int, Answer], *, operation: str) ->
 
 
 def _document(run: Handler, contract: Contract, *, summary: str, description: str | None,
-              body: type[BaseModel] | None, query: type[BaseModel] | None, auth: bool, workspace: bool,
+              body: type[BaseModel] | None, body_required: bool, query: type[BaseModel] | None,
+              auth: bool | Literal["token"],
+              workspace: bool,
               headers: Sequence[tuple[str, dict[str, Any], str]], tag: str | None) -> None:
     operation = OperationStore()[run]
     operation.name(contract.operation_id)
@@ -345,7 +358,7 @@ def _document(run: Handler, contract: Contract, *, summary: str, description: st
     if auth:
         operation.secured("BearerAuth")
     if body is not None:
-        operation.body({JSON: input_component(body)}, required=True)
+        operation.body({JSON: input_component(body)}, required=body_required)
     if query is not None:
         operation.parameters.extend(_query_parameters(query))
     if workspace:
@@ -357,7 +370,7 @@ def _document(run: Handler, contract: Contract, *, summary: str, description: st
     for status, answer in contract.responses.items():
         label = STATUS_TEXT.get(status, "OK")
         if answer is None:
-            operation.response(status, None, label)
+            operation.responses[status] = Response(None, description=label)
         elif isinstance(answer, File):
             operation.response(status, {answer.media_type: {"type": "string", "format": "binary"}},
                                answer.description)

@@ -5,74 +5,58 @@ from __future__ import annotations
 import uuid
 
 from sanic import Blueprint, Request
-from sanic.response import HTTPResponse, json
-from sanic_ext import openapi
 
-from api.context import iso, json_body, principal
+from api.context import principal
+from api.contract import endpoint
+from api.schemas.auth import key_bytes
+from api.schemas.devices import Device, DeviceConfirm, DeviceRegister, PairingInitiate, PairingInvitation
 from core.unit_of_work import unit_of_work
 from domain import devices
-from domain import validation as v
 from domain.auth import unix_ms
-from models.auth import Device
 
 bp = Blueprint("devices", url_prefix="/api/v2/auth/devices")
 
-
-def serialize(device: Device) -> dict:
-    return {
-        "device_id": str(device.id),
-        "workspace_id": str(device.workspace_id),  # type: ignore[attr-defined]
-        "user_id": str(device.user_id),  # type: ignore[attr-defined]
-        "name": device.name,
-        "fingerprint": device.fingerprint,
-        "status": device.status,
-        "created_at": iso(device.created_at),
-        "confirmed_at": iso(device.confirmed_at),
-    }
+_NOT_FOUND = {404: ["DEVICE_NOT_FOUND"]}
 
 
 @bp.post("/pairing/initiate")
-@openapi.summary("Create a pairing token and QR data for a new device (valid 5 minutes)")
-@openapi.secured("BearerAuth")
-@openapi.body({"application/json": {"tenant_uuid": str}})
-async def initiate(request: Request) -> HTTPResponse:
+@endpoint(summary="Create a pairing token and QR data for a new device (valid 5 minutes); any member but VIEWER",
+          tag="devices", body=PairingInitiate, responses={200: PairingInvitation},
+          errors={403: ["PERMISSION_DENIED", "DEVICE_NOT_ALLOWED"], 404: ["WORKSPACE_NOT_FOUND"]})
+async def initiate_pairing(request: Request, body: PairingInitiate) -> PairingInvitation:
     caller = await principal(request)
-    body = json_body(request)
-    workspace_id = v.uuid_value(body.get("tenant_uuid"), "tenant_uuid")
     async with unit_of_work():
-        invitation = await devices.initiate(principal=caller, workspace_id=workspace_id)
-    return json({"expires_at": unix_ms(invitation.expires_at), "pairing_token": invitation.pairing_token,
-                 "qr_data": invitation.qr_data})
+        invitation = await devices.initiate(principal=caller, workspace_id=body.tenant_uuid)
+    return PairingInvitation(expires_at=unix_ms(invitation.expires_at), pairing_token=invitation.pairing_token,
+                             qr_data=invitation.qr_data)
 
 
 @bp.post("/pairing/register")
-@openapi.summary("Device: register its Ed25519 public key with the pairing token (no bearer)")
-@openapi.body({"application/json": {"pairing_token": str, "public_key": str, "name": str}})
-async def register(request: Request) -> HTTPResponse:
-    body = json_body(request)
-    token = v.string(body, "pairing_token", max_len=200)
-    public_key = v.base64_bytes(body, "public_key", length=32)
-    name = v.string(body, "name", required=False, max_len=100) or "device"
+@endpoint(summary="Device: register its Ed25519 public key with the pairing token (no bearer)", tag="devices",
+          body=DeviceRegister, responses={201: Device}, auth=False,
+          errors={400: ["VALIDATION_ERROR", "PAIRING_TOKEN_INVALID"], 409: ["PAIRING_TOKEN_USED"]})
+async def register_device(request: Request, body: DeviceRegister) -> Device:
     async with unit_of_work():
-        device = await devices.register(pairing_token=token, public_key=public_key, name=name)  # type: ignore[arg-type]
-    return json(serialize(device), status=201)
+        device = await devices.register(pairing_token=body.pairing_token, public_key=key_bytes(body.public_key),
+                                        name=body.name or "device")
+    return Device.of(device)
 
 
 @bp.get("/<device_id:uuid>")
-@openapi.summary("A device and its key fingerprint")
-@openapi.secured("BearerAuth")
-async def read(request: Request, device_id: uuid.UUID) -> HTTPResponse:
+@endpoint(summary="A device and its key fingerprint (its user, or MANAGE_DEVICES)", tag="devices",
+          responses={200: Device}, errors={403: ["PERMISSION_DENIED"], **_NOT_FOUND})
+async def read_device(request: Request, device_id: uuid.UUID) -> Device:
     caller = await principal(request)
-    return json(serialize(await devices.get(principal=caller, device_id=device_id)))
+    return Device.of(await devices.get(principal=caller, device_id=device_id))
 
 
 @bp.post("/<device_id:uuid>/confirm")
-@openapi.summary("Owner: confirm the fingerprint shown on the device; the device becomes active")
-@openapi.secured("BearerAuth")
-@openapi.body({"application/json": {"fingerprint": str}})
-async def confirm(request: Request, device_id: uuid.UUID) -> HTTPResponse:
+@endpoint(summary="Owner: confirm the fingerprint shown on the device; the device becomes active (MANAGE_DEVICES)",
+          tag="devices", body=DeviceConfirm, responses={200: Device},
+          errors={400: ["DEVICE_FINGERPRINT_MISMATCH"], 403: ["PERMISSION_DENIED"], **_NOT_FOUND,
+                  409: ["DEVICE_NOT_PENDING"]})
+async def confirm_device(request: Request, device_id: uuid.UUID, body: DeviceConfirm) -> Device:
     caller = await principal(request)
-    fingerprint = v.string(json_body(request), "fingerprint", max_len=64)
     async with unit_of_work():
-        device = await devices.confirm(principal=caller, device_id=device_id, fingerprint_seen=fingerprint)  # type: ignore[arg-type]
-    return json(serialize(device))
+        device = await devices.confirm(principal=caller, device_id=device_id, fingerprint_seen=body.fingerprint)
+    return Device.of(device)

@@ -34,8 +34,8 @@ def envelope(status: int, code: str, message: str, details: dict | None = None, 
 
 def _check_declared(request: Request, status: int, code: str) -> None:
     app = request.app
-    if not app.config.get("CONTRACT_CHECKS"):
-        return
+    if status >= 500 or not app.config.get("CONTRACT_CHECKS"):
+        return  # a 5xx is a defect wherever it happens, not a missing declaration
     contract = contract_of(request)
     if contract is not None and not contract.declares_error(status, code):
         app.ctx.contract_violations.append(f"{request.method} {request.path}: {status} {code} "

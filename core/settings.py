@@ -82,6 +82,9 @@ class Settings(BaseSettings):
     pairing_ttl_seconds: int = Field(300, ge=30, validation_alias=AliasChoices("PAIRING_TTL_SECONDS",
                                                                                "pairing_ttl_seconds"))
 
+    #: Largest request body the API reads (bytes); a larger one is a 413 PAYLOAD_TOO_LARGE.
+    request_max_bytes: int = Field(1024 * 1024, ge=1024, validation_alias=AliasChoices("REQUEST_MAX_BYTES",
+                                                                                       "request_max_bytes"))
     web_workers: int = Field(1, ge=1, validation_alias=AliasChoices("WEB_CONCURRENCY", "web_workers"))
     worker_processes: int = Field(2, ge=1, validation_alias=AliasChoices("WORKER_PROCESSES", "worker_processes"))
     worker_threads: int = Field(4, ge=1, validation_alias=AliasChoices("WORKER_THREADS", "worker_threads"))

@@ -41,6 +41,7 @@ from custody.scheduler import run_forever
 from custody.web import serve
 from custody.wiring import close_database, migrate, open_database, setup_broker
 from domain.bootstrap import bootstrap
+from domain.permissions import WorkspaceRole
 
 
 def _with_embedded_servers(settings: Settings) -> tuple[Settings, object]:
@@ -244,7 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workspace", default="Main")
     p.add_argument("--network", choices=["mainnet", "testnet"], default="testnet")
     p.add_argument("--owner-email", default="owner@example.com")
-    p.add_argument("--role", default="ADMIN", help="workspace role of the API user")
+    p.add_argument("--role", default="ADMIN", choices=[role.value for role in WorkspaceRole if role != WorkspaceRole.OWNER],
+                   help="workspace role of the API user (default ADMIN)")
     p.add_argument("--platform-admin", action="store_true", help="also make the API user PLATFORM_ADMIN")
     p.add_argument("--base-url", default=None, help="written to the file; default CUSTODY_BASE_URL")
     p.add_argument("--force", action="store_true")

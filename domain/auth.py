@@ -12,6 +12,7 @@ import base64
 import binascii
 import hashlib
 import json
+import re
 import secrets
 import uuid
 from dataclasses import dataclass, field
@@ -38,6 +39,9 @@ from models.workspaces import Workspace
 
 TOKEN_PREFIX = "cws_"
 CLIENT_TYPES = frozenset({"device", "user"})
+#: A signed payload's timestamp beyond this (in unix seconds, either way) is malformed, not just late.
+_MAX_TIMESTAMP = 2**63 - 1
+_NONCE_FORBIDDEN = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,7 @@ def _parse_signed_payload(data: Any) -> dict[str, Any]:
                                details={"field": "data", "reason": "must be a non-empty string"})
     try:
         payload = json.loads(data)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: nesting too deep for the parser
         raise ValidationFailed("data is not valid JSON", code="INVALID_TOKEN_REQUEST",
                                details={"field": "data", "reason": "is not valid JSON"}) from exc
     if not isinstance(payload, dict):
@@ -127,16 +131,23 @@ def _parse_signed_payload(data: Any) -> dict[str, Any]:
         if name not in payload:
             raise ValidationFailed(f"data.{name} is required", code="INVALID_TOKEN_REQUEST",
                                    details={"field": f"data.{name}", "reason": "is required"})
-    if payload["client_type"] not in CLIENT_TYPES:
+    if not isinstance(payload["client_type"], str) or payload["client_type"] not in CLIENT_TYPES:
         raise ValidationFailed("data.client_type must be device or user", code="INVALID_TOKEN_REQUEST",
                                details={"field": "data.client_type", "reason": "must be device or user"})
-    if not isinstance(payload["timestamp"], int) or isinstance(payload["timestamp"], bool):
+    timestamp = payload["timestamp"]
+    # Bounded, so that comparing it with the clock (a float) cannot overflow.
+    if (not isinstance(timestamp, int) or isinstance(timestamp, bool)
+            or not -_MAX_TIMESTAMP <= timestamp <= _MAX_TIMESTAMP):
         raise ValidationFailed("data.timestamp must be an integer (unix seconds)", code="INVALID_TOKEN_REQUEST",
                                details={"field": "data.timestamp", "reason": "must be unix seconds"})
     nonce = payload["nonce"]
     if not isinstance(nonce, str) or not 8 <= len(nonce) <= 128:
         raise ValidationFailed("data.nonce must be a string of 8 to 128 characters", code="INVALID_TOKEN_REQUEST",
                                details={"field": "data.nonce", "reason": "must be 8 to 128 characters"})
+    if _NONCE_FORBIDDEN.search(nonce):
+        # NUL and lone surrogates cannot even be stored; no control characters either.
+        raise ValidationFailed("data.nonce must not contain control characters", code="INVALID_TOKEN_REQUEST",
+                               details={"field": "data.nonce", "reason": "must not contain control characters"})
     try:
         payload["client_id"] = uuid.UUID(str(payload["client_id"]))
     except ValueError as exc:

@@ -1,39 +1,37 @@
-"""Shared fixtures: real PostgreSQL and Redis, a clean state per test, an in-process worker.
+"""Shared fixtures: real PostgreSQL and Redis, a clean state per test, an in-process worker, the app.
 
 Servers: ``DATABASE_URL`` / ``REDIS_URL`` from the environment when given, otherwise embedded
-ones started for the session. The suite creates its own database ``custody_test`` on that
-server (dropped and migrated afresh each session, which also proves the migrations apply)
-and uses its own Redis key namespace, so it never touches the service's data.
+ones started for the session (and stopped at its end). The suite creates its own database on
+that server (dropped and migrated afresh each session, which also proves the migrations apply)
+and uses its own Redis key namespace, so it never touches the service's data; the names differ
+per checkout (tests/support/environment.py).
+
+Helpers that are not fixtures (callers, vaults, the devnet, ...) live in tests/support/ and are
+imported normally; fixtures shared by several folders are here or in a plugin listed below.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import json
 import os
-import tempfile
-import time
-import uuid
-from pathlib import Path
-from typing import Any, AsyncIterator, Iterator
+from typing import AsyncIterator, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import dramatiq
 import pytest
 import redis
-from nacl.signing import SigningKey
 from sanic import Sanic
 
 from core import clock
-from custody.embedded import ensure_servers
 from core.settings import Settings, configure
+from custody.embedded import ensure_servers
+from tests.support.client import BASE_URL, AppClient
+from tests.support.database import empty_database
+from tests.support.environment import TEST_DATA_DIR, TEST_DATABASE, TEST_NAMESPACE, stop_embedded
+from tests.support.worker import InProcessWorker
 
-TEST_DATABASE = os.environ.get("CUSTODY_TEST_DATABASE", "custody_test")
-TEST_NAMESPACE = f"custody-test-{os.getpid()}"
-#: Embedded servers' data and the test secret key; outside the checkout, reused between runs.
-_TEST_DATA_DIR = Path(os.environ.get("CUSTODY_TEST_DATA_DIR", Path(tempfile.gettempdir()) / f"custody-test-{os.getuid()}"))
+pytest_plugins = ["tests.support.receiver"]
 
 
 def _with_database(url: str, database: str) -> str:
@@ -46,10 +44,12 @@ def servers() -> Iterator[tuple[str, str]]:
     embedded = ensure_servers(
         database_url=os.environ.get("DATABASE_URL") or None,
         redis_url=os.environ.get("REDIS_URL") or None,
-        data_dir=_TEST_DATA_DIR,
+        data_dir=TEST_DATA_DIR,
     )
-    yield embedded.database_url, embedded.redis_url  # type: ignore[misc]
-    embedded.stop()
+    try:
+        yield embedded.database_url, embedded.redis_url  # type: ignore[misc]
+    finally:
+        stop_embedded(embedded)
 
 
 @pytest.fixture(scope="session")
@@ -66,13 +66,13 @@ async def settings(servers: tuple[str, str]) -> AsyncIterator[Settings]:
         Settings(
             database_url=_with_database(admin_url, TEST_DATABASE),
             redis_url=redis_url,
-            base_url="http://testserver",
+            base_url=BASE_URL,
             environment="test",
             actor_max_retries=2,
             actor_min_backoff_ms=10,
             actor_max_backoff_ms=50,
             webhook_allow_loopback=True,
-            data_dir=_TEST_DATA_DIR,
+            data_dir=TEST_DATA_DIR,
         )
     )
     from custody.wiring import migrate
@@ -98,6 +98,7 @@ async def broker(settings: Settings, database: None) -> AsyncIterator[dramatiq.B
     broker = setup_broker(settings, namespace=TEST_NAMESPACE, event_loop=asyncio.get_running_loop())
     yield broker
     broker.close()
+    broker.client.connection_pool.disconnect()  # so that an embedded Redis sees its last client go
 
 
 @pytest.fixture(scope="session")
@@ -113,11 +114,6 @@ def _flush_namespace(client: redis.Redis) -> None:
         client.delete(*keys)
 
 
-_TABLES_SQL = (
-    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'tortoise%'"
-)
-
-
 @pytest.fixture(autouse=True)
 async def clean_state(request: pytest.FixtureRequest) -> AsyncIterator[None]:
     """Every database-backed test starts from empty tables, an empty queue and a frozen clock."""
@@ -126,11 +122,7 @@ async def clean_state(request: pytest.FixtureRequest) -> AsyncIterator[None]:
         return
     from tortoise import connections
 
-    conn = connections.get("default")
-    _, rows = await conn.execute_query(_TABLES_SQL)
-    tables = [r["tablename"] for r in rows if r["tablename"] not in {"migrations"}]
-    if tables:
-        await conn.execute_script(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE")
+    await empty_database(connections.get("default"))
     frozen = clock.FrozenClock()
     previous = clock.set_clock(frozen)
     if "broker" in request.fixturenames:
@@ -146,30 +138,6 @@ def frozen_clock() -> clock.FrozenClock:
     current = clock.get_clock()
     assert isinstance(current, clock.FrozenClock)
     return current
-
-
-class InProcessWorker:
-    """A real dramatiq worker consuming the test broker's queues in this process."""
-
-    def __init__(self, broker: dramatiq.Broker) -> None:
-        self.broker = broker
-        self.worker = dramatiq.Worker(broker, worker_threads=2, worker_timeout=50)
-
-    def start(self) -> None:
-        self.worker.start()
-
-    def stop(self) -> None:
-        self.worker.stop(timeout=5000)
-
-    async def drain(self, timeout: float = 10.0) -> None:
-        """Wait until every queue is empty and the worker is idle."""
-        def wait() -> None:
-            deadline = time.monotonic() + timeout
-            for queue in self.broker.get_declared_queues():
-                self.broker.join(queue, timeout=int(max(deadline - time.monotonic(), 0.1) * 1000))
-            self.worker.join()
-
-        await asyncio.to_thread(wait)
 
 
 @pytest.fixture
@@ -188,68 +156,10 @@ def app(broker: dramatiq.Broker, settings: Settings) -> Sanic:
     return create_app(settings, name="custody_test")
 
 
-@pytest.fixture
-def client(app: Sanic) -> Any:
-    return app.asgi_client
-
-
-# --- helpers to create callers -------------------------------------------------------------
-
-
-class Caller:
-    """An API user with its key; signs token requests and makes authenticated calls."""
-
-    def __init__(self, client: Any, *, user_id: str, signing_key: SigningKey, workspace_id: str) -> None:
-        self.client = client
-        self.user_id = user_id
-        self.signing_key = signing_key
-        self.workspace_id = workspace_id
-        self.token: str | None = None
-
-    def signed_request(self, *, timestamp: int | None = None, nonce: str | None = None,
-                       client_type: str = "user", client_id: str | None = None) -> dict[str, str]:
-        data = json.dumps({
-            "client_type": client_type,
-            "client_id": client_id or self.user_id,
-            "timestamp": int(clock.now().timestamp()) if timestamp is None else timestamp,
-            "nonce": nonce or uuid.uuid4().hex,
-        })
-        signature = base64.b64encode(self.signing_key.sign(data.encode()).signature).decode()
-        return {"data": data, "signature": signature}
-
-    async def login(self) -> str:
-        _, response = await self.client.post("/api/v2/auth/access-token", json=self.signed_request())
-        assert response.status == 200, response.json
-        self.token = response.json["access_token"]
-        return self.token
-
-    def headers(self, *, workspace: str | None = "default") -> dict[str, str]:
-        headers = {"Authorization": f"Bearer {self.token}"}
-        if workspace == "default":
-            headers["X-Workspace-Id"] = self.workspace_id
-        elif workspace is not None:
-            headers["X-Workspace-Id"] = workspace
-        return headers
-
-
-async def make_caller(client: Any, *, role: str = "ADMIN", workspace_id: str | None = None,
-                      platform_admin: bool = False, network_type: str = "testnet") -> Caller:
-    """Create (in its own unit of work) an API user with ``role``; a new workspace unless given."""
-    from core.unit_of_work import unit_of_work
-    from domain import companies, users, workspaces
-    from domain.permissions import PlatformRole
-
-    key = SigningKey.generate()
-    async with unit_of_work():
-        if workspace_id is None:
-            company = await companies.create_company(principal=None, name="Acme", email="ops@acme.test")
-            ws = await workspaces.create_workspace(principal=None, company_id=company.id, name="Main",
-                                                   network_type=network_type)
-            workspace_id = str(ws.id)
-        member = await users.create_api_user(
-            principal=None, workspace_id=uuid.UUID(workspace_id), name=f"api-{role.lower()}", role=role,
-            public_key=bytes(key.verify_key), platform_role=PlatformRole.PLATFORM_ADMIN if platform_admin else None,
-        )
-    caller = Caller(client, user_id=str(member.user.id), signing_key=key, workspace_id=workspace_id)
-    await caller.login()
-    return caller
+@pytest.fixture(scope="session")
+async def client(app: Sanic) -> AsyncIterator[AppClient]:
+    """Requests into the app in-process (tests/support/client.py); its start-up ran once."""
+    running = AppClient(app)
+    await running.start()
+    yield running
+    await running.stop()

@@ -7,7 +7,7 @@ import asyncio
 from actors.deposits import WATCH
 from models.deposits import ChainWatchState
 from models.transactions import Transaction
-from tests.wallets_support import address_of, fund, open_wallet, vault_with_key, workspace
+from tests.support.wallets import address_of, fund, open_wallet, vault_with_key, workspace
 
 EVM = "devnet-evm-testnet"
 

@@ -7,8 +7,7 @@ import asyncio
 from actors.devnet import PRODUCE_BLOCKS
 from domain.networks import devnet, devnet_chain
 from models.devnet import DevnetBlock
-from schedules.main import Scheduler
-from tests.wallets_support import fund
+from tests.support.wallets import fund
 
 UTXO = "devnet-utxo-testnet"
 
@@ -31,15 +30,3 @@ async def test_the_actor_mines_networks_with_pending_transactions_only(broker, w
     assert await DevnetBlock.all().count() == 1
     await _produce(broker, worker, network_id=UTXO, force=True)
     assert await DevnetBlock.filter(network=UTXO).count() == 2
-
-
-async def test_the_scheduler_runs_block_production_watching_and_compaction(settings, broker):
-    scheduler = Scheduler(settings.with_overrides(devnet_block_interval_seconds=7), broker=broker)
-    jobs = {job.name: job.interval_seconds for job in scheduler.jobs()}
-    assert jobs["devnet.produce_blocks"] == 7
-    assert jobs["deposits.watch"] == settings.chain_watch_interval_seconds
-    assert jobs["transactions.compact_changelog"] == settings.changelog_compaction_interval_seconds
-    disabled = Scheduler(settings.with_overrides(devnet_enabled=False), broker=broker)
-    assert "devnet.produce_blocks" not in {job.name for job in disabled.jobs()}
-    await scheduler.stop()
-    await disabled.stop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import uuid
 from datetime import timedelta
@@ -10,7 +11,15 @@ from datetime import timedelta
 from nacl.signing import SigningKey
 
 from core import clock
-from tests.conftest import make_caller
+from tests.support.callers import Caller, make_api_user
+
+
+async def _token_over_http(client, caller: Caller) -> str:
+    """The caller signs a token request and sends it: the flow every client follows."""
+    _, response = await client.post("/api/v2/auth/access-token", json=caller.signed_request())
+    assert response.status == 200, response.json
+    caller.token = response.json["access_token"]
+    return caller.token
 
 
 async def test_time_reports_server_clock(client, database, frozen_clock):
@@ -24,8 +33,9 @@ async def test_time_reports_server_clock(client, database, frozen_clock):
 
 async def test_signed_request_gets_a_token_that_introspects(client):
     # Given an API user with an uploaded Ed25519 public key
-    caller = await make_caller(client, role="ADMIN")
+    caller = await make_api_user(role="ADMIN")
     # When it introspects the token it obtained with a signed payload
+    await _token_over_http(client, caller)
     _, response = await client.post("/api/v2/auth/introspect", headers=caller.headers(workspace=None))
     # Then every field of the introspection result is there
     body = response.json
@@ -43,14 +53,17 @@ async def test_signed_request_gets_a_token_that_introspects(client):
 async def test_token_is_stored_hashed(client):
     from models.auth import AccessToken
 
-    caller = await make_caller(client)
+    # Given a token issued to a signed request
+    caller = await make_api_user()
+    await _token_over_http(client, caller)
+    # Then only its SHA-256 is stored
     stored = await AccessToken.all().values_list("token_hash", flat=True)
     assert caller.token not in stored
-    assert len(stored) == 1 and len(stored[0]) == 64
+    assert stored == [hashlib.sha256(caller.token.encode()).hexdigest()]
 
 
 async def test_tampered_signature_is_refused(client):
-    caller = await make_caller(client)
+    caller = await make_api_user()
     request = caller.signed_request()
     # Given a payload changed after signing
     request["data"] = request["data"].replace('"user"', '"user" ')
@@ -60,14 +73,14 @@ async def test_tampered_signature_is_refused(client):
 
 
 async def test_signature_by_another_key_is_refused(client):
-    caller = await make_caller(client)
+    caller = await make_api_user()
     caller.signing_key = SigningKey.generate()
     _, response = await client.post("/api/v2/auth/access-token", json=caller.signed_request())
     assert response.status == 401 and response.json["code"] == "INVALID_CREDENTIALS"
 
 
 async def test_timestamp_six_minutes_off_is_refused(client):
-    caller = await make_caller(client)
+    caller = await make_api_user()
     for offset in (-360, 360):
         stamp = int(clock.now().timestamp()) + offset
         _, response = await client.post("/api/v2/auth/access-token", json=caller.signed_request(timestamp=stamp))
@@ -77,14 +90,14 @@ async def test_timestamp_six_minutes_off_is_refused(client):
 
 
 async def test_timestamp_four_minutes_off_is_accepted(client):
-    caller = await make_caller(client)
+    caller = await make_api_user()
     stamp = int(clock.now().timestamp()) - 240
     _, response = await client.post("/api/v2/auth/access-token", json=caller.signed_request(timestamp=stamp))
     assert response.status == 200
 
 
 async def test_replayed_nonce_is_refused(client):
-    caller = await make_caller(client)
+    caller = await make_api_user()
     request = caller.signed_request(nonce="same-nonce-123")
     _, first = await client.post("/api/v2/auth/access-token", json=request)
     _, again = await client.post("/api/v2/auth/access-token", json=request)
@@ -93,7 +106,7 @@ async def test_replayed_nonce_is_refused(client):
 
 
 async def test_unknown_client_id_is_refused_like_a_bad_signature(client):
-    caller = await make_caller(client)
+    caller = await make_api_user()
     _, response = await client.post("/api/v2/auth/access-token",
                                     json=caller.signed_request(client_id=str(uuid.uuid4())))
     assert response.status == 401 and response.json["code"] == "INVALID_CREDENTIALS"
@@ -116,7 +129,9 @@ async def test_malformed_payloads_are_400_with_the_field(client, database):
 
 
 async def test_expired_token_is_refused_and_introspects_inactive(client, frozen_clock):
-    caller = await make_caller(client)
+    # Given a token obtained with a signed request
+    caller = await make_api_user()
+    await _token_over_http(client, caller)
     # When the token lifetime has passed on the clock
     frozen_clock.advance(timedelta(seconds=3601))
     _, response = await client.get("/api/v1/workspace", headers=caller.headers())

@@ -1,4 +1,6 @@
-"""Backups: export sealed to the requester's key, download, verify, cancel, offline recovery."""
+"""Backups: export sealed to the requester's key, download, verify, cancel, offline recovery.
+
+The recovery tool's command line is tested in tests/client/test_recovery.py."""
 
 from __future__ import annotations
 
@@ -8,44 +10,30 @@ import json
 from nacl.public import PrivateKey, SealedBox
 from nacl.signing import VerifyKey
 
-from core import sealing
 from client import recovery
-from domain.signing.signer_keys import signer_key
+from core import sealing
 from domain.signing import keys
+from domain.signing.signer_keys import signer_key
 from models.backups import Backup
 from models.keys import SignerKeyShare
-from tests.signing_support import (  # noqa: F401 - api is a fixture
-    PASSPHRASE, api, create_vault, fast_caller, ready_vault, settle, status_is,
-)
+from tests.support.callers import make_caller
+from tests.support.signing import backup_ready, create_vault, ready_vault, settle, status_is
 
 
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode()
 
 
-async def _start_and_wait(api, worker, owner, private_key: PrivateKey) -> dict:
-    _, started = await api.post("/api/v1/backup", headers=owner.headers(),
-                                   json={"public_key": _b64(bytes(private_key.public_key))})
-    assert started.status == 202 and started.json["status"] == "pending"
-
-    async def ready() -> bool:
-        return (await Backup.get(id=started.json["backup_id"])).status in ("ready", "failed")
-    await settle(worker, until=ready)
-    _, status = await api.get("/api/v1/backup", headers=owner.headers())
-    assert status.json["status"] == "ready", status.json
-    return status.json
-
-
-async def test_backup_then_offline_recovery_rebuilds_keys_that_sign_verifiably(api, worker, tmp_path):
+async def test_backup_then_offline_recovery_rebuilds_keys_that_sign_verifiably(client, worker, tmp_path):
     # Given two vaults with ready keys
-    setup = await ready_vault(api, worker, tmp_path / "cosigner")
+    setup = await ready_vault(client, worker, tmp_path / "cosigner")
     second = await create_vault(setup.owner.workspace_id, name="Cold")
     await settle(worker, setup.cosigner, until=status_is(second, "ready", "failed"))
     private_key = PrivateKey.generate()
     # When the owner starts a backup to their Curve25519 key and downloads the file
-    backup = await _start_and_wait(api, worker, setup.owner, private_key)
+    backup = await backup_ready(client, worker, setup.owner, private_key)
     assert backup["key_set_count"] == 2 and backup["completed_at"] and backup["completed_by"] == setup.owner.user_id
-    _, download = await api.get("/api/v1/backup/file", headers=setup.owner.headers())
+    _, download = await client.get("/api/v1/backup/file", headers=setup.owner.headers())
     assert download.status == 200 and download.headers["content-type"] == "application/json"
     document = json.loads(download.body)
     assert document["format"] == "custody-backup" and document["scheme"] == "FROST-ED25519-SHA512-v1"
@@ -61,114 +49,82 @@ async def test_backup_then_offline_recovery_rebuilds_keys_that_sign_verifiably(a
         assert key.group_public_key == group_key and key.participants == (1, 2)
         VerifyKey(group_key).verify(b"move the funds", key.sign(b"move the funds"))
     # And the verification groups name each key with the documented encoding and scheme
-    _, info = await api.get(f"/api/v1/backup/{backup['backup_id']}/verify", headers=setup.owner.headers())
+    _, info = await client.get(f"/api/v1/backup/{backup['backup_id']}/verify", headers=setup.owner.headers())
     assert info.status == 200
     assert {(g["master_xpub"], g["schema"]) for g in info.json["groups"]} == {
         (k.group_public_key.hex(), "FROST-ED25519-SHA512-v1") for k in rebuilt}
     # When the owner confirms with the body the recovery tool writes
-    _, verified = await api.post(f"/api/v1/backup/{backup['backup_id']}/verify", headers=setup.owner.headers(),
+    _, verified = await client.post(f"/api/v1/backup/{backup['backup_id']}/verify", headers=setup.owner.headers(),
                                     json=recovery.verification_request(document, rebuilt))
     # Then the backup is verified
     assert verified.status == 200 and verified.json["status"] == "verified" and verified.json["verified_at"]
 
 
-async def test_recovery_command_line_and_the_cosigner_share_in_place_of_a_service_share(api, worker, tmp_path, capsys):
-    setup = await ready_vault(api, worker, tmp_path / "cosigner")
-    private_key = PrivateKey.generate()
-    await _start_and_wait(api, worker, setup.owner, private_key)
-    _, download = await api.get("/api/v1/backup/file", headers=setup.owner.headers())
-    (tmp_path / "backup.json").write_bytes(download.body)
-    (tmp_path / "backup.key").write_text(_b64(bytes(private_key)))
-    # The command line rebuilds the key and proves it
-    exit_code = recovery.main(["--backup", str(tmp_path / "backup.json"), "--private-key", str(tmp_path / "backup.key"),
-                               "--message", "hello", "--verification-out", str(tmp_path / "verify.json")])
-    assert exit_code == 0
-    line = json.loads(capsys.readouterr().out.splitlines()[0])
-    assert line["vault_id"] == str(setup.vault.id) and line["verifies"] is True
-    VerifyKey(bytes.fromhex(line["master_xpub"])).verify(b"hello", bytes.fromhex(line["signature"]))
-    assert json.loads((tmp_path / "verify.json").read_text())["groups"][0]["schema"] == "FROST-ED25519-SHA512-v1"
-    # Given signer 2's share is lost from the file, one service share is not enough
-    document = json.loads(download.body)
-    document["key_sets"][0]["shares"] = [s for s in document["key_sets"][0]["shares"] if s["participant"] == 1]
-    (tmp_path / "partial.json").write_text(json.dumps(document))
-    assert recovery.main(["--backup", str(tmp_path / "partial.json"), "--private-key", str(tmp_path / "backup.key")]) == 1
-    # When the co-signer's exported share and its passphrase are added, the key is rebuilt again
-    (tmp_path / "share.json").write_text(setup.cosigner.export_share(str(setup.key_set.id)))
-    (tmp_path / "pass.txt").write_bytes(PASSPHRASE)
-    assert recovery.main(["--backup", str(tmp_path / "partial.json"), "--private-key", str(tmp_path / "backup.key"),
-                          "--cosigner-share", str(tmp_path / "share.json"),
-                          "--cosigner-passphrase-file", str(tmp_path / "pass.txt")]) == 0
-    assert json.loads(capsys.readouterr().out.splitlines()[0])["participants_used"] == [1, 3]
-    # And the wrong backup key opens nothing
-    (tmp_path / "other.key").write_bytes(bytes(PrivateKey.generate()))
-    assert recovery.main(["--backup", str(tmp_path / "backup.json"), "--private-key", str(tmp_path / "other.key")]) == 1
-
-
-async def test_a_backup_public_key_of_the_wrong_length_is_400_and_nothing_starts(api, broker):
-    owner = await fast_caller(api, role="OWNER")
+async def test_a_backup_public_key_of_the_wrong_length_is_400_and_nothing_starts(client, broker):
+    owner = await make_caller(role="OWNER")
     for value, reason in ((_b64(b"k" * 31), "got 31"), (_b64(b"k" * 33), "got 33"), ("not base64!", "base64"), ("", "")):
-        _, response = await api.post("/api/v1/backup", headers=owner.headers(), json={"public_key": value})
+        _, response = await client.post("/api/v1/backup", headers=owner.headers(), json={"public_key": value})
         assert response.status == 400 and response.json["code"] == "INVALID_BACKUP_PUBLIC_KEY"
         assert reason in response.json["details"]["reason"]
-    _, low_order = await api.post("/api/v1/backup", headers=owner.headers(), json={"public_key": _b64(bytes(32))})
+    _, low_order = await client.post("/api/v1/backup", headers=owner.headers(), json={"public_key": _b64(bytes(32))})
     assert low_order.status == 400 and low_order.json["code"] == "INVALID_BACKUP_PUBLIC_KEY"
-    _, none = await api.get("/api/v1/backup", headers=owner.headers())
+    _, none = await client.get("/api/v1/backup", headers=owner.headers())
     assert none.status == 404 and none.json["code"] == "BACKUP_NOT_FOUND"
     assert await Backup.all().count() == 0
 
 
-async def test_the_test_file_opens_with_the_requesters_private_key(api):
-    owner = await fast_caller(api, role="OWNER")
+async def test_the_test_file_opens_with_the_requesters_private_key(client):
+    owner = await make_caller(role="OWNER")
     private_key = PrivateKey.generate()
     # No workspace header; the key travels URL-safe in the query string
     public = base64.urlsafe_b64encode(bytes(private_key.public_key)).decode()
-    _, response = await api.get("/api/v1/backup/test-file", params={"public_key": public},
+    _, response = await client.get("/api/v1/backup/test-file", params={"public_key": public},
                                    headers=owner.headers(workspace=None))
     assert response.status == 200
     content = json.loads(SealedBox(private_key).decrypt(response.body))
     assert content["format"] == "custody-backup-test" and len(content["challenge"]) == 32
-    _, short = await api.get("/api/v1/backup/test-file", params={"public_key": _b64(b"x" * 16)},
+    _, short = await client.get("/api/v1/backup/test-file", params={"public_key": _b64(b"x" * 16)},
                                 headers=owner.headers(workspace=None))
     assert short.status == 400 and short.json["code"] == "INVALID_BACKUP_PUBLIC_KEY"
-    viewer = await fast_caller(api, role="VIEWER")
-    _, denied = await api.get("/api/v1/backup/test-file", params={"public_key": public},
+    viewer = await make_caller(role="VIEWER")
+    _, denied = await client.get("/api/v1/backup/test-file", params={"public_key": public},
                                  headers=viewer.headers(workspace=None))
     assert denied.status == 403
 
 
-async def test_cancel_a_running_backup_and_only_the_owner_manages_backups(api, broker):
-    owner = await fast_caller(api, role="OWNER")
-    admin = await fast_caller(api, role="ADMIN", workspace_id=owner.workspace_id)
+async def test_cancel_a_running_backup_and_only_the_owner_manages_backups(client, broker):
+    owner = await make_caller(role="OWNER")
+    admin = await make_caller(role="ADMIN", workspace_id=owner.workspace_id)
     key = _b64(bytes(PrivateKey.generate().public_key))
-    _, denied = await api.post("/api/v1/backup", headers=admin.headers(), json={"public_key": key})
+    _, denied = await client.post("/api/v1/backup", headers=admin.headers(), json={"public_key": key})
     assert denied.status == 403 and denied.json["details"]["permission"] == "MANAGE_BACKUP"
     # Given a backup that has not run yet (no worker)
-    _, started = await api.post("/api/v1/backup", headers=owner.headers(), json={"public_key": key})
-    _, second = await api.post("/api/v1/backup", headers=owner.headers(), json={"public_key": key})
+    _, started = await client.post("/api/v1/backup", headers=owner.headers(), json={"public_key": key})
+    _, second = await client.post("/api/v1/backup", headers=owner.headers(), json={"public_key": key})
     assert second.status == 409 and second.json["code"] == "BACKUP_IN_PROGRESS"
-    _, early = await api.get("/api/v1/backup/file", headers=owner.headers())
+    _, early = await client.get("/api/v1/backup/file", headers=owner.headers())
     assert early.status == 409 and early.json["code"] == "BACKUP_NOT_READY"
     # When the owner cancels it
-    _, cancelled = await api.delete("/api/v1/backup", headers=owner.headers())
+    _, cancelled = await client.delete("/api/v1/backup", headers=owner.headers())
     # Then it is cancelled, and a new backup may start
     assert cancelled.status == 200 and cancelled.json["status"] == "cancelled"
     assert cancelled.json["backup_id"] == started.json["backup_id"]
-    _, again = await api.post("/api/v1/backup", headers=owner.headers(), json={"public_key": key})
+    _, again = await client.post("/api/v1/backup", headers=owner.headers(), json={"public_key": key})
     assert again.status == 202
 
 
-async def test_verification_with_a_wrong_signature_is_refused(api, worker, tmp_path):
-    setup = await ready_vault(api, worker, tmp_path / "cosigner")
+async def test_verification_with_a_wrong_signature_is_refused(client, worker, tmp_path):
+    setup = await ready_vault(client, worker, tmp_path / "cosigner")
     private_key = PrivateKey.generate()
-    backup = await _start_and_wait(api, worker, setup.owner, private_key)
-    _, info = await api.get(f"/api/v1/backup/{backup['backup_id']}/verify", headers=setup.owner.headers())
+    backup = await backup_ready(client, worker, setup.owner, private_key)
+    _, info = await client.get(f"/api/v1/backup/{backup['backup_id']}/verify", headers=setup.owner.headers())
     group = info.json["groups"][0]
     forged = {"groups": [{"master_xpub": group["master_xpub"], "schema": group["schema"], "signature": _b64(bytes(64))}]}
-    _, refused = await api.post(f"/api/v1/backup/{backup['backup_id']}/verify", headers=setup.owner.headers(),
+    _, refused = await client.post(f"/api/v1/backup/{backup['backup_id']}/verify", headers=setup.owner.headers(),
                                    json=forged)
     assert refused.status == 400 and refused.json["code"] == "BACKUP_VERIFICATION_FAILED"
-    _, missing = await api.post(f"/api/v1/backup/{backup['backup_id']}/verify", headers=setup.owner.headers(),
+    _, missing = await client.post(f"/api/v1/backup/{backup['backup_id']}/verify", headers=setup.owner.headers(),
                                    json={"groups": []})
     assert missing.status == 400 and missing.json["code"] == "BACKUP_VERIFICATION_FAILED"
-    _, status = await api.get("/api/v1/backup", headers=setup.owner.headers())
+    _, status = await client.get("/api/v1/backup", headers=setup.owner.headers())
     assert status.json["status"] == "ready"

@@ -7,8 +7,8 @@ from datetime import datetime
 from core.unit_of_work import unit_of_work
 from domain import prices, transactions
 from models.wallets import Wallet
-from tests.conftest import make_caller
-from tests.wallets_support import Api, fund, open_wallet, vault_with_key, watch
+from tests.support.callers import make_caller
+from tests.support.wallets import Api, fund, open_wallet, vault_with_key, watch
 
 EVM = "devnet-evm-testnet"
 UTXO = "devnet-utxo-testnet"
@@ -19,7 +19,7 @@ AMOUNT_FIELDS = {"available", "available_atomic", "frozen", "frozen_atomic", "he
 
 async def _funded_workspace(client):
     """A workspace with 2 DETH and 0.5 DBTC received, and 0.5 DETH (+ fee limit) in flight out."""
-    caller = await make_caller(client, role="ADMIN")
+    caller = await make_caller(role="ADMIN")
     from models.workspaces import Workspace
 
     ws = await Workspace.get(id=caller.workspace_id)
@@ -106,12 +106,12 @@ async def test_a_currency_without_a_price_has_no_converted_balances(client, brok
 
 
 async def test_an_empty_workspace_and_a_foreign_workspace(client, broker):
-    api = Api(client, await make_caller(client, role="VIEWER"))
+    api = Api(client, await make_caller(role="VIEWER"))
     status, snap = await api.get("/api/v1/asset/balances/currencies")
     assert (status, snap["currency_balances"], snap["cursor"], snap["min_cursor"]) == (200, [], 0, 0)
     status, body = await api.get("/api/v1/asset/balances")
     assert body["symbol_balances"] == [] and body["converted_balances"]["total"] == "0.00"
-    other = await make_caller(client, role="ADMIN")
+    other = await make_caller(role="ADMIN")
     status, answer = await api.request("GET", "/api/v1/asset/balances",
                                        headers={**api.caller.headers(workspace=other.workspace_id)})
     assert (status, answer["code"]) == (404, "WORKSPACE_NOT_FOUND")

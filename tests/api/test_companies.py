@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import uuid
 
-from models.companies import Company, CompanyApplication
 from core.outbox import Command
-from tests.conftest import make_caller
+from models.companies import Company, CompanyApplication
+from tests.support.callers import make_caller
 
 
 async def test_platform_admin_creates_and_lists_companies_with_defaults(client):
-    staff = await make_caller(client, platform_admin=True)
+    staff = await make_caller(platform_admin=True)
     for index in range(16):
         _, response = await client.post("/api/v1/company", headers=staff.headers(),
                                         json={"name": f"Client {index}", "email": f"c{index}@x.test"})
@@ -25,8 +25,8 @@ async def test_platform_admin_creates_and_lists_companies_with_defaults(client):
 
 
 async def test_member_sees_only_own_company(client):
-    alice = await make_caller(client)
-    bob = await make_caller(client)
+    alice = await make_caller()
+    bob = await make_caller()
     _, listed = await client.get("/api/v1/company", headers=alice.headers())
     assert listed.json["total"] == 1
     own_id = listed.json["companies"][0]["id"]
@@ -39,7 +39,7 @@ async def test_member_sees_only_own_company(client):
 
 
 async def test_non_staff_cannot_create_company(client):
-    admin = await make_caller(client, role="ADMIN")
+    admin = await make_caller(role="ADMIN")
     count = await Company.all().count()
     _, response = await client.post("/api/v1/company", headers=admin.headers(), json={"name": "X", "email": "x@x.test"})
     assert response.status == 403 and response.json["code"] == "PERMISSION_DENIED"
@@ -47,7 +47,7 @@ async def test_non_staff_cannot_create_company(client):
 
 
 async def test_platform_admin_creates_workspace_with_network_type(client):
-    staff = await make_caller(client, platform_admin=True)
+    staff = await make_caller(platform_admin=True)
     company = (await client.post("/api/v1/company", headers=staff.headers(), json={"name": "N", "email": "n@n.test"}))[1].json
     _, bad = await client.post(f"/api/v1/company/{company['id']}/workspaces", headers=staff.headers(),
                                json={"name": "W", "network_type": "devnet"})
@@ -58,7 +58,7 @@ async def test_platform_admin_creates_workspace_with_network_type(client):
 
 
 async def test_application_is_recorded_and_queued_in_one_transaction(client):
-    caller = await make_caller(client)
+    caller = await make_caller()
     body = {"company_name": "Initech", "country": "US", "email": "peter@initech.test", "first_name": "Peter",
             "job_title": "Engineer", "last_name": "Gibbons"}
     _, response = await client.post("/api/v1/company/application", headers=caller.headers(), json=body)
@@ -69,7 +69,7 @@ async def test_application_is_recorded_and_queued_in_one_transaction(client):
 
 
 async def test_incomplete_application_is_400_and_leaves_nothing(client):
-    caller = await make_caller(client)
+    caller = await make_caller()
     _, response = await client.post("/api/v1/company/application", headers=caller.headers(),
                                     json={"company_name": "Initech"})
     assert response.status == 400 and response.json["details"]["field"] == "country"

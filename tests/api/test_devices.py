@@ -10,12 +10,12 @@ from datetime import timedelta
 from nacl.signing import SigningKey
 
 from models.auth import Device
-from tests.conftest import Caller, make_caller
+from tests.support.callers import Caller, make_caller
 
 
 async def _owner_and_member(client) -> tuple[Caller, Caller]:
-    owner = await make_caller(client, role="OWNER")
-    signer = await make_caller(client, role="SIGNER", workspace_id=owner.workspace_id)
+    owner = await make_caller(role="OWNER")
+    signer = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
     return owner, signer
 
 
@@ -44,7 +44,7 @@ async def test_full_pairing_flow_then_device_gets_a_token(client, frozen_clock):
     assert device["status"] == "pending_confirmation"
     assert re.fullmatch(r"([0-9A-F]{4} ){7}[0-9A-F]{4}", device["fingerprint"])
     # Then it cannot sign in before the owner confirms
-    device_caller = Caller(client, user_id=device["device_id"], signing_key=device_key, workspace_id=owner.workspace_id)
+    device_caller = Caller(user_id=device["device_id"], signing_key=device_key, workspace_id=owner.workspace_id)
     _, early = await client.post("/api/v2/auth/access-token",
                                  json=device_caller.signed_request(client_type="device"))
     assert early.status == 401
@@ -95,9 +95,9 @@ async def test_pairing_token_expires_after_five_minutes_and_is_single_use(client
 
 
 async def test_viewer_cannot_pair_and_foreign_workspace_is_404(client):
-    owner = await make_caller(client, role="OWNER")
-    viewer = await make_caller(client, role="VIEWER", workspace_id=owner.workspace_id)
-    stranger = await make_caller(client, role="ADMIN")
+    owner = await make_caller(role="OWNER")
+    viewer = await make_caller(role="VIEWER", workspace_id=owner.workspace_id)
+    stranger = await make_caller(role="ADMIN")
     _, response = await client.post("/api/v2/auth/devices/pairing/initiate", headers=viewer.headers(),
                                     json={"tenant_uuid": owner.workspace_id})
     assert response.status == 403

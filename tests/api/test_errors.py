@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.conftest import make_caller
+from tests.support.callers import make_caller
 
 
 def assert_envelope(response, status: int, code: str) -> dict:
@@ -36,17 +36,18 @@ async def test_json_that_is_not_an_object_is_400(client, database):
 
 
 async def test_validation_error_names_the_field(client):
-    caller = await make_caller(client, role="ADMIN")
+    caller = await make_caller(role="ADMIN")
     _, response = await client.post("/api/v1/users", headers=caller.headers(),
                                     json={"email": "not-an-email", "role": "VIEWER"})
     body = assert_envelope(response, 400, "VALIDATION_ERROR")
-    assert body["details"] == {"field": "email", "reason": "must be an email address"}
+    assert body["details"]["field"] == "email" and body["details"]["reason"] == "must be an email address"
+    assert body["details"]["errors"] == [{"field": "email", "reason": "must be an email address"}]
 
 
 async def test_unexpected_exception_is_500_without_internals(client, monkeypatch):
     from domain import workspaces
 
-    caller = await make_caller(client)
+    caller = await make_caller()
 
     async def explode(**_):
         raise RuntimeError("password=hunter2 at /srv/secret/path")

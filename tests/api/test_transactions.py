@@ -8,14 +8,14 @@ from datetime import timedelta
 from core.unit_of_work import unit_of_work
 from domain import transactions
 from models.workspaces import Workspace
-from tests.conftest import make_caller
-from tests.wallets_support import Api, fund, mine_block, open_wallet, vault_with_key, watch
+from tests.support.callers import make_caller
+from tests.support.wallets import Api, fund, mine_block, open_wallet, vault_with_key, watch
 
 UTXO = "devnet-utxo-testnet"
 
 
 async def _workspace_with_deposits(client, count: int):
-    caller = await make_caller(client, role="VIEWER")
+    caller = await make_caller(role="VIEWER")
     ws = await Workspace.get(id=caller.workspace_id)
     wallet = await open_wallet(await vault_with_key(ws), "DBTC_TEST")
     await wallet.fetch_related("address")
@@ -73,7 +73,7 @@ async def test_a_cursor_below_min_cursor_gets_410_cursor_expired(client, broker,
 async def test_another_workspace_sees_none_of_it(client, broker):
     api, _ = await _workspace_with_deposits(client, 1)
     status, page = await api.get("/api/v1/transactions/changes")
-    other = Api(client, await make_caller(client, role="ADMIN"))
+    other = Api(client, await make_caller(role="ADMIN"))
     status, theirs = await other.get("/api/v1/transactions/changes")
     assert (status, theirs["items"], theirs["next_cursor"]) == (200, [], 0)
     status, answer = await other.get(f"/api/v1/transactions/{page['items'][0]['id']}")

@@ -8,7 +8,7 @@ from nacl.signing import SigningKey
 
 from models.audit import AuditEntry
 from models.users import User
-from tests.conftest import make_caller
+from tests.support.callers import make_caller
 
 
 def _public_key() -> str:
@@ -16,7 +16,7 @@ def _public_key() -> str:
 
 
 async def test_admin_creates_api_user_and_it_is_audited(client):
-    admin = await make_caller(client, role="ADMIN")
+    admin = await make_caller(role="ADMIN")
     _, response = await client.post("/api/v1/users/api", headers=admin.headers(),
                                     json={"name": "settlement-bot", "role": "SIGNER", "public_key": _public_key()})
     assert response.status == 201
@@ -27,8 +27,8 @@ async def test_admin_creates_api_user_and_it_is_audited(client):
 
 
 async def test_role_without_permission_is_403_with_code_and_nothing_written(client):
-    admin = await make_caller(client, role="ADMIN")
-    viewer = await make_caller(client, role="VIEWER", workspace_id=admin.workspace_id)
+    admin = await make_caller(role="ADMIN")
+    viewer = await make_caller(role="VIEWER", workspace_id=admin.workspace_id)
     users_before = await User.all().count()
     _, response = await client.post("/api/v1/users/api", headers=viewer.headers(),
                                     json={"name": "x", "role": "ADMIN", "public_key": _public_key()})
@@ -39,7 +39,7 @@ async def test_role_without_permission_is_403_with_code_and_nothing_written(clie
 
 
 async def test_each_of_the_seven_roles_can_be_given(client):
-    admin = await make_caller(client, role="ADMIN")
+    admin = await make_caller(role="ADMIN")
     for index, role in enumerate(["OWNER", "ADMIN", "NON_SIGNING_ADMIN", "SIGNER", "APPROVER", "EDITOR", "VIEWER"]):
         _, response = await client.post("/api/v1/users", headers=admin.headers(),
                                         json={"email": f"u{index}@acme.test", "role": role})
@@ -49,7 +49,7 @@ async def test_each_of_the_seven_roles_can_be_given(client):
 
 
 async def test_unknown_role_and_bad_public_key_are_400(client):
-    admin = await make_caller(client, role="ADMIN")
+    admin = await make_caller(role="ADMIN")
     _, response = await client.post("/api/v1/users", headers=admin.headers(), json={"email": "a@b.test", "role": "GOD"})
     assert response.status == 400 and response.json["details"]["field"] == "role"
     _, response = await client.post("/api/v1/users/api", headers=admin.headers(),
@@ -58,8 +58,8 @@ async def test_unknown_role_and_bad_public_key_are_400(client):
 
 
 async def test_token_of_a_removed_user_stops_working(client):
-    admin = await make_caller(client, role="ADMIN")
-    bot = await make_caller(client, role="SIGNER", workspace_id=admin.workspace_id)
+    admin = await make_caller(role="ADMIN")
+    bot = await make_caller(role="SIGNER", workspace_id=admin.workspace_id)
     _, before = await client.get("/api/v1/workspace", headers=bot.headers())
     assert before.status == 200
     # When the admin removes the API user
@@ -74,7 +74,7 @@ async def test_token_of_a_removed_user_stops_working(client):
 
 
 async def test_user_of_another_workspace_cannot_be_removed(client):
-    admin = await make_caller(client, role="ADMIN")
-    stranger = await make_caller(client, role="VIEWER")
+    admin = await make_caller(role="ADMIN")
+    stranger = await make_caller(role="VIEWER")
     _, response = await client.delete(f"/api/v1/users/{stranger.user_id}", headers=admin.headers())
     assert response.status == 404 and response.json["code"] == "USER_NOT_FOUND"

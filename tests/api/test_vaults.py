@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from core.outbox import Command
 from models.audit import AuditEntry
 from models.keys import KeySet
-from core.outbox import Command
-from tests.conftest import make_caller
-from tests.wallets_support import Api
+from tests.support.callers import make_caller
+from tests.support.wallets import Api
 
 
 async def test_creating_a_vault_requests_its_key_set_in_the_same_unit_of_work(client, broker):
-    api = Api(client, await make_caller(client, role="ADMIN"))
+    api = Api(client, await make_caller(role="ADMIN"))
     status, vault = await api.post("/api/v1/vault/accounts", {"name": "Treasury"})
     assert status == 201, vault
     assert (vault["name"], vault["is_frozen"], vault["workspace_id"]) == ("Treasury", False, api.caller.workspace_id)
@@ -22,7 +22,7 @@ async def test_creating_a_vault_requests_its_key_set_in_the_same_unit_of_work(cl
 
 
 async def test_list_rename_freeze_unfreeze(client, broker, frozen_clock):
-    api = Api(client, await make_caller(client, role="ADMIN"))
+    api = Api(client, await make_caller(role="ADMIN"))
     _, first = await api.post("/api/v1/vault/accounts", {"name": "Hot"})
     frozen_clock.advance(seconds=1)
     await api.post("/api/v1/vault/accounts", {"name": "Cold"})
@@ -43,8 +43,8 @@ async def test_list_rename_freeze_unfreeze(client, broker, frozen_clock):
 
 
 async def test_another_workspaces_vault_answers_like_a_missing_one(client, broker):
-    owner = Api(client, await make_caller(client, role="ADMIN"))
-    stranger = Api(client, await make_caller(client, role="ADMIN"))
+    owner = Api(client, await make_caller(role="ADMIN"))
+    stranger = Api(client, await make_caller(role="ADMIN"))
     _, vault = await owner.post("/api/v1/vault/accounts", {"name": "Treasury"})
     for method, path, body in (("GET", "", None), ("PATCH", "", {"name": "x"}), ("POST", "/freeze", {}),
                                ("POST", "/unfreeze", {})):
@@ -53,8 +53,8 @@ async def test_another_workspaces_vault_answers_like_a_missing_one(client, broke
 
 
 async def test_vault_input_and_permissions(client, broker):
-    admin = Api(client, await make_caller(client, role="ADMIN"))
-    viewer = Api(client, await make_caller(client, role="VIEWER", workspace_id=admin.caller.workspace_id))
+    admin = Api(client, await make_caller(role="ADMIN"))
+    viewer = Api(client, await make_caller(role="VIEWER", workspace_id=admin.caller.workspace_id))
     for body in ({}, {"name": ""}, {"name": "x" * 101}, {"name": 5}):
         status, answer = await admin.post("/api/v1/vault/accounts", body)
         assert (status, answer["details"]["field"]) == (400, "name")

@@ -1,6 +1,6 @@
 """Webhook management API: /api/v1/webhooks (bearer + X-Workspace-Id).
 
-The validation and SSRF matrices run at domain level (tests/domain/test_webhook_management.py);
+The validation and SSRF matrices run at domain level (tests/domain/webhooks/test_management.py);
 here each kind of answer is checked once through HTTP: status, envelope, code, field.
 """
 
@@ -9,10 +9,12 @@ from __future__ import annotations
 import uuid
 from datetime import timedelta
 
-from models.audit import AuditEntry
+from standardwebhooks.webhooks import Webhook as StandardWebhook
+
 from core.outbox import Command
+from models.audit import AuditEntry
 from models.webhooks import Webhook, WebhookDelivery, WebhookEvent
-from tests.conftest import make_caller
+from tests.support.callers import make_caller
 
 URL = "http://127.0.0.1:9/hook"  # loopback is allowed in the test settings; nothing is sent here
 
@@ -23,7 +25,7 @@ async def _create(client, caller, **body):
 
 
 async def test_create_shows_the_secret_once_and_reads_never_do(client):
-    admin = await make_caller(client, role="ADMIN")
+    admin = await make_caller(role="ADMIN")
     _, created = await _create(client, admin, description="ledger sync", event_types=["transaction.created"])
     assert created.status == 201
     body = created.json
@@ -43,10 +45,10 @@ async def test_create_shows_the_secret_once_and_reads_never_do(client):
 
 
 async def test_viewer_cannot_read_and_signer_cannot_manage(client):
-    owner = await make_caller(client, role="OWNER")
+    owner = await make_caller(role="OWNER")
     webhook = (await _create(client, owner))[1].json
-    viewer = await make_caller(client, role="VIEWER", workspace_id=owner.workspace_id)
-    signer = await make_caller(client, role="SIGNER", workspace_id=owner.workspace_id)
+    viewer = await make_caller(role="VIEWER", workspace_id=owner.workspace_id)
+    signer = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
     _, denied = await client.get("/api/v1/webhooks", headers=viewer.headers())
     assert denied.status == 403 and denied.json["details"]["permission"] == "VIEW_WEBHOOKS"
     assert (await client.get(f"/api/v1/webhooks/{webhook['id']}", headers=signer.headers()))[1].status == 200
@@ -55,9 +57,9 @@ async def test_viewer_cannot_read_and_signer_cannot_manage(client):
 
 
 async def test_bad_requests_are_400_with_code_and_field_and_create_nothing(client):
-    admin = await make_caller(client)
+    admin = await make_caller()
     for body, field, code in (
-        ({"event_types": ["transaction.*"]}, "url", "INVALID_WEBHOOK_URL"),
+        ({"event_types": ["transaction.*"]}, "url", "VALIDATION_ERROR"),  # missing: the uniform answer
         ({"url": URL, "event_types": ["transaction.deleted"]}, "event_types", "INVALID_EVENT_TYPE"),
         ({"url": URL, "event_types": ["transaction.*"], "events": ["x"]}, "events", "VALIDATION_ERROR"),
         ({"url": "https://169.254.169.254/latest/meta-data/", "event_types": ["transaction.*"]}, "url",
@@ -73,7 +75,7 @@ async def test_bad_requests_are_400_with_code_and_field_and_create_nothing(clien
 
 
 async def test_put_updates_disables_and_reactivates(client):
-    admin = await make_caller(client)
+    admin = await make_caller()
     webhook = (await _create(client, admin))[1].json
     path = f"/api/v1/webhooks/{webhook['id']}"
     _, updated = await client.put(path, headers=admin.headers(), json={
@@ -97,7 +99,7 @@ async def test_put_updates_disables_and_reactivates(client):
 
 
 async def test_rotation_returns_a_new_secret_and_a_24_hour_grace(client, frozen_clock):
-    admin = await make_caller(client)
+    admin = await make_caller()
     webhook = (await _create(client, admin))[1].json
     _, rotated = await client.post(f"/api/v1/webhooks/{webhook['id']}/rotate-secret", headers=admin.headers())
     assert rotated.status == 200 and rotated.json["secret"].startswith("whsec_")
@@ -111,8 +113,8 @@ async def test_rotation_returns_a_new_secret_and_a_24_hour_grace(client, frozen_
 
 
 async def test_another_workspaces_webhook_answers_like_a_missing_one(client):
-    alice = await make_caller(client)
-    bob = await make_caller(client)
+    alice = await make_caller()
+    bob = await make_caller()
     webhook = (await _create(client, alice))[1].json
     foreign = f"/api/v1/webhooks/{webhook['id']}"
     unknown = f"/api/v1/webhooks/{uuid.uuid4()}"
@@ -130,7 +132,7 @@ async def test_another_workspaces_webhook_answers_like_a_missing_one(client):
 
 
 async def test_test_event_is_recorded_and_queued_in_one_transaction(client):
-    admin = await make_caller(client)
+    admin = await make_caller()
     webhook = (await _create(client, admin))[1].json
     _, response = await client.post(f"/api/v1/webhooks/{webhook['id']}/test", headers=admin.headers())
     assert response.status == 202 and response.json["event_type"] == "webhook.test"
@@ -142,7 +144,7 @@ async def test_test_event_is_recorded_and_queued_in_one_transaction(client):
 
 
 async def test_delivery_history_validates_filters_and_replay_with_nothing_queues_nothing(client, frozen_clock):
-    admin = await make_caller(client)
+    admin = await make_caller()
     webhook = (await _create(client, admin))[1].json
     base = f"/api/v1/webhooks/{webhook['id']}"
     for query, field in (("status=done", "status"), ("event_type=transaction.deleted", "event_type"),
@@ -158,3 +160,27 @@ async def test_delivery_history_validates_filters_and_replay_with_nothing_queues
     assert replayed.status == 202 and replayed.json == {
         "queued": 0, "since": (frozen_clock.now() - timedelta(days=7)).isoformat().replace("+00:00", "Z")}
     assert await Command.filter(actor_name="webhooks.enqueue_due").count() == 0
+
+
+async def test_test_event_through_the_api_reaches_the_receiver(client, worker, receiver):
+    # Given a webhook created through the API, its receiver listening
+    admin = await make_caller()
+    _, created = await client.post("/api/v1/webhooks", headers=admin.headers(),
+                                   json={"url": receiver.url(), "event_types": ["transaction.created"]})
+    webhook = created.json
+    # When a test event is requested and the worker delivers it
+    _, response = await client.post(f"/api/v1/webhooks/{webhook['id']}/test", headers=admin.headers())
+    await worker.drain()
+    # Then the receiver got it, signed with the webhook's secret
+    (request,) = receiver.received
+    payload = StandardWebhook(webhook["secret"]).verify(request.body, request.headers)
+    assert payload["type"] == "webhook.test" and payload["id"] == response.json["event_id"]
+    assert payload["data"]["webhook_id"] == webhook["id"]
+    # And the delivery history shows the attempt
+    _, history = await client.get(f"/api/v1/webhooks/{webhook['id']}/deliveries?event_type=webhook.test",
+                                  headers=admin.headers())
+    (entry,) = history.json["items"]
+    assert entry["status"] == "succeeded" and entry["attempt"] == 1 and entry["response_status_code"] == 200
+    assert entry["response_body"] == '{"ok":true}' and entry["error"] is None
+    _, detail = await client.get(f"/api/v1/webhooks/{webhook['id']}/deliveries/{entry['id']}", headers=admin.headers())
+    assert [a["attempt"] for a in detail.json["attempts"]] == [1] and detail.json["attempts"][0]["succeeded"]

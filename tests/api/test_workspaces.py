@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import uuid
 
-from tests.conftest import make_caller
+from tests.support.callers import make_caller
 
 
 async def test_header_selects_the_callers_workspace(client):
-    caller = await make_caller(client, role="VIEWER")
+    caller = await make_caller(role="VIEWER")
     _, response = await client.get("/api/v1/workspace", headers=caller.headers())
     assert response.status == 200
     assert response.json["id"] == caller.workspace_id and response.json["role"] == "VIEWER"
@@ -16,7 +16,7 @@ async def test_header_selects_the_callers_workspace(client):
 
 
 async def test_missing_header_with_one_workspace_uses_it(client):
-    caller = await make_caller(client)
+    caller = await make_caller()
     _, response = await client.get("/api/v1/workspace", headers=caller.headers(workspace=None))
     assert response.status == 200 and response.json["id"] == caller.workspace_id
 
@@ -26,7 +26,7 @@ async def test_missing_header_with_several_workspaces_is_400(client):
     from domain import companies, workspaces
     from models.users import WorkspaceMember
 
-    caller = await make_caller(client)
+    caller = await make_caller()
     async with unit_of_work():
         company = await companies.create_company(principal=None, name="B", email="b@b.test")
         other = await workspaces.create_workspace(principal=None, company_id=company.id, name="Second",
@@ -39,8 +39,8 @@ async def test_missing_header_with_several_workspaces_is_400(client):
 
 
 async def test_foreign_and_unknown_workspaces_get_the_same_404(client):
-    alice = await make_caller(client)
-    bob = await make_caller(client)  # another company and workspace
+    alice = await make_caller()
+    bob = await make_caller()  # another company and workspace
     _, foreign = await client.get("/api/v1/workspace", headers=alice.headers(workspace=bob.workspace_id))
     _, unknown = await client.get("/api/v1/workspace", headers=alice.headers(workspace=str(uuid.uuid4())))
     assert foreign.status == unknown.status == 404
@@ -49,6 +49,6 @@ async def test_foreign_and_unknown_workspaces_get_the_same_404(client):
 
 
 async def test_malformed_workspace_header_is_400(client):
-    caller = await make_caller(client)
+    caller = await make_caller()
     _, response = await client.get("/api/v1/workspace", headers=caller.headers(workspace="not-a-uuid"))
     assert response.status == 400 and response.json["code"] == "INVALID_WORKSPACE_ID"

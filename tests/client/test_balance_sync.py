@@ -9,8 +9,8 @@ from client.balance_sync import BalanceSync
 from core.unit_of_work import unit_of_work
 from domain import transactions
 from models.workspaces import Workspace
-from tests.conftest import make_caller
-from tests.wallets_support import Api, fund, open_wallet, vault_with_key, watch
+from tests.support.callers import make_caller
+from tests.support.wallets import Api, fund, open_wallet, vault_with_key, watch
 
 EVM = "devnet-evm-testnet"
 UTXO = "devnet-utxo-testnet"
@@ -34,7 +34,7 @@ def _local_state(sync: BalanceSync) -> tuple[dict, dict]:
 
 
 async def test_client_survives_duplicates_reordering_and_a_missed_range(client, broker, frozen_clock):
-    caller = await make_caller(client, role="ADMIN")
+    caller = await make_caller(role="ADMIN")
     api = Api(client, caller)
     ws = await Workspace.get(id=caller.workspace_id)
     hot, cold = await vault_with_key(ws, name="Hot"), await vault_with_key(ws, name="Cold")

@@ -8,13 +8,12 @@ import json
 from core.settings import configure
 from core.unit_of_work import unit_of_work
 from domain import deposits
-from domain.networks import devnet_chain
 from domain.networks.registry import get_adapter
 from models.deposits import ChainWatchState
 from models.transactions import Transaction
 from models.wallets import Wallet
 from models.webhooks import WebhookEvent
-from tests.wallets_support import (
+from tests.support.wallets import (
     address_of,
     fund,
     mine_block,

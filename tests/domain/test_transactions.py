@@ -15,8 +15,8 @@ from domain.errors import DomainError
 from domain.networks.registry import get_adapter
 from models.transactions import Transaction
 from models.wallets import Wallet
-from tests.conftest import TEST_DATABASE
-from tests.wallets_support import address_of, fund, open_wallet, reload, vault_with_key, watch, workspace
+from tests.support.environment import TEST_DATABASE
+from tests.support.wallets import address_of, fund, open_wallet, reload, vault_with_key, watch, workspace
 
 EVM = "devnet-evm-testnet"
 UTXO = "devnet-utxo-testnet"
@@ -158,19 +158,6 @@ async def test_min_cursor_advances_past_changes_older_than_the_retention(broker,
     # And compacting again without new old changes changes nothing
     async with unit_of_work():
         assert await transactions.compact(workspace_id=ws.id, retention=timedelta(days=90)) == 2
-
-
-async def test_compaction_actor_covers_every_workspace(broker, worker, frozen_clock):
-    ws = await workspace()
-    wallet = await open_wallet(await vault_with_key(ws), "DBTC_TEST")
-    await fund(UTXO, await address_of(wallet), 10_000)
-    await watch(UTXO)
-    frozen_clock.advance(days=365)
-    from actors.transactions import COMPACT_CHANGELOG
-
-    await asyncio.to_thread(broker.get_actor(COMPACT_CHANGELOG).send)
-    await worker.drain()
-    assert (await transactions.log_state(ws.id)) == (1, 1)
 
 
 async def test_held_is_the_sum_of_outgoing_transfers_in_flight(broker):

@@ -6,8 +6,8 @@ import ipaddress
 
 import pytest
 
-from domain.webhooks import url_guard as guard
 from domain.errors import ValidationFailed
+from domain.webhooks import url_guard as guard
 
 
 @pytest.mark.parametrize("address, category", [

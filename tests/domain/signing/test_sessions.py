@@ -1,4 +1,6 @@
-"""Threshold signing sessions: through the queue, any 2 of 3, policy, nonces, bad shares."""
+"""Threshold signing sessions: through the queue, any 2 of 3, policy, bad shares.
+
+A signer's own rules (a nonce is used once) are in test_service_signer.py."""
 
 from __future__ import annotations
 
@@ -8,20 +10,15 @@ import uuid
 import pytest
 from nacl.signing import VerifyKey
 
-from domain.signing.signer_keys import signer_key
 from core.unit_of_work import unit_of_work
-from domain.signing import keys, service_signer, sessions
 from domain.auth import authenticate
 from domain.errors import NotFound, ValidationFailed
+from domain.signing import keys, service_signer, sessions
+from domain.signing.signer_keys import signer_key
 from models.sessions import SignerNonce, SigningSession, SigningShare
 from models.vaults import Vault
-from tests.signing_support import api, fast_caller, ready_vault, settle  # noqa: F401 - api is a fixture
-
-
-async def _request(setup, message: bytes, **kwargs) -> SigningSession:
-    async with unit_of_work():
-        return await sessions.request_signature(workspace_id=setup.workspace_id, vault_id=setup.vault.id,
-                                               message=message, purpose="test", **kwargs)
+from tests.support.callers import make_caller
+from tests.support.signing import ready_vault, request_signature, settle
 
 
 def _finished(setup, session: SigningSession):
@@ -32,18 +29,18 @@ def _finished(setup, session: SigningSession):
 
 
 async def _sign(worker, setup, message: bytes, *, with_cosigner: bool = True, **kwargs) -> bytes:
-    session = await _request(setup, message, **kwargs)
+    session = await request_signature(setup, message, **kwargs)
     await settle(worker, *([setup.cosigner] if with_cosigner else []), until=_finished(setup, session))
     return await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id, timeout=1)
 
 
-async def test_a_message_signed_through_the_queue_verifies_as_plain_ed25519(api, worker, tmp_path):
+async def test_a_message_signed_through_the_queue_verifies_as_plain_ed25519(client, worker, tmp_path):
     # Given a vault whose key is ready and the default policy (the two service shares sign)
-    setup = await ready_vault(api, worker, tmp_path / "cosigner")
+    setup = await ready_vault(client, worker, tmp_path / "cosigner")
     group_key = await keys.group_public_key(vault_id=setup.vault.id)
     message = b"\x01withdrawal: 1.5 BTC to bc1q..."
     # When a signature is requested and the signer processes run the rounds (no co-signer needed)
-    session = await _request(setup, message)
+    session = await request_signature(setup, message)
     assert session.participants == [1, 2] and session.status == "round1"
     signature = await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id)
     # Then the 64-byte signature verifies with an ordinary Ed25519 verifier
@@ -53,8 +50,8 @@ async def test_a_message_signed_through_the_queue_verifies_as_plain_ed25519(api,
     assert await SignerNonce.filter(session_id=session.id).count() == 0
 
 
-async def test_any_two_of_three_sign_and_one_cannot(api, worker, tmp_path):
-    setup = await ready_vault(api, worker, tmp_path / "cosigner")
+async def test_any_two_of_three_sign_and_one_cannot(client, worker, tmp_path):
+    setup = await ready_vault(client, worker, tmp_path / "cosigner")
     verify_key = VerifyKey(await keys.group_public_key(vault_id=setup.vault.id))
     # Any two participants, and all three, produce valid signatures
     for participants in ([1, 2], [1, 3], [2, 3], [1, 2, 3]):
@@ -63,22 +60,22 @@ async def test_any_two_of_three_sign_and_one_cannot(api, worker, tmp_path):
     # A single participant cannot sign; the request is refused before anything is stored
     for lonely in ([1], [3]):
         with pytest.raises(ValidationFailed) as refused:
-            await _request(setup, b"alone", participants=lonely)
+            await request_signature(setup, b"alone", participants=lonely)
         assert refused.value.code == "INSUFFICIENT_SIGNERS"
     with pytest.raises(ValidationFailed) as invalid:
-        await _request(setup, b"who", participants=[1, 4])
+        await request_signature(setup, b"who", participants=[1, 4])
     assert invalid.value.code == "INVALID_PARTICIPANTS"
     assert await SigningSession.filter(purpose="test", status="round1").count() == 0
 
 
-async def test_a_workspace_can_require_the_cosigner_share(api, worker, tmp_path):
-    setup = await ready_vault(api, worker, tmp_path / "cosigner")
+async def test_a_workspace_can_require_the_cosigner_share(client, worker, tmp_path):
+    setup = await ready_vault(client, worker, tmp_path / "cosigner")
     owner = await authenticate(setup.owner.token)
     # Given the owner requires the api co-signer for every signature
     async with unit_of_work():
         await sessions.set_policy(principal=owner, workspace_id=setup.workspace_id, cosigner_required=True)
     # When a signature is requested, the co-signer is among the participants by default
-    session = await _request(setup, b"needs the api")
+    session = await request_signature(setup, b"needs the api")
     assert session.participants == [1, 2, 3]
     # And without the co-signer the session waits in round 1
     await worker.drain()
@@ -89,13 +86,13 @@ async def test_a_workspace_can_require_the_cosigner_share(api, worker, tmp_path)
     VerifyKey(await keys.group_public_key(vault_id=setup.vault.id)).verify(b"needs the api", signature)
     # And the two service shares alone are refused
     with pytest.raises(ValidationFailed) as refused:
-        await _request(setup, b"service only", participants=[1, 2])
+        await request_signature(setup, b"service only", participants=[1, 2])
     assert refused.value.code == "COSIGNER_REQUIRED"
 
 
-async def test_a_signing_request_for_a_vault_of_another_workspace_is_404_like_a_missing_one(api, worker, tmp_path):
-    setup = await ready_vault(api, worker, tmp_path / "cosigner")
-    other = await fast_caller(api, role="OWNER")
+async def test_a_signing_request_for_a_vault_of_another_workspace_is_404_like_a_missing_one(client, worker, tmp_path):
+    setup = await ready_vault(client, worker, tmp_path / "cosigner")
+    other = await make_caller(role="OWNER")
     answers = []
     for workspace_id, vault_id in ((uuid.UUID(other.workspace_id), setup.vault.id), (setup.workspace_id, uuid.uuid4())):
         with pytest.raises(NotFound) as missing:
@@ -109,52 +106,22 @@ async def test_a_signing_request_for_a_vault_of_another_workspace_is_404_like_a_
         await keys.group_public_key(vault_id=setup.vault.id, workspace_id=uuid.UUID(other.workspace_id))
 
 
-async def test_a_frozen_vault_or_an_oversized_message_is_refused(api, worker, tmp_path):
-    setup = await ready_vault(api, worker, tmp_path / "cosigner")
+async def test_a_frozen_vault_or_an_oversized_message_is_refused(client, worker, tmp_path):
+    setup = await ready_vault(client, worker, tmp_path / "cosigner")
     with pytest.raises(ValidationFailed) as too_big:
-        await _request(setup, b"x" * (sessions.MAX_MESSAGE_BYTES + 1))
+        await request_signature(setup, b"x" * (sessions.MAX_MESSAGE_BYTES + 1))
     assert too_big.value.code == "INVALID_MESSAGE"
     await Vault.filter(id=setup.vault.id).update(is_frozen=True)
     with pytest.raises(Exception) as frozen:
-        await _request(setup, b"frozen")
+        await request_signature(setup, b"frozen")
     assert getattr(frozen.value, "code", None) == "VAULT_FROZEN"
 
 
-async def test_a_nonce_is_used_once_and_a_second_request_for_it_is_refused(api, worker, tmp_path):
-    setup = await ready_vault(api, worker, tmp_path / "cosigner")
-    await worker.drain()
-    await asyncio.to_thread(worker.stop)  # from here on this test plays the signer processes by hand
-    session = await _request(setup, b"once")
-    async with unit_of_work():
-        for participant in (1, 2):
-            await service_signer.commit(participant=participant, share_key=signer_key(participant), session_id=session.id)
-        assert await sessions.collect_commitments(session_id=session.id)
-    # Given signer 1 signed: its nonce was deleted in the transaction that stored the share
-    async with unit_of_work():
-        first = await service_signer.sign(participant=1, share_key=signer_key(1), session_id=session.id)
-    assert first is not None
-    assert not await SignerNonce.exists(session_id=session.id, participant=1)
-    assert await SignerNonce.exists(session_id=session.id, participant=2)
-    # When signer 1 is asked again for the same session (the same nonce)
-    with pytest.raises(service_signer.NonceAlreadyUsed) as refused:
-        async with unit_of_work():
-            await service_signer.sign(participant=1, share_key=signer_key(1), session_id=session.id)
-    # Then it refuses and nothing changed
-    assert refused.value.code == "NONCE_ALREADY_USED" and refused.value.status == 409
-    assert await SigningShare.filter(session_id=session.id, participant=1).count() == 1
-    # And the session still completes with the other signer (state lives in PostgreSQL only)
-    async with unit_of_work():
-        await service_signer.sign(participant=2, share_key=signer_key(2), session_id=session.id)
-        assert await sessions.aggregate(session_id=session.id)
-    completed = await SigningSession.get(id=session.id)
-    VerifyKey(bytes(setup.key_set.group_public_key)).verify(b"once", bytes(completed.signature))
-
-
-async def test_a_bad_signature_share_is_caught_before_aggregation_and_its_signer_named(api, worker, tmp_path):
-    setup = await ready_vault(api, worker, tmp_path / "cosigner")
+async def test_a_bad_signature_share_is_caught_before_aggregation_and_its_signer_named(client, worker, tmp_path):
+    setup = await ready_vault(client, worker, tmp_path / "cosigner")
     await worker.drain()
     await asyncio.to_thread(worker.stop)
-    session = await _request(setup, b"tampered")
+    session = await request_signature(setup, b"tampered")
     async with unit_of_work():
         for participant in (1, 2):
             await service_signer.commit(participant=participant, share_key=signer_key(participant), session_id=session.id)

@@ -8,12 +8,14 @@ from datetime import timedelta
 from dramatiq.brokers.redis import RedisBroker
 
 from core import outbox
+from core.outbox import Command
 from core.unit_of_work import unit_of_work
 from domain import companies
 from models.audit import AuditEntry
 from models.companies import CompanyApplication
-from core.outbox import Command
-from tests.conftest import TEST_NAMESPACE, make_caller
+from tests.support.callers import make_principal
+from tests.support.environment import TEST_NAMESPACE
+from tests.support.worker import wait_for
 
 
 async def _submit_application(principal, *, broker=None) -> CompanyApplication:
@@ -24,34 +26,20 @@ async def _submit_application(principal, *, broker=None) -> CompanyApplication:
         )
 
 
-async def _principal(client):
-    from domain.auth import authenticate
-
-    caller = await make_caller(client)
-    return await authenticate(caller.token)
-
-
-async def _wait_for(predicate, timeout: float = 10.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not await predicate():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.05)
-
-
-async def test_command_is_enqueued_after_commit_and_runs(client, worker):
-    principal = await _principal(client)
+async def test_command_is_enqueued_after_commit_and_runs(worker):
+    principal = await make_principal()
     # When an application is submitted (state + command in one transaction)
     application = await _submit_application(principal)
     # Then the worker takes it into review
     async def reviewed() -> bool:
         return (await CompanyApplication.get(id=application.id)).status == "in_review"
-    await _wait_for(reviewed)
+    await wait_for(reviewed)
     command = await Command.get(actor_name=companies.REVIEW_APPLICATION)
     assert command.status == "done" and command.attempts == 1 and command.enqueue_count == 1
 
 
-async def test_rolled_back_unit_of_work_enqueues_nothing(client, broker, redis_client):
-    principal = await _principal(client)
+async def test_rolled_back_unit_of_work_enqueues_nothing(broker, redis_client):
+    principal = await make_principal()
     try:
         async with unit_of_work():
             await companies.submit_application(principal=principal, company_name="X", country="NL",
@@ -65,8 +53,8 @@ async def test_rolled_back_unit_of_work_enqueues_nothing(client, broker, redis_c
     assert redis_client.hlen(f"{TEST_NAMESPACE}:companies.msgs") == 0
 
 
-async def test_command_written_while_redis_is_down_runs_once_redis_is_back(client, broker, worker, frozen_clock, settings):
-    principal = await _principal(client)
+async def test_command_written_while_redis_is_down_runs_once_redis_is_back(broker, worker, frozen_clock, settings):
+    principal = await make_principal()
     # Given a broker whose Redis cannot be reached
     unreachable = RedisBroker(url="redis://127.0.0.1:1/0", socket_connect_timeout=0.5)
     # When a command is written: the state commits, the enqueue fails quietly
@@ -81,12 +69,12 @@ async def test_command_written_while_redis_is_down_runs_once_redis_is_back(clien
 
     async def reviewed() -> bool:
         return (await Command.get(id=command.id)).status == "done"
-    await _wait_for(reviewed)
+    await wait_for(reviewed)
     assert (await CompanyApplication.get(id=application.id)).status == "in_review"
 
 
-async def test_actor_run_twice_for_one_command_applies_its_effect_once(client, broker, worker):
-    principal = await _principal(client)
+async def test_actor_run_twice_for_one_command_applies_its_effect_once(broker, worker):
+    principal = await make_principal()
     application = await _submit_application(principal)
     command = await Command.get(actor_name=companies.REVIEW_APPLICATION)
     # When the same command is delivered twice more (at-least-once broker)
@@ -100,8 +88,8 @@ async def test_actor_run_twice_for_one_command_applies_its_effect_once(client, b
     assert (await Command.get(id=command.id)).attempts == 1
 
 
-async def test_failing_command_is_retried_then_marked_failed(client, broker, worker, monkeypatch):
-    principal = await _principal(client)
+async def test_failing_command_is_retried_then_marked_failed(broker, worker, monkeypatch):
+    principal = await make_principal()
     calls = []
 
     async def broken(*, application_id):
@@ -114,7 +102,7 @@ async def test_failing_command_is_retried_then_marked_failed(client, broker, wor
 
     async def failed() -> bool:
         return (await Command.get(id=command.id)).status == "failed"
-    await _wait_for(failed)
+    await wait_for(failed)
     command = await Command.get(id=command.id)
     # max_retries=2 in the test settings: the first try and two retries
     assert len(calls) == 3 and command.attempts == 3

@@ -1,16 +1,19 @@
 """Webhook management rules (domain level): validation, the SSRF guard on create and update,
-limits, and what updates do. The HTTP envelope of the same errors is in tests/api/test_webhooks.py."""
+limits, what updates do, and how far a replay reaches back. The HTTP envelope of the same errors
+is in tests/api/test_webhooks.py; the catalogue's subscription matching in test_catalogue.py."""
 
 from __future__ import annotations
 
 import pytest
 
 from core.unit_of_work import unit_of_work
-from domain.webhooks import catalogue, events, management
 from domain.errors import Conflict, DomainError, NotFound, PermissionDenied
+from domain.webhooks import catalogue, management
 from models.audit import AuditEntry
-from models.webhooks import Webhook
-from tests.webhook_receiver import make_principal, webhook_settings  # noqa: F401 - fixture
+from models.webhooks import Webhook, WebhookDelivery
+from tests.support.callers import make_principal
+from tests.support.webhooks import attempts_reach, create_webhook, delivery_of, emit, release_retry, workspace_of
+from tests.support.worker import wait_for
 
 URL = "http://127.0.0.1:9/hook"
 
@@ -117,19 +120,6 @@ async def test_updates_are_validated_whole_before_anything_changes(database):
     assert await AuditEntry.filter(action="webhook.updated").count() == before
 
 
-async def test_subscription_matching():
-    assert catalogue.is_subscribed(["transaction.*"], "transaction.updated")
-    assert catalogue.is_subscribed(["transaction.created"], "transaction.created")
-    assert not catalogue.is_subscribed(["transaction.created"], "transaction.updated")
-    assert not catalogue.is_subscribed(["transaction.*"], "webhook.test")
-
-
-async def test_emit_refuses_unknown_event_types_outside_any_write(database):
-    with pytest.raises(ValueError):
-        async with unit_of_work():
-            await events.emit_event(workspace_id=None, event_type="transaction.exploded", data={})  # type: ignore[arg-type]
-
-
 async def test_deleted_webhooks_are_not_found(database):
     admin = await make_principal()
     webhook, _ = await _create(admin)
@@ -137,3 +127,31 @@ async def test_deleted_webhooks_are_not_found(database):
         await management.delete_webhook(principal=admin, workspace_id=webhook.workspace_id, webhook_id=webhook.id)
     with pytest.raises(NotFound):
         await management.get_webhook(principal=admin, workspace_id=webhook.workspace_id, webhook_id=webhook.id)
+
+
+async def test_replay_reaches_back_exactly_seven_days(database, worker, broker, receiver, frozen_clock):
+    receiver.default = 500
+    admin = await make_principal()
+    workspace_id = workspace_of(admin)
+    webhook, _ = await create_webhook(admin, receiver.url())
+    (old,) = await emit(workspace_id)
+    old_delivery = await delivery_of(old, webhook)
+    await wait_for(attempts_reach(old_delivery.id, 1))
+    # A day later its retry fails too, past the 24 hour window: the old delivery is failed for good
+    frozen_clock.advance(days=1)
+    await release_retry(broker, await WebhookDelivery.get(id=old_delivery.id))
+    await wait_for(attempts_reach(old_delivery.id, 2))
+    assert (await WebhookDelivery.get(id=old_delivery.id)).status == "failed"
+    (recent,) = await emit(workspace_id)
+    recent_delivery = await delivery_of(recent, webhook)
+    await wait_for(attempts_reach(recent_delivery.id, 1))
+    receiver.default = 200
+    # 7 days and 1 second after the first event: only the second is inside the replay period
+    frozen_clock.advance(days=6, seconds=1)
+    async with unit_of_work():
+        result = await management.replay(principal=admin, workspace_id=workspace_id, webhook_id=webhook.id)
+    assert result.queued == 1
+    await worker.settle()
+    assert (await WebhookDelivery.get(id=recent_delivery.id)).status == "succeeded"
+    assert (await WebhookDelivery.get(id=old_delivery.id)).status == "failed"
+    assert [r.event_id for r in receiver.received].count(str(old.id)) == 2

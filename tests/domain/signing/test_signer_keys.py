@@ -9,7 +9,11 @@ import pytest
 
 from core.settings import Settings
 from domain.signing.signer_keys import (
-    SignerConfigurationError, check_process, queue_of, require_participant, signer_key,
+    SignerConfigurationError,
+    check_process,
+    queue_of,
+    require_participant,
+    signer_key,
 )
 
 

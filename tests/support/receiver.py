@@ -1,4 +1,5 @@
-"""A real webhook receiver on loopback for the webhook tests, and their shared fixtures.
+"""A real webhook receiver on loopback, and the webhook tests' fixtures (a pytest plugin:
+tests/conftest.py registers it).
 
 The receiver is an aiohttp server on 127.0.0.1 (a random free port) that records every request
 and answers as told: a status code (2xx, 4xx, 5xx), ``"hang"`` (answer only after
@@ -9,11 +10,10 @@ answer). ``script`` gives the answers of the next requests in order; ``default``
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable, Iterator
 
 import pytest
 from aiohttp import web
@@ -82,7 +82,8 @@ class Receiver:
     async def start(self) -> "Receiver":
         app = web.Application()
         app.router.add_route("POST", "/{tail:.*}", self._handle)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        # Stopping does not wait for requests still hanging: it cancels them.
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.1)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
@@ -112,7 +113,7 @@ async def second_receiver() -> AsyncIterator[Receiver]:
 
 
 @pytest.fixture
-def webhook_settings(settings: Settings) -> Any:
+def webhook_settings(settings: Settings) -> Iterator[Callable[..., Settings]]:
     """``webhook_settings(webhook_timeout_seconds=0.3, ...)`` changes settings for one test."""
 
     def apply(**changes: Any) -> Settings:
@@ -120,62 +121,3 @@ def webhook_settings(settings: Settings) -> Any:
 
     yield apply
     configure(settings)
-
-
-async def wait_for(predicate: Callable[[], Any], *, timeout: float = 10.0, interval: float = 0.02) -> Any:
-    """Poll ``predicate`` (sync or async) until it returns a truthy value; fail after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if inspect.isawaitable(value):
-            value = await value
-        if value:
-            return value
-        assert time.monotonic() < deadline, "timed out waiting for the condition"
-        await asyncio.sleep(interval)
-
-
-async def make_principal(*, role: str = "ADMIN", workspace_id: Any = None) -> Any:
-    """A real principal (API user, signed token request, access token) without going through HTTP."""
-    import base64
-    import uuid
-
-    from nacl.signing import SigningKey
-
-    from core import clock
-    from core.unit_of_work import unit_of_work
-    from domain import auth, companies, users, workspaces
-
-    key = SigningKey.generate()
-    async with unit_of_work():
-        if workspace_id is None:
-            company = await companies.create_company(principal=None, name="Acme", email="ops@acme.test")
-            workspace = await workspaces.create_workspace(principal=None, company_id=company.id, name="Main",
-                                                          network_type="testnet")
-            workspace_id = workspace.id
-        member = await users.create_api_user(principal=None, workspace_id=workspace_id, name=f"api-{role.lower()}",
-                                             role=role, public_key=bytes(key.verify_key))
-        data = json.dumps({"client_type": "user", "client_id": str(member.user.id),
-                           "timestamp": int(clock.now().timestamp()), "nonce": uuid.uuid4().hex})
-        issued = await auth.issue_access_token(
-            data=data, signature=base64.b64encode(key.sign(data.encode()).signature).decode())
-    return await auth.authenticate(issued.access_token)
-
-
-async def settle(worker: Any, redis_client: Any, *, timeout: float = 10.0) -> None:
-    """Wait until no message is queued or running on any queue.
-
-    Unlike ``worker.drain()`` this does not wait for delayed messages (scheduled retries, due in
-    seconds to hours of real time): they stay in the broker's delay queue.
-    """
-    from tests.conftest import TEST_NAMESPACE
-
-    queues = list(worker.broker.get_declared_queues())
-    deadline = time.monotonic() + timeout
-    quiet = 0
-    while quiet < 3:
-        pending = sum(redis_client.hlen(f"{TEST_NAMESPACE}:{queue}.msgs") for queue in queues)
-        busy = worker.worker.work_queue.unfinished_tasks
-        quiet = quiet + 1 if pending == 0 and busy == 0 else 0
-        assert time.monotonic() < deadline, f"still {pending} message(s) queued or running"
-        await asyncio.sleep(0.02)

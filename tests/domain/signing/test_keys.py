@@ -10,19 +10,17 @@ from nacl.exceptions import CryptoError
 
 from client import cosigner as cosigner_module
 from core import sealing
-from core.outbox import add_command
-from domain.signing.signer_keys import signer_key
+from core.outbox import Command, add_command
 from core.unit_of_work import unit_of_work
-from threshold import dkg, frost
-from domain.signing import keys
-from threshold.cosigner_part import decrypt_key_package
 from domain.errors import Conflict
+from domain.signing import keys
+from domain.signing.signer_keys import signer_key
 from models.cosigner import CosignerPart
 from models.keys import DkgPackage, DkgResult, KeySet, SignerDkgState, SignerKeyShare
-from core.outbox import Command
-from tests.signing_support import (  # noqa: F401 - api is a fixture
-    PASSPHRASE, api, cosigner_for, create_vault, fast_caller, ready_vault, settle, status_is,
-)
+from tests.support.callers import make_caller
+from tests.support.signing import PASSPHRASE, cosigner_for, create_vault, ready_vault, settle, status_is
+from threshold import dkg, frost
+from threshold.cosigner_part import decrypt_key_package
 
 
 def _signer_share(row: SignerKeyShare) -> frost.KeyPackage:
@@ -30,9 +28,9 @@ def _signer_share(row: SignerKeyShare) -> frost.KeyPackage:
                                                                key=signer_key(row.participant))))
 
 
-async def test_dkg_across_both_signers_and_the_cosigner_gives_one_group_key_no_one_holds(api, worker, tmp_path):
+async def test_dkg_across_both_signers_and_the_cosigner_gives_one_group_key_no_one_holds(client, worker, tmp_path):
     # Given a vault whose key generation runs across signer 1, signer 2 and the co-signer
-    setup = await ready_vault(api, worker, tmp_path / "cosigner")
+    setup = await ready_vault(client, worker, tmp_path / "cosigner")
     key_set = setup.key_set
     # Then the key set is ready with one group key, which the vault API returns
     group_key = await keys.group_public_key(vault_id=setup.vault.id, workspace_id=setup.workspace_id)
@@ -66,8 +64,8 @@ async def test_dkg_across_both_signers_and_the_cosigner_gives_one_group_key_no_o
         assert frost.scalar_base_mult(secret) == group_key
 
 
-async def test_two_vaults_get_independent_keys_and_a_vault_has_one_key_set(api, worker, tmp_path):
-    setup = await ready_vault(api, worker, tmp_path / "cosigner")
+async def test_two_vaults_get_independent_keys_and_a_vault_has_one_key_set(client, worker, tmp_path):
+    setup = await ready_vault(client, worker, tmp_path / "cosigner")
     second = await create_vault(setup.owner.workspace_id, name="Second")
     await settle(worker, setup.cosigner, until=status_is(second, "ready", "failed"))
     assert await keys.group_public_key(vault_id=second.id) != bytes(setup.key_set.group_public_key)
@@ -77,14 +75,14 @@ async def test_two_vaults_get_independent_keys_and_a_vault_has_one_key_set(api, 
     assert refused.value.code == "KEY_SET_EXISTS"
 
 
-async def test_key_of_a_vault_still_generating_is_not_ready(api, broker):
-    owner = await fast_caller(api, role="OWNER")
+async def test_key_of_a_vault_still_generating_is_not_ready(client, broker):
+    owner = await make_caller(role="OWNER")
     vault = await create_vault(owner.workspace_id)
     with pytest.raises(keys.KeySetNotReady):
         await keys.group_public_key(vault_id=vault.id)
 
 
-async def test_a_cosigner_sending_a_share_inconsistent_with_its_commitments_is_named(api, worker, tmp_path, monkeypatch):
+async def test_a_cosigner_sending_a_share_inconsistent_with_its_commitments_is_named(client, worker, tmp_path, monkeypatch):
     # Given a co-signer that cheats: its round-2 share for signer 1 is off by one
     honest_seal = cosigner_module.seal_round2_package
 
@@ -96,8 +94,8 @@ async def test_a_cosigner_sending_a_share_inconsistent_with_its_commitments_is_n
 
     monkeypatch.setattr(cosigner_module, "seal_round2_package", cheating_seal)
 
-    owner = await fast_caller(api, role="OWNER")
-    cheater = cosigner_for(api, await fast_caller(api, role="SIGNER", workspace_id=owner.workspace_id),
+    owner = await make_caller(role="OWNER")
+    cheater = cosigner_for(client, await make_caller(role="SIGNER", workspace_id=owner.workspace_id),
                            tmp_path / "cheater")
     vault = await create_vault(owner.workspace_id)
     # When the key generation runs
@@ -115,10 +113,10 @@ async def test_a_cosigner_sending_a_share_inconsistent_with_its_commitments_is_n
     assert retry.status == "round1" and bytes(retry.context) != bytes(key_set.context)
 
 
-async def test_a_signer_with_a_bad_proof_of_knowledge_is_named_by_the_others(api, worker, tmp_path):
+async def test_a_signer_with_a_bad_proof_of_knowledge_is_named_by_the_others(client, worker, tmp_path):
 
-    owner = await fast_caller(api, role="OWNER")
-    cosigner = cosigner_for(api, await fast_caller(api, role="SIGNER", workspace_id=owner.workspace_id),
+    owner = await make_caller(role="OWNER")
+    cosigner = cosigner_for(client, await make_caller(role="SIGNER", workspace_id=owner.workspace_id),
                             tmp_path / "cosigner")
     vault = await create_vault(owner.workspace_id)
     key_set = await KeySet.get(vault_id=vault.id)
@@ -140,8 +138,8 @@ async def test_a_signer_with_a_bad_proof_of_knowledge_is_named_by_the_others(api
     assert "proof of knowledge" in failed.failure_reason
 
 
-async def test_repeated_round_commands_do_not_regenerate_a_signer_polynomial(api, worker, broker, tmp_path):
-    owner = await fast_caller(api, role="OWNER")
+async def test_repeated_round_commands_do_not_regenerate_a_signer_polynomial(client, worker, broker, tmp_path):
+    owner = await make_caller(role="OWNER")
     vault = await create_vault(owner.workspace_id)
     key_set = await KeySet.get(vault_id=vault.id)
 

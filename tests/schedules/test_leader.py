@@ -1,22 +1,13 @@
-"""The scheduler: only the leader runs jobs; the relay re-enqueues stale commands once."""
+"""Leader election (schedules/leader.py) between schedulers: only the leader runs a job; the
+relay re-enqueues stale commands once."""
 
 from __future__ import annotations
 
 import asyncio
-import zlib
 from datetime import timedelta
-
-import pytest
 
 from core.outbox import Command
 from schedules.main import Scheduler
-from tests.conftest import TEST_DATABASE
-
-
-@pytest.fixture
-def scheduler_settings(settings):
-    # A lock key of this test database, so parallel suites on one server do not elect each other.
-    return settings.with_overrides(scheduler_lock_key=zlib.crc32(TEST_DATABASE.encode()))
 
 
 async def _stale_commands(frozen_clock, count: int) -> list[Command]:
@@ -57,14 +48,3 @@ async def test_follower_takes_over_when_the_leader_stops(scheduler_settings, bro
     finally:
         await leader.stop()
         await follower.stop()
-
-
-async def test_apscheduler_registers_every_job(scheduler_settings, broker):
-    scheduler = Scheduler(scheduler_settings, broker=broker)
-    scheduler.start()
-    try:
-        names = {job.id for job in scheduler._aps.get_jobs()}  # noqa: SLF001
-        assert {"outbox.relay", "auth.purge_expired"} <= names
-        assert names == {job.name for job in scheduler.jobs()}
-    finally:
-        await scheduler.stop()

@@ -3,26 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 
 from nacl.signing import VerifyKey
 
-from core.outbox import add_command
+from core.outbox import Command, add_command
 from core.unit_of_work import unit_of_work
 from domain.signing import keys, sessions
-from core.outbox import Command
 from models.sessions import SignerNonce, SigningCommitment, SigningSession, SigningShare
-from tests.conftest import InProcessWorker
-from tests.signing_support import api, ready_vault, settle  # noqa: F401 - api is a fixture
-
-
-async def _request(setup, message: bytes, **kwargs) -> SigningSession:
-    async with unit_of_work():
-        return await sessions.request_signature(workspace_id=setup.workspace_id, vault_id=setup.vault.id,
-                                               message=message, purpose="test", **kwargs)
+from tests.support.signing import ready_vault, request_signature, settle
+from tests.support.worker import InProcessWorker
 
 
 def test_each_signer_has_its_own_queue():
-    import actors  # noqa: F401 - declares the actors
+    importlib.import_module("actors")  # declares the actors
     from core import jobs
 
     queues = {name: decl.queue for name, decl in jobs._declarations.items() if name.startswith("signer_")}  # noqa: SLF001
@@ -30,10 +24,10 @@ def test_each_signer_has_its_own_queue():
     assert set(queues.values()) == {"signer_1", "signer_2"}
 
 
-async def test_redelivered_and_repeated_round_messages_do_not_double_sign(api, worker, broker, tmp_path):
+async def test_redelivered_and_repeated_round_messages_do_not_double_sign(client, worker, broker, tmp_path):
     # Given a completed signature
-    setup = await ready_vault(api, worker, tmp_path / "cosigner")
-    session = await _request(setup, b"exactly once")
+    setup = await ready_vault(client, worker, tmp_path / "cosigner")
+    session = await request_signature(setup, b"exactly once")
     signature = await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id)
     shares_before = {s.participant: bytes(s.share) for s in await SigningShare.filter(session_id=session.id)}
     commitments_before = {c.participant: bytes(c.hiding) for c in await SigningCommitment.filter(session_id=session.id)}
@@ -59,14 +53,14 @@ async def test_redelivered_and_repeated_round_messages_do_not_double_sign(api, w
     assert await Command.filter(status="failed").count() == 0
 
 
-async def test_a_signer_restarted_mid_session_completes_it_from_postgresql(api, broker, tmp_path):
+async def test_a_signer_restarted_mid_session_completes_it_from_postgresql(client, broker, tmp_path):
     # Given the signer processes (one in-process worker) and a ready key
     first = InProcessWorker(broker)
     first.start()
     try:
-        setup = await ready_vault(api, first, tmp_path / "cosigner")
+        setup = await ready_vault(client, first, tmp_path / "cosigner")
         # And a session of signer 1 and the co-signer, where signer 1 has committed (its nonce is sealed in PostgreSQL)
-        session = await _request(setup, b"survives a restart", participants=[1, 3])
+        session = await request_signature(setup, b"survives a restart", participants=[1, 3])
 
         async def signer_committed() -> bool:
             return await SignerNonce.exists(session_id=session.id, participant=1)

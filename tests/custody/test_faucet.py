@@ -51,16 +51,21 @@ async def test_faucet_credits_in_whole_units_or_atomic_units(database):
 
 
 async def test_the_command_runs_as_a_process(database, settings):
-    env = dict(os.environ, DATABASE_URL=settings.database_url)
+    env = dict(os.environ, DATABASE_URL=settings.database_url, CUSTODY_DATA_DIR=str(settings.data_dir))
     code = ("import argparse,sys; from custody.faucet import add_faucet_parser; p=argparse.ArgumentParser(); "
             "add_faucet_parser(p.add_subparsers()); a=p.parse_args(sys.argv[1:]); sys.exit(a.func(a))")
-    done = await asyncio.to_thread(subprocess.run, [sys.executable, "-c", code, "faucet", "--network", EVM,
-                                                    "--address", ADDRESS, "--amount", "2", "--mine"],
-                                   env=env, capture_output=True, text=True, timeout=60)
+
+    def faucet(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", code, "faucet", *args], env=env, capture_output=True, text=True,
+                              timeout=60)
+
+    # When the command credits an address and mines, and (at the same time) names an unknown network
+    done, bad = await asyncio.gather(
+        asyncio.to_thread(faucet, "--network", EVM, "--address", ADDRESS, "--amount", "2", "--mine"),
+        asyncio.to_thread(faucet, "--network", "nope", "--address", ADDRESS, "--amount", "2"))
+    # Then the first prints what it did, and the credit is in a mined block
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["mined_block_height"] == 1
     assert await DevnetTransaction.filter(to_address=ADDRESS, status="confirmed").count() == 1
-    bad = await asyncio.to_thread(subprocess.run, [sys.executable, "-c", code, "faucet", "--network", "nope",
-                                                   "--address", ADDRESS, "--amount", "2"],
-                                  env=env, capture_output=True, text=True, timeout=60)
+    # And the second exits with status 2 and the error code
     assert bad.returncode == 2 and "NETWORK_NOT_FOUND" in bad.stderr

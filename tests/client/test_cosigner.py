@@ -14,10 +14,9 @@ from core.unit_of_work import unit_of_work
 from domain.signing import sessions
 from models.keys import KeySet
 from models.sessions import SigningCommitment, SigningSession
-from tests.conftest import InProcessWorker
-from tests.signing_support import (  # noqa: F401 - api is a fixture
-    FAST_KDF, PASSPHRASE, api, cosigner_for, create_vault, fast_caller, settle, status_is,
-)
+from tests.support.callers import make_caller
+from tests.support.signing import FAST_KDF, PASSPHRASE, cosigner_for, create_vault, settle, status_is
+from tests.support.worker import InProcessWorker
 
 
 def test_the_store_is_encrypted_under_the_passphrase(tmp_path):
@@ -35,17 +34,17 @@ def test_the_store_is_encrypted_under_the_passphrase(tmp_path):
         store.save("share", "../escape", {})
 
 
-async def test_a_cosigner_restarted_mid_protocol_resumes_from_its_store(api, broker, worker, tmp_path):
-    owner = await fast_caller(api, role="OWNER")
-    user = await fast_caller(api, role="SIGNER", workspace_id=owner.workspace_id)
+async def test_a_cosigner_restarted_mid_protocol_resumes_from_its_store(client, broker, worker, tmp_path):
+    owner = await make_caller(role="OWNER")
+    user = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
     vault = await create_vault(owner.workspace_id)
     # Given the co-signer sent round 1 and then stopped (it takes no further step, so the key
     # generation waits in round 2 for it)
-    first = cosigner_for(api, user, tmp_path / "store")
+    first = cosigner_for(client, user, tmp_path / "store")
     await first.step()
     await settle(worker, until=status_is(vault, "round2"))
     # When a new co-signer process starts on the same store
-    restarted = cosigner_for(api, user, tmp_path / "store")
+    restarted = cosigner_for(client, user, tmp_path / "store")
     await settle(worker, restarted, until=status_is(vault, "ready", "failed"))
     # Then the key generation completes
     key_set = await KeySet.get(vault_id=vault.id)
@@ -60,7 +59,7 @@ async def test_a_cosigner_restarted_mid_protocol_resumes_from_its_store(api, bro
     commitment = await SigningCommitment.get(session_id=session.id, participant=3)
     nonce_files = sorted((tmp_path / "store" / "nonce").glob("*.bin"))
     assert len(nonce_files) == 1
-    again = cosigner_for(api, user, tmp_path / "store")
+    again = cosigner_for(client, user, tmp_path / "store")
     view = await again.call("GET", f"/api/v1/co-signer/signing-requests/{session.id}")
     await again._commit(view, again.key_package(str(key_set.id)), b"m")  # noqa: SLF001 - the retried step
     assert sorted((tmp_path / "store" / "nonce").glob("*.bin")) == nonce_files

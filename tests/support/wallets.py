@@ -5,7 +5,7 @@ requested), then its key set is marked ready with the public key of a plain Ed25
 test holds. A FROST(Ed25519) group signature is a plain Ed25519 signature under the group key,
 so the devnet cannot tell the difference, and the test can sign transfers itself without running
 the three-party DKG each time. The end-to-end test (tests/api/test_wallets.py) and the threshold
-signature test (tests/domain/test_networks.py) run the real DKG.
+signature test (tests/domain/networks/test_devnet.py) run the real DKG.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
 from nacl.signing import SigningKey
 
 from core import clock
@@ -27,15 +26,13 @@ from models.keys import KeySet
 from models.vaults import Vault
 from models.wallets import Wallet
 from models.workspaces import Workspace
+from tests.support.callers import Caller, make_workspace
+from tests.support.client import AppClient
 
 
 async def workspace(network_type: str = "testnet") -> Workspace:
-    from domain import companies, workspaces
-
-    async with unit_of_work():
-        company = await companies.create_company(principal=None, name="Acme", email="ops@acme.test")
-        return await workspaces.create_workspace(principal=None, company_id=company.id, name="Main",
-                                                 network_type=network_type)
+    """A new company with one workspace."""
+    return await make_workspace(network_type=network_type)
 
 
 async def give_test_key(vault_id: uuid.UUID | str) -> SigningKey:
@@ -124,31 +121,44 @@ async def reload(wallet: Wallet) -> Wallet:
     return await Wallet.get(id=wallet.id)
 
 
+class Holder:
+    """A key and its address on a network (stands in for a vault's group key)."""
+
+    def __init__(self, network_id: str) -> None:
+        self.key = SigningKey.generate()
+        self.adapter = get_adapter(network_id)
+        self.address = self.adapter.address_from_public_key(bytes(self.key.verify_key))
+
+    async def build(self, currency_id: str, to: str, amount: int, **kwargs: Any) -> Any:
+        async with unit_of_work():
+            return await self.adapter.build_transfer(currency=registry().currency(currency_id),
+                                                     from_address=self.address,
+                                                     public_key=bytes(self.key.verify_key),
+                                                     to_address=to, amount=amount, **kwargs)
+
+    async def submit(self, unsigned: Any, *, key: SigningKey | None = None) -> str:
+        signature = (key or self.key).sign(unsigned.signing_payload).signature
+        async with unit_of_work():
+            return await self.adapter.submit_transfer(body=unsigned.body, signature=signature)
+
+    async def send(self, currency_id: str, to: str, amount: int, **kwargs: Any) -> str:
+        return await self.submit(await self.build(currency_id, to, amount, **kwargs))
+
+    async def balance(self, currency_id: str) -> int:
+        return await self.adapter.balance_of(address=self.address, currency=registry().currency(currency_id))
+
+
 class Api:
-    """Authenticated calls into the app in-process as ``caller``, returning ``(status, json)``.
+    """Calls into the app as ``caller``, answering ``(status, json)``: for tests that make many calls."""
 
-    The first request goes through the ``client`` fixture (which starts the app); later ones go
-    straight to the started app over httpx's ASGI transport, skipping sanic-testing's per-request
-    start-up, which would otherwise dominate these tests.
-    """
-
-    def __init__(self, client: Any, caller: Any) -> None:
+    def __init__(self, client: AppClient, caller: Caller) -> None:
         self.client, self.caller = client, caller
-        self._direct: httpx.AsyncClient | None = None
 
     async def request(self, method: str, path: str, *, json: Any = None, params: dict | None = None,
                       headers: dict[str, str] | None = None) -> tuple[int, Any]:
         headers = headers if headers is not None else self.caller.headers()
-        if self._direct is None:
-            kwargs: dict[str, Any] = {"headers": headers, "params": params or {}}
-            if json is not None:
-                kwargs["json"] = json
-            _, first = await getattr(self.client, method.lower())(path, **kwargs)
-            self._direct = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.client.sanic_app),
-                                             base_url="http://testserver")
-            return first.status, (first.json if first.body else None)
-        response = await self._direct.request(method, path, json=json, params=params, headers=headers)
-        return response.status_code, (response.json() if response.content else None)
+        _, response = await self.client.request(method, path, json=json, params=params, headers=headers)
+        return response.status, response.json
 
     async def get(self, path: str, **params: Any) -> tuple[int, Any]:
         return await self.request("GET", path, params={k: v for k, v in params.items() if v is not None})

@@ -1,0 +1,273 @@
+"""The client co-signer's requests and responses (/api/v1/co-signer; docs/signing.md).
+
+Points and scalars travel as hex of 32 bytes (lowercase when the service writes them; either
+case is read), messages and ciphertexts as base64. The schema checks the shape of each protocol
+message; the service checks what only it can (points on the curve and of prime order, scalars
+below L, proofs, the co-signer seat), with the same error code for either.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import uuid
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, StringConstraints, WithJsonSchema
+
+from api.schemas.common import RequestBody, Resource, Timestamp, refused_as, text
+from domain.signing import cosigner, keys, sessions
+from models.cosigner import CosignerPart as CosignerPartRow
+from models.keys import KeySet
+from models.sessions import SigningPolicy as SigningPolicyRow
+from threshold import scheme
+
+_HEX32 = r"^[0-9a-fA-F]{64}$"
+#: Hex of 32 bytes: an encoded point (commitment, key) or a little-endian scalar.
+Hex32 = Annotated[str, StringConstraints(pattern=_HEX32)]
+#: Largest co-signer part config taken (a config is about 1 KB).
+MAX_CONFIG_LENGTH = 16384
+#: Base64 of one round-2 NaCl Box: 40 to 4096 bytes.
+_BOX_MIN_TEXT = 4 * ((40 + 2) // 3)
+_BOX_MAX_TEXT = 4 * ((cosigner.MAX_ROUND2_CIPHERTEXT + 2) // 3)
+
+Participant = Annotated[int, Field(ge=1, le=scheme.MAX_SIGNERS)]
+ServiceParticipant = Literal[scheme.SERVICE_PARTICIPANTS]  # type: ignore[valid-type]
+KeySetStatus = Literal[keys.STATUSES]  # type: ignore[valid-type]
+SessionStatus = Literal[sessions.STATUSES]  # type: ignore[valid-type]
+PartStatus = Literal["registered", "committed"]
+CosignerParticipant = Literal[scheme.COSIGNER_PARTICIPANT]  # type: ignore[valid-type]
+ComplaintReason = text(max_length=500)
+
+
+def _hex32_bytes(value: Any) -> bytes:
+    if not isinstance(value, str):
+        raise ValueError("must be a hex string")
+    if not re.fullmatch(_HEX32, value):
+        raise ValueError("must be 32 bytes as hex (64 characters)")
+    return bytes.fromhex(value)
+
+
+#: 32 bytes as hex, handed to the service as bytes.
+Hex32Bytes = Annotated[bytes, BeforeValidator(_hex32_bytes),
+                       WithJsonSchema({"type": "string", "pattern": _HEX32, "minLength": 64, "maxLength": 64})]
+
+
+# --- requests ----------------------------------------------------------------------------------------
+
+
+class CosignerPartRegistration(RequestBody):
+    config: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_CONFIG_LENGTH)] = \
+        Field(description="The co-signer part config: a JSON object serialized as a string (docs/signing.md). "
+                          "Malformed: 400 INVALID_COSIGNER_CONFIG; not what the round-1 broadcasts define: "
+                          "400 COSIGNER_PART_MISMATCH.")
+    intent_id: uuid.UUID = Field(description="The key set id of the key generation.")
+
+
+class Round1Package(RequestBody):
+    """The co-signer's round-1 broadcast (threshold.dkg.Round1Package)."""
+
+    sender: CosignerParticipant = Field(description="The co-signer's participant identifier.")
+    commitments: list[Hex32] = Field(min_length=scheme.MIN_SIGNERS, max_length=scheme.MAX_SIGNERS,
+                                     description="The coefficient commitments (as many as the threshold).")
+    proof_r: Hex32 = Field(description="R of the proof of knowledge (a point).")
+    proof_mu: Hex32 = Field(description="mu of the proof of knowledge (a scalar).")
+
+
+class Round1Submission(RequestBody):
+    package: Annotated[Round1Package, refused_as("INVALID_DKG_PACKAGE")] = Field(
+        description="Malformed, off-curve or small-order commitments, a scalar >= L or another sender: "
+                    "400 INVALID_DKG_PACKAGE; a proof that does not verify: 400 INVALID_PROOF_OF_KNOWLEDGE.")
+    transport_public_key: Annotated[Hex32, refused_as("INVALID_TRANSPORT_KEY")] = Field(
+        description="The co-signer's X25519 key for the round-2 Boxes (hex); unusable: 400 INVALID_TRANSPORT_KEY.")
+
+
+class Round2Package(RequestBody):
+    recipient: ServiceParticipant = Field(description="The participant the share is for.")
+    ciphertext: Annotated[str, StringConstraints(min_length=_BOX_MIN_TEXT, max_length=_BOX_MAX_TEXT,
+                                                 pattern=r"^[A-Za-z0-9+/]*={0,2}$")] = Field(
+        description="Base64 of the NaCl Box (nonce included) to the recipient's transport key.")
+
+
+class Round2Submission(RequestBody):
+    packages: Annotated[list[Round2Package], Field(min_length=len(scheme.SERVICE_PARTICIPANTS),
+                                                   max_length=len(scheme.SERVICE_PARTICIPANTS)),
+                        refused_as("INVALID_DKG_PACKAGE")] = Field(
+        description="One package for each other participant; otherwise 400 INVALID_DKG_PACKAGE.")
+
+
+class DkgComplaint(RequestBody):
+    participant: Participant = Field(description="The participant caught cheating (not the co-signer itself).")
+    reason: ComplaintReason = Field(description="What the co-signer's checks found, 1 to 500 characters.")
+
+
+class CommitmentSubmission(RequestBody):
+    hiding: Annotated[Hex32Bytes, refused_as("INVALID_COMMITMENT")] = Field(
+        description="The hiding nonce commitment (a point); malformed, off-curve or small-order: "
+                    "400 INVALID_COMMITMENT.")
+    binding: Annotated[Hex32Bytes, refused_as("INVALID_COMMITMENT")] = Field(
+        description="The binding nonce commitment (a point); same rules.")
+
+
+class ShareSubmission(RequestBody):
+    share: Annotated[Hex32Bytes, refused_as("INVALID_SCALAR")] = Field(
+        description="The signature share (a little-endian scalar below L; otherwise 400 INVALID_SCALAR). "
+                    "A share that does not verify is 400 INVALID_SIGNATURE_SHARE.")
+
+
+class SigningPolicyUpdate(RequestBody):
+    cosigner_required: bool = Field(description="Whether every signature needs the co-signer's share.")
+
+
+# --- responses ---------------------------------------------------------------------------------------
+
+
+class CosignerPart(Resource):
+    id: uuid.UUID
+    config: str = Field(description="The config as registered (its key package encrypted under the co-signer's "
+                                    "passphrase).")
+    device_id: uuid.UUID = Field(description="The paired device; for a headless co-signer, its API user id.")
+    workspace_id: uuid.UUID
+    intent_id: uuid.UUID = Field(description="The key set id.")
+    status: PartStatus
+    created_at: Timestamp
+    committed_at: Timestamp | None
+
+    @classmethod
+    def of(cls, part: CosignerPartRow) -> "CosignerPart":
+        return cls(id=part.id, config=part.config,
+                   device_id=part.device_id or part.user_id,  # type: ignore[attr-defined]
+                   workspace_id=part.workspace_id,  # type: ignore[attr-defined]
+                   intent_id=part.key_set_id,  # type: ignore[attr-defined]
+                   status=part.status, created_at=part.created_at, committed_at=part.committed_at)
+
+
+class Round1PackageView(Resource):
+    sender: Participant
+    commitments: list[str]
+    proof_r: str
+    proof_mu: str
+
+
+class Round1Broadcast(Resource):
+    sender: Participant
+    package: Round1PackageView
+    transport_public_key: str = Field(description="The sender's X25519 transport key (hex).")
+
+
+class Round2Delivery(Resource):
+    sender: Participant
+    ciphertext: str = Field(description="Base64 NaCl Box from the sender to the co-signer's transport key.")
+
+
+class CosignerPartSummary(Resource):
+    id: uuid.UUID
+    status: PartStatus
+
+
+class KeyGeneration(Resource):
+    """One key set's distributed key generation as the co-signer sees it."""
+
+    key_set_id: uuid.UUID
+    vault_id: uuid.UUID
+    scheme: str
+    status: KeySetStatus
+    action: Literal["round1", "round2", "finalize"] | None = Field(
+        description="The co-signer's next step; finalize = register and commit its part.")
+    participant: CosignerParticipant
+    min_signers: int
+    max_signers: int
+    context: str = Field(description="Hex; the proof of knowledge is bound to it.")
+    round1_packages: list[Round1Broadcast] = Field(description="Every round-1 broadcast, once all are in.")
+    round2_packages: list[Round2Delivery] = Field(description="The packages addressed to the co-signer, in finalize.")
+    part: CosignerPartSummary | None
+    group_public_key: str | None = Field(description="Hex, once the key is generated.")
+    failed_participant: int | None
+    failure_reason: str | None
+
+    @classmethod
+    def of(cls, view: cosigner.KeyGeneration) -> "KeyGeneration":
+        key_set = view.key_set
+        return cls(
+            key_set_id=key_set.id, vault_id=key_set.vault_id,  # type: ignore[attr-defined]
+            scheme=key_set.scheme, status=key_set.status, action=view.action,
+            participant=scheme.COSIGNER_PARTICIPANT, min_signers=key_set.min_signers,
+            max_signers=key_set.max_signers, context=bytes(key_set.context).hex(),
+            round1_packages=[Round1Broadcast(sender=p.sender, package=Round1PackageView(**p.payload["package"]),
+                                             transport_public_key=p.payload["transport_public_key"])
+                             for p in view.round1],
+            round2_packages=[Round2Delivery(sender=p.sender, ciphertext=p.payload["ciphertext"])
+                             for p in view.round2_for_me],
+            part=CosignerPartSummary(id=view.part.id, status=view.part.status) if view.part else None,
+            group_public_key=bytes(key_set.group_public_key).hex() if key_set.group_public_key else None,
+            failed_participant=key_set.failed_participant, failure_reason=key_set.failure_reason,
+        )
+
+
+class KeyGenerationList(Resource):
+    items: list[KeyGeneration] = Field(description=f"Oldest first, at most {cosigner.LIST_LIMIT}.")
+
+
+class KeyGenerationFailure(Resource):
+    """The key generation after a complaint: failed, naming the participant."""
+
+    key_set_id: uuid.UUID
+    status: KeySetStatus
+    failed_participant: int | None
+    failure_reason: str | None
+
+    @classmethod
+    def of(cls, key_set: KeySet) -> "KeyGenerationFailure":
+        return cls(key_set_id=key_set.id, status=key_set.status, failed_participant=key_set.failed_participant,
+                   failure_reason=key_set.failure_reason)
+
+
+class SigningCommitmentView(Resource):
+    participant: Participant
+    hiding: str = Field(description="Hex of the hiding commitment.")
+    binding: str = Field(description="Hex of the binding commitment.")
+
+
+class SigningRequest(Resource):
+    """One signing session the co-signer takes part in."""
+
+    id: uuid.UUID
+    vault_id: uuid.UUID
+    key_set_id: uuid.UUID
+    status: SessionStatus
+    action: Literal["commit", "sign"] | None = Field(description="The co-signer's next step.")
+    purpose: str
+    message: str = Field(description="Base64 of the message to sign.")
+    participants: list[Participant]
+    group_public_key: str | None = Field(description="Hex of the group public key.")
+    commitments: list[SigningCommitmentView] = Field(description="Every participant's commitments, from round 2.")
+    signature: str | None = Field(description="Hex of the signature, once complete.")
+    created_at: Timestamp
+
+    @classmethod
+    def of(cls, view: cosigner.SigningRequest) -> "SigningRequest":
+        session, key_set = view.session, view.key_set
+        return cls(
+            id=session.id, vault_id=session.vault_id,  # type: ignore[attr-defined]
+            key_set_id=key_set.id, status=session.status, action=view.action, purpose=session.purpose,
+            message=base64.b64encode(bytes(session.message)).decode(), participants=list(session.participants),
+            group_public_key=bytes(key_set.group_public_key).hex() if key_set.group_public_key else None,
+            commitments=[SigningCommitmentView(participant=c.participant, hiding=bytes(c.hiding).hex(),
+                                               binding=bytes(c.binding).hex()) for c in view.commitments],
+            signature=bytes(session.signature).hex() if session.signature else None,
+            created_at=session.created_at,
+        )
+
+
+class SigningRequestList(Resource):
+    items: list[SigningRequest] = Field(description=f"Oldest first, at most {cosigner.LIST_LIMIT}.")
+
+
+class SigningPolicy(Resource):
+    workspace_id: uuid.UUID
+    cosigner_required: bool
+
+    @classmethod
+    def of(cls, policy: SigningPolicyRow) -> "SigningPolicy":
+        return cls(workspace_id=policy.workspace_id,  # type: ignore[attr-defined]
+                   cosigner_required=policy.cosigner_required)

@@ -1,0 +1,58 @@
+"""Device pairing requests and responses (/api/v2/auth/devices)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Literal
+
+from pydantic import Field
+
+from api.schemas.auth import Ed25519PublicKey
+from api.schemas.common import Name, RequestBody, Resource, Timestamp, text
+from models.auth import Device as DeviceRow
+
+DeviceStatus = Literal["pending_confirmation", "active", "revoked"]
+PairingToken = text(max_length=200)
+FingerprintText = text(max_length=64)
+
+
+class PairingInitiate(RequestBody):
+    tenant_uuid: uuid.UUID = Field(description="The workspace the device is paired to.")
+
+
+class PairingInvitation(Resource):
+    expires_at: int = Field(description="Expiry of the pairing token in unix milliseconds (an integer).")
+    pairing_token: str = Field(description="Valid 5 minutes and for one registration.")
+    qr_data: str = Field(description="JSON for the QR code: v, base_url, tenant_uuid, pairing_token.")
+
+
+class DeviceRegister(RequestBody):
+    pairing_token: PairingToken = Field(description="The token from pairing/initiate.")
+    public_key: Ed25519PublicKey = Field(description="The device's Ed25519 public key: 32 bytes in base64.")
+    name: Name | None = Field(None, description="Display name, 1 to 100 characters (default: device).")
+
+
+class DeviceConfirm(RequestBody):
+    fingerprint: FingerprintText = Field(description="The fingerprint as shown on the device; spaces and case "
+                                                     "are ignored.")
+
+
+class Device(Resource):
+    device_id: uuid.UUID
+    workspace_id: uuid.UUID
+    user_id: uuid.UUID = Field(description="The user the device acts for.")
+    name: str
+    fingerprint: str = Field(description="Eight groups of four hex characters: the first 16 bytes of SHA-256 "
+                                         "of the public key.")
+    status: DeviceStatus
+    created_at: Timestamp
+    confirmed_at: Timestamp | None
+
+    @classmethod
+    def of(cls, device: DeviceRow) -> "Device":
+        return cls(
+            device_id=device.id, workspace_id=device.workspace_id,  # type: ignore[attr-defined]
+            user_id=device.user_id,  # type: ignore[attr-defined]
+            name=device.name, fingerprint=device.fingerprint, status=device.status,  # type: ignore[arg-type]
+            created_at=device.created_at, confirmed_at=device.confirmed_at,
+        )

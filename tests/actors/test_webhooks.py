@@ -1,0 +1,91 @@
+"""The webhook actors (actors/webhooks.py): the delivery actor under redelivery, and the sweep
+that re-enqueues a delivery whose broker message was lost."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+from actors.webhooks import sweep_overdue_deliveries
+from core.unit_of_work import unit_of_work
+from domain.webhooks import catalogue, events
+from models.webhooks import WebhookAttempt, WebhookDelivery
+from tests.support.callers import make_principal
+from tests.support.webhooks import (
+    attempts_of,
+    attempts_reach,
+    create_webhook,
+    delivery_of,
+    emit,
+    fan_out_without_enqueueing,
+    workspace_of,
+)
+from tests.support.worker import wait_for
+
+
+async def test_the_delivery_actor_is_idempotent(database, worker, broker, receiver, frozen_clock):
+    admin = await make_principal()
+    webhook, _ = await create_webhook(admin, receiver.url())
+    (event,) = await emit(workspace_of(admin))
+    await worker.drain()
+    delivery = await delivery_of(event, webhook)
+    assert delivery.status == "succeeded" and len(receiver.received) == 1
+    # When the broker delivers the message again (at least once), with any attempt number
+    actor = broker.get_actor(catalogue.DELIVER)
+    for attempt in (1, 2, None):
+        await asyncio.to_thread(actor.send, str(delivery.id), attempt)
+    await worker.drain()
+    # Then nothing is sent again
+    assert len(receiver.received) == 1 and await WebhookAttempt.filter(delivery_id=delivery.id).count() == 1
+    # And a retrying delivery is neither sent early nor twice for the same attempt
+    receiver.default = 500
+    (failing,) = await emit(workspace_of(admin))
+    retrying = await delivery_of(failing, webhook)
+    await wait_for(attempts_reach(retrying.id, 1))
+    retrying = await WebhookDelivery.get(id=retrying.id)
+    await asyncio.to_thread(actor.send, str(retrying.id), 2)  # early
+    await asyncio.to_thread(actor.send, str(retrying.id), 1)  # stale
+    await worker.settle()
+    assert await attempts_of(retrying.id) == 1 and len(receiver.received) == 2
+    frozen_clock.set(retrying.next_attempt_at)
+    for _ in range(3):  # the due message, duplicated
+        await asyncio.to_thread(actor.send, str(retrying.id), 2)
+    await worker.settle()
+    assert await attempts_of(retrying.id) == 2 and len(receiver.received) == 3
+
+
+async def _webhook_of_a_new_workspace(url: str):
+    admin = await make_principal()
+    webhook, _ = await create_webhook(admin, url)
+    return workspace_of(admin), webhook
+
+
+async def test_a_lost_retry_is_re_enqueued_once_overdue(database, broker, worker, receiver, frozen_clock):
+    receiver.script = [500]
+    workspace_id, webhook = await _webhook_of_a_new_workspace(receiver.url())
+    async with unit_of_work():
+        await events.emit_event(workspace_id=workspace_id, event_type="transaction.created", data={})
+
+    async def retrying():
+        return await WebhookDelivery.get_or_none(webhook_id=webhook.id, status="retrying")
+    delivery = await wait_for(retrying)
+    # Its delayed message is lost (we never release it). Within the bound, the sweep waits.
+    frozen_clock.set(delivery.next_attempt_at + catalogue.SWEEP_GRACE - timedelta(seconds=1))
+    assert await sweep_overdue_deliveries(broker=broker) == 0
+    frozen_clock.advance(seconds=2)
+    assert await sweep_overdue_deliveries(broker=broker) == 1
+    # It is not re-enqueued again while that message is being worked on
+    assert await sweep_overdue_deliveries(broker=broker) == 0
+    await worker.settle()
+    delivery = await WebhookDelivery.get(id=delivery.id)
+    assert delivery.status == "succeeded" and delivery.attempt_count == 2 and len(receiver.received) == 2
+
+
+async def test_a_new_delivery_whose_message_was_lost_is_rescued(database, broker, worker, receiver, frozen_clock):
+    workspace_id, webhook = await _webhook_of_a_new_workspace(receiver.url())
+    delivery = await fan_out_without_enqueueing(workspace_id)
+    assert await sweep_overdue_deliveries(broker=broker) == 0
+    frozen_clock.advance(catalogue.SWEEP_GRACE + timedelta(seconds=1))
+    assert await sweep_overdue_deliveries(broker=broker) == 1
+    await worker.settle()
+    assert (await WebhookDelivery.get(id=delivery.id)).status == "succeeded"

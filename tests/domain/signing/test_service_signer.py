@@ -1,0 +1,44 @@
+"""A service signer's rounds (domain/signing/service_signer.py): its nonce is used once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from nacl.signing import VerifyKey
+
+from core.unit_of_work import unit_of_work
+from domain.signing import service_signer, sessions
+from domain.signing.signer_keys import signer_key
+from models.sessions import SignerNonce, SigningSession, SigningShare
+from tests.support.signing import ready_vault, request_signature
+
+
+async def test_a_nonce_is_used_once_and_a_second_request_for_it_is_refused(client, worker, tmp_path):
+    setup = await ready_vault(client, worker, tmp_path / "cosigner")
+    await worker.drain()
+    await asyncio.to_thread(worker.stop)  # from here on this test plays the signer processes by hand
+    session = await request_signature(setup, b"once")
+    async with unit_of_work():
+        for participant in (1, 2):
+            await service_signer.commit(participant=participant, share_key=signer_key(participant), session_id=session.id)
+        assert await sessions.collect_commitments(session_id=session.id)
+    # Given signer 1 signed: its nonce was deleted in the transaction that stored the share
+    async with unit_of_work():
+        first = await service_signer.sign(participant=1, share_key=signer_key(1), session_id=session.id)
+    assert first is not None
+    assert not await SignerNonce.exists(session_id=session.id, participant=1)
+    assert await SignerNonce.exists(session_id=session.id, participant=2)
+    # When signer 1 is asked again for the same session (the same nonce)
+    with pytest.raises(service_signer.NonceAlreadyUsed) as refused:
+        async with unit_of_work():
+            await service_signer.sign(participant=1, share_key=signer_key(1), session_id=session.id)
+    # Then it refuses and nothing changed
+    assert refused.value.code == "NONCE_ALREADY_USED" and refused.value.status == 409
+    assert await SigningShare.filter(session_id=session.id, participant=1).count() == 1
+    # And the session still completes with the other signer (state lives in PostgreSQL only)
+    async with unit_of_work():
+        await service_signer.sign(participant=2, share_key=signer_key(2), session_id=session.id)
+        assert await sessions.aggregate(session_id=session.id)
+    completed = await SigningSession.get(id=session.id)
+    VerifyKey(bytes(setup.key_set.group_public_key)).verify(b"once", bytes(completed.signature))

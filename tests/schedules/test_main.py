@@ -1,0 +1,35 @@
+"""The scheduler's jobs (schedules/main.py): which jobs exist, at which intervals, and that
+APScheduler registers each of them."""
+
+from __future__ import annotations
+
+from domain.webhooks.catalogue import SWEEP
+from schedules.main import Scheduler
+
+
+async def test_apscheduler_registers_every_job(scheduler_settings, broker):
+    scheduler = Scheduler(scheduler_settings, broker=broker)
+    scheduler.start()
+    try:
+        names = {job.id for job in scheduler._aps.get_jobs()}  # noqa: SLF001
+        assert {"outbox.relay", "auth.purge_expired"} <= names
+        assert names == {job.name for job in scheduler.jobs()}
+    finally:
+        await scheduler.stop()
+
+
+async def test_the_scheduler_runs_block_production_watching_and_compaction(settings, broker):
+    scheduler = Scheduler(settings.with_overrides(devnet_block_interval_seconds=7), broker=broker)
+    jobs = {job.name: job.interval_seconds for job in scheduler.jobs()}
+    assert jobs["devnet.produce_blocks"] == 7
+    assert jobs["deposits.watch"] == settings.chain_watch_interval_seconds
+    assert jobs["transactions.compact_changelog"] == settings.changelog_compaction_interval_seconds
+    disabled = Scheduler(settings.with_overrides(devnet_enabled=False), broker=broker)
+    assert "devnet.produce_blocks" not in {job.name for job in disabled.jobs()}
+    await scheduler.stop()
+    await disabled.stop()
+
+
+def test_the_sweep_is_a_scheduled_job(settings):
+    names = {job.name for job in Scheduler(settings).jobs()}
+    assert SWEEP in names
