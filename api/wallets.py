@@ -37,7 +37,7 @@ async def create_wallet(request: Request, body: WalletCreate) -> WalletCreated:
 
 @bp.get("/asset")
 @endpoint(summary="Wallet assets of the workspace", tag="wallets", query=AssetListQuery,
-          responses={200: AssetList}, workspace=True)
+          responses={200: AssetList}, workspace=True, errors={404: ["VAULT_NOT_FOUND"]})
 async def list_assets(request: Request, query: AssetListQuery) -> AssetList:
     caller, ws = await workspace(request)
     items, total = await wallets.list_wallets(principal=caller, workspace_id=ws.id, limit=query.limit,

@@ -298,7 +298,7 @@ async def resolve_workspace(principal: Principal, header_value: str | None) -> W
 
     Unknown and foreign workspaces get the same 404, so a caller cannot probe for ids.
     """
-    if header_value is None or header_value.strip() == "":
+    if header_value is None:
         if len(principal.accesses) == 1:
             (workspace_id,) = principal.accesses
         else:

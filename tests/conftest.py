@@ -163,3 +163,17 @@ async def client(app: Sanic) -> AsyncIterator[AppClient]:
     await running.start()
     yield running
     await running.stop()
+
+
+@pytest.fixture(autouse=True)
+def declared_errors_only(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every error an operation answers during a test is one its contract declares (api.contract):
+    the OpenAPI document lists every error an integrator can meet."""
+    if "app" not in request.fixturenames and "client" not in request.fixturenames:
+        yield
+        return
+    app: Sanic = request.getfixturevalue("app")
+    app.ctx.contract_violations.clear()
+    yield
+    violations, app.ctx.contract_violations[:] = list(app.ctx.contract_violations), []
+    assert not violations, "errors not declared in the operation's contract:\n" + "\n".join(violations)

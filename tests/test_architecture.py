@@ -1,0 +1,40 @@
+"""The layers import one way only (pyproject.toml [tool.importlinter]): checked here, so CI
+fails on a new upward import; and the check really does fail on one."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("custody", "api", "actors", "schedules", "domain", "models", "core", "threshold", "client",
+            "common", "config")
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def _lint(root: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([str(LINT_IMPORTS), "--config", str(root / "pyproject.toml"), "--no-cache"], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_the_layers_import_one_way():
+    result = _lint(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+def test_an_upward_import_breaks_the_build(tmp_path):
+    # Given a copy of the source tree in which the domain imports the API
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "domain" / "upward_probe.py").write_text("import api.app  # a rule that reaches for HTTP\n")
+    # When the import contracts are checked
+    result = _lint(tmp_path)
+    # Then the check fails and names the offending import
+    assert result.returncode != 0
+    assert "domain.upward_probe -> api.app" in result.stdout
