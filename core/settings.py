@@ -82,6 +82,8 @@ class Settings(BaseSettings):
     pairing_ttl_seconds: int = Field(300, ge=30, validation_alias=AliasChoices("PAIRING_TTL_SECONDS",
                                                                                "pairing_ttl_seconds"))
 
+    #: Port of ``custody web`` when ``--port`` is not given (platforms like Heroku set PORT).
+    port: int = Field(8000, ge=1, le=65535, validation_alias=AliasChoices("PORT", "port"))
     #: Largest request body the API reads (bytes); a larger one is a 413 PAYLOAD_TOO_LARGE.
     request_max_bytes: int = Field(1024 * 1024, ge=1024, validation_alias=AliasChoices("REQUEST_MAX_BYTES",
                                                                                        "request_max_bytes"))

@@ -76,7 +76,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 def cmd_web(args: argparse.Namespace) -> int:
     settings = get_settings()
     _require_urls(settings)
-    serve(host=args.host, port=args.port, workers=args.workers or settings.web_workers)
+    serve(host=args.host, port=args.port or settings.port, workers=args.workers or settings.web_workers)
     return 0
 
 
@@ -213,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("web", help="run the API")
     p.add_argument("--host", default="0.0.0.0")
-    p.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    p.add_argument("--port", type=int, default=None, help="default: PORT, else 8000")
     p.add_argument("--workers", type=int, default=None, help="default: WEB_CONCURRENCY")
     p.set_defaults(func=cmd_web)
 
