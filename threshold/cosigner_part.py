@@ -24,6 +24,10 @@ co-signer program (client/cosigner.py) builds it and the offline recovery tool
 The key of ``encrypted_key_package`` is ``argon2id(passphrase, salt, opslimit, memlimit)``
 (libsodium's crypto_pwhash, 32 bytes); only the client knows the passphrase, so the service
 keeps the part as an escrow copy it cannot read.
+
+Key sets of the secp256k1 schemes (``threshold.scheme``) have parts of the same format: their
+``scheme``, 33-byte SEC1 keys, and their own key packages inside. The functions take the scheme
+as a keyword argument, FROST(Ed25519)'s by default.
 """
 
 from __future__ import annotations
@@ -40,12 +44,19 @@ import nacl.secret
 import nacl.utils
 from nacl.exceptions import CryptoError
 
-from threshold import frost
+from threshold import frost, frost_secp256k1
 from threshold.encoding import HexError, parse_hex
-from threshold.scheme import ED25519_SCHEME
+from threshold.protocol import KeyPackage
+from threshold.scheme import ED25519_SCHEME, SECP256K1_SCHEME, TAPROOT_SCHEME
 
 CONFIG_VERSION = 1
 SCHEME = ED25519_SCHEME
+#: The key package class of each scheme (the two secp256k1 schemes share key packages).
+KEY_PACKAGE_TYPES: Mapping[str, type[KeyPackage]] = {
+    ED25519_SCHEME: frost.KeyPackage,
+    SECP256K1_SCHEME: frost_secp256k1.KeyPackage,
+    TAPROOT_SCHEME: frost_secp256k1.KeyPackage,
+}
 KDF = "argon2id13"
 CIPHER = "xsalsa20poly1305"
 MAX_CONFIG_LENGTH = 16384
@@ -79,7 +90,14 @@ def derive_key(passphrase: bytes, salt: bytes, params: KdfParams) -> bytes:
                                     opslimit=params.opslimit, memlimit=params.memlimit)
 
 
-def encrypt_key_package(key_package: frost.KeyPackage, *, key: bytes, salt: bytes, params: KdfParams) -> dict[str, Any]:
+def _key_package_type(scheme: str) -> type[KeyPackage]:
+    try:
+        return KEY_PACKAGE_TYPES[scheme]
+    except KeyError:
+        raise ConfigError(f"unknown scheme {scheme!r}") from None
+
+
+def encrypt_key_package(key_package: KeyPackage, *, key: bytes, salt: bytes, params: KdfParams) -> dict[str, Any]:
     """``encrypted_key_package`` for a key already derived with :func:`derive_key` from ``salt``."""
     ciphertext = nacl.secret.SecretBox(key).encrypt(json.dumps(key_package.to_dict()).encode())
     return {
@@ -105,8 +123,9 @@ def _int(data: Mapping[str, Any], name: str) -> int:
     return value
 
 
-def decrypt_key_package(encrypted: Mapping[str, Any], passphrase: bytes) -> frost.KeyPackage:
-    """Open an ``encrypted_key_package`` with the passphrase."""
+def decrypt_key_package(encrypted: Mapping[str, Any], passphrase: bytes, *, scheme: str = SCHEME) -> KeyPackage:
+    """Open an ``encrypted_key_package`` with the passphrase (a key package of ``scheme``)."""
+    key_package_type = _key_package_type(scheme)
     if not isinstance(encrypted, Mapping) or encrypted.get("kdf") != KDF or encrypted.get("cipher") != CIPHER:
         raise ConfigError(f"encrypted_key_package must use kdf {KDF} and cipher {CIPHER}")
     params = KdfParams(_int(encrypted, "opslimit"), _int(encrypted, "memlimit"))
@@ -115,7 +134,7 @@ def decrypt_key_package(encrypted: Mapping[str, Any], passphrase: bytes) -> fros
         plaintext = nacl.secret.SecretBox(key).decrypt(_b64(encrypted.get("ciphertext"), "ciphertext"))
     except CryptoError:
         raise WrongPassphrase("the passphrase does not decrypt this key package") from None
-    return frost.KeyPackage.from_dict(json.loads(plaintext))
+    return key_package_type.from_dict(json.loads(plaintext))
 
 
 @dataclass(frozen=True)
@@ -132,13 +151,15 @@ class CosignerConfig:
 
 
 def build_config(
-    *, key_set_id: uuid.UUID | str, key_package: frost.KeyPackage, min_signers: int, max_signers: int,
-    encrypted_key_package: Mapping[str, Any],
+    *, key_set_id: uuid.UUID | str, key_package: KeyPackage, min_signers: int, max_signers: int,
+    encrypted_key_package: Mapping[str, Any], scheme: str = SCHEME,
 ) -> str:
     """The config string the co-signer sends with POST /co-signer/part."""
+    if not isinstance(key_package, _key_package_type(scheme)):
+        raise ConfigError(f"the key package is not one of scheme {scheme}")
     return json.dumps({
         "version": CONFIG_VERSION,
-        "scheme": SCHEME,
+        "scheme": scheme,
         "key_set_id": str(key_set_id),
         "participant": key_package.identifier,
         "min_signers": min_signers,
@@ -149,19 +170,20 @@ def build_config(
     }, separators=(",", ":"))
 
 
-def _element(data: Mapping[str, Any], name: str) -> bytes:
+def _element(data: Mapping[str, Any], name: str, key_package_type: type[KeyPackage]) -> bytes:
     try:
         raw = parse_hex(data.get(name), what=name)
     except HexError as error:
         raise ConfigError(str(error)) from None
     try:
-        return frost.deserialize_element(raw, what=name)
+        return key_package_type.group.deserialize_element(raw, what=name)
     except frost.FrostError as exc:
         raise ConfigError(str(exc)) from None
 
 
-def parse_config(config: Any) -> CosignerConfig:
-    """Parse and check a config string; raises :class:`ConfigError` naming what is wrong."""
+def parse_config(config: Any, *, scheme: str = SCHEME) -> CosignerConfig:
+    """Parse and check a config string of ``scheme``; raises :class:`ConfigError` naming what is wrong."""
+    key_package_type = _key_package_type(scheme)
     if not isinstance(config, str) or not config or len(config) > MAX_CONFIG_LENGTH:
         raise ConfigError(f"config must be a JSON document of at most {MAX_CONFIG_LENGTH} characters")
     try:
@@ -172,8 +194,8 @@ def parse_config(config: Any) -> CosignerConfig:
         raise ConfigError("config must be a JSON object")
     if data.get("version") != CONFIG_VERSION:
         raise ConfigError(f"config version must be {CONFIG_VERSION}")
-    if data.get("scheme") != SCHEME:
-        raise ConfigError(f"config scheme must be {SCHEME}")
+    if data.get("scheme") != scheme:
+        raise ConfigError(f"config scheme must be {scheme}")
     try:
         key_set_id = uuid.UUID(str(data.get("key_set_id")))
     except ValueError:
@@ -190,8 +212,8 @@ def parse_config(config: Any) -> CosignerConfig:
         participant=_int(data, "participant"),
         min_signers=_int(data, "min_signers"),
         max_signers=_int(data, "max_signers"),
-        group_public_key=_element(data, "group_public_key"),
-        verifying_share=_element(data, "verifying_share"),
+        group_public_key=_element(data, "group_public_key", key_package_type),
+        verifying_share=_element(data, "verifying_share", key_package_type),
         encrypted_key_package=encrypted,
     )
 

@@ -5,7 +5,8 @@ keeps the private key with its secret round state. A round-2 package (which carr
 share ``f_sender(recipient)``) travels as a NaCl Box from the sender's to the recipient's
 transport key, base64-encoded: the coordinator and the database only ever see ciphertext, and
 Box authenticates the sender's transport key. Used by the service signers (domain.signing.service_signer)
-and the co-signer program (client.cosigner).
+and the co-signer program (client.cosigner). Packages of any ciphersuite's DKG travel the same way;
+the recipient names the type it expects (``threshold.dkg.Round2Package`` by default).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import json
 from nacl.exceptions import CryptoError
 from nacl.public import Box, PrivateKey, PublicKey
 
-from threshold import dkg
+from threshold import dkg, pedersen
 
 
 def transport_key_is_usable(public_key: bytes) -> bool:
@@ -29,19 +30,20 @@ def transport_key_is_usable(public_key: bytes) -> bool:
     return True
 
 
-def seal_round2_package(package: dkg.Round2Package, *, own: PrivateKey, recipient_transport_key: bytes) -> str:
+def seal_round2_package(package: pedersen.Round2Package, *, own: PrivateKey, recipient_transport_key: bytes) -> str:
     """Encrypt ``package`` for its recipient: base64 of the Box ciphertext (nonce included)."""
     ciphertext = Box(own, PublicKey(recipient_transport_key)).encrypt(json.dumps(package.to_dict()).encode())
     return base64.b64encode(bytes(ciphertext)).decode()
 
 
 def open_round2_package(
-    *, own: PrivateKey, recipient: int, sender: int, sender_transport_key: bytes, ciphertext_b64: str
-) -> dkg.Round2Package:
-    """Decrypt and parse a round-2 package; anything wrong with it is the sender's fault."""
+    *, own: PrivateKey, recipient: int, sender: int, sender_transport_key: bytes, ciphertext_b64: str,
+    package_type: type[pedersen.Round2Package] = dkg.Round2Package,
+) -> pedersen.Round2Package:
+    """Decrypt and parse a round-2 package of ``package_type``; anything wrong with it is the sender's fault."""
     try:
         plaintext = Box(own, PublicKey(sender_transport_key)).decrypt(base64.b64decode(ciphertext_b64))
-        package = dkg.Round2Package.from_dict(json.loads(plaintext))
+        package = package_type.from_dict(json.loads(plaintext))
     except dkg.DkgCheatingParticipant:
         raise
     except dkg.DkgError as exc:

@@ -12,7 +12,6 @@ import itertools
 import json
 import os
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,10 +19,10 @@ from nacl.bindings import crypto_core_ed25519_add, crypto_core_ed25519_is_valid_
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
+from tests.threshold.helpers import h, load_vectors
 from threshold import frost
 from threshold.frost import (
     IDENTITY,
-    L,
     InvalidCommitmentList,
     InvalidElement,
     InvalidIdentifier,
@@ -31,6 +30,7 @@ from threshold.frost import (
     InvalidScalar,
     InvalidSignatureShare,
     KeyPackage,
+    L,
     PublicKeyPackage,
     SignatureShare,
     SigningCommitments,
@@ -42,24 +42,9 @@ from threshold.frost import (
 # --------------------------------------------------------------------------
 
 
-def _vectors_dir() -> Path:
-    # /work/main is the repository; the shared vectors live beside it.
-    override = os.environ.get("CUSTODY_VECTORS_DIR")
-    return Path(override) if override else Path(__file__).resolve().parents[3] / "shared" / "vectors"
-
-
-VECTOR_FILE = _vectors_dir() / "frost-ed25519-sha512.json"
-
-
-def h(x: str) -> bytes:
-    return bytes.fromhex(x)
-
-
 @pytest.fixture(scope="module")
 def vec() -> dict[str, Any]:
-    if not VECTOR_FILE.exists():  # pragma: no cover - environment problem, not a code problem
-        pytest.fail(f"test vectors not found at {VECTOR_FILE} (set CUSTODY_VECTORS_DIR)")
-    return json.loads(VECTOR_FILE.read_text())
+    return load_vectors("frost-ed25519-sha512.json")
 
 
 @pytest.fixture(scope="module")
@@ -565,3 +550,67 @@ def test_random_threshold_signing_verifies_with_pynacl(min_signers: int, max_sig
         assert frost.verify_signature(public.group_public_key, msg, sig)
         # And does not verify for another message
         assert not frost.verify_signature(public.group_public_key, msg + b"!", sig)
+
+
+# --------------------------------------------------------------------------
+# Unchanged behaviour: names, wire formats and messages the service relies on
+# --------------------------------------------------------------------------
+
+#: Every module-level name of threshold.frost before it became a binding of threshold.protocol.
+_PUBLIC_NAMES = (
+    "CONTEXT_STRING L SCALAR_SIZE ELEMENT_SIZE SIGNATURE_SIZE IDENTITY FrostError InvalidScalar InvalidElement "
+    "InvalidIdentifier InvalidParameters InvalidCommitmentList InvalidSignatureShare InvalidSignature KeyPackage "
+    "PublicKeyPackage SigningNonces SigningCommitments SignatureShare serialize_scalar deserialize_scalar "
+    "serialize_element deserialize_element serialize_identifier deserialize_identifier scalar_from_int random_scalar "
+    "scalar_add scalar_sub scalar_mul scalar_neg scalar_inv element_add element_sub scalar_mult scalar_base_mult H1 H2 "
+    "H3 H4 H5 nonce_generate commit validate_commitment_list encode_group_commitment_list "
+    "participants_from_commitment_list compute_binding_factor_inputs compute_binding_factors compute_group_commitment "
+    "compute_challenge derive_interpolating_value sign verify_signature_share aggregate_unverified aggregate "
+    "verify_signature polynomial_evaluate polynomial_interpolate_constant secret_share_shard secret_share_combine "
+    "trusted_dealer_keygen trusted_dealer_key_packages vss_commit vss_verify derive_group_info "
+    "verifying_share_from_commitments"
+).split()
+
+
+def test_every_public_name_is_still_exported() -> None:
+    # Given the module's former public names / Then each is exported and listed in __all__
+    for name in _PUBLIC_NAMES:
+        assert hasattr(frost, name), name
+        assert name in frost.__all__, name
+    assert (frost.L, frost.SCALAR_SIZE, frost.ELEMENT_SIZE, frost.SIGNATURE_SIZE) == (L, 32, 32, 64)
+    assert (KeyPackage.SERIALIZED_SIZE, SigningCommitments.SERIALIZED_SIZE) == (128, 96)
+    assert (SigningNonces.SERIALIZED_SIZE, SignatureShare.SERIALIZED_SIZE) == (64, 64)
+
+
+def test_stored_forms_are_byte_for_byte_the_documented_ones(vec: dict[str, Any], dealt: dict[str, Any],
+                                                            round_one: dict[str, Any]) -> None:
+    # Given participant 1's key package and round-one output of the vectors
+    kp, out = dealt["key_packages"][1], vec["round_one_outputs"]["outputs"][0]
+    share_hex = vec["inputs"]["participant_shares"][0]["participant_share"]
+    verifying_hex = frost.scalar_base_mult(h(share_hex)).hex()
+    # Then the JSON stored in PostgreSQL and on the co-signer's disk is exactly this
+    assert kp.to_dict() == {"identifier": 1, "signing_share": share_hex, "verifying_share": verifying_hex,
+                            "group_public_key": vec["inputs"]["group_public_key"]}
+    assert kp.to_bytes().hex() == "01" + "00" * 31 + share_hex + verifying_hex + vec["inputs"]["group_public_key"]
+    assert dealt["public"].to_dict()["verifying_shares"]["1"] == verifying_hex
+    assert round_one["nonces"][1].to_dict() == {"hiding": out["hiding_nonce"], "binding": out["binding_nonce"]}
+    assert round_one["commitments"][0].to_bytes().hex() == (
+        "01" + "00" * 31 + out["hiding_nonce_commitment"] + out["binding_nonce_commitment"]
+    )
+    sig_share = vec["round_two_outputs"]["outputs"][0]["sig_share"]
+    assert SignatureShare(1, h(sig_share)).to_dict() == {"identifier": 1, "share": sig_share}
+
+
+def test_error_messages_are_unchanged(two_of_three: Any) -> None:
+    # Given the messages the API surfaces (details.reason) / Then their wording is as before
+    with pytest.raises(InvalidScalar, match=r"^scalar is not canonical \(not less than the group order L\)$"):
+        frost.deserialize_scalar(L.to_bytes(32, "little"))
+    with pytest.raises(InvalidIdentifier, match=r"^identifier must be in \[1, L\), got 0$"):
+        frost.serialize_identifier(0)
+    with pytest.raises(InvalidElement, match="is not a valid prime-order group element"):
+        frost.deserialize_element(IDENTITY, what="hiding")
+    packages, public = two_of_three
+    nonces, commitments = _signing_session(packages, [1, 2])
+    shares = [frost.sign(packages[i], nonces[i], b"m", commitments) for i in (1, 2)]
+    with pytest.raises(InvalidSignatureShare, match=r"^participant 2: signature share failed verification$"):
+        frost.aggregate(commitments, b"m", [shares[0], SignatureShare(2, shares[0].share)], public)
