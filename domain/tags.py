@@ -423,16 +423,20 @@ async def all_tags(*, principal: Principal | None, workspace_id: uuid.UUID, orde
 
 
 async def tags_by_vault(vault_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[Tag]]:
-    """The tags each vault carries, each list in label order (vaults without tags are absent)."""
+    """The tags each vault carries, each list in label order (vaults without tags are absent).
+
+    Raw rows: a page of 1000 vaults with 20 tags each is 20,000 pairs, which the ORM takes
+    several times longer to build; the few distinct tags come sorted from the ORM.
+    """
     if not vault_ids:
         return {}
-    pairs = await VaultTag.filter(vault_id__in=list(vault_ids)).values_list("vault_id", "tag_id")
-    tags = await Tag.filter(id__in={tag_id for _, tag_id in pairs}).order_by("label_key", "label", "id")
-    position = {tag.id: index for index, tag in enumerate(tags)}
-    by_id = {tag.id: tag for tag in tags}
+    pairs = await connections.get("default").execute_query(
+        "SELECT vault_id, tag_id FROM vault_tags WHERE vault_id = ANY($1::uuid[])", [list(vault_ids)])
+    ordered = await Tag.filter(id__in={tag_id for _, tag_id in pairs[1]}).order_by("label_key", "label", "id")
+    rank = {tag.id: index for index, tag in enumerate(ordered)}
     carried: dict[uuid.UUID, list[Tag]] = {}
-    for vault_id, tag_id in sorted(pairs, key=lambda pair: position[pair[1]]):
-        carried.setdefault(vault_id, []).append(by_id[tag_id])
+    for vault_id, tag_id in sorted(pairs[1], key=lambda pair: rank[pair[1]]):
+        carried.setdefault(vault_id, []).append(ordered[rank[tag_id]])
     return carried
 
 
@@ -453,8 +457,8 @@ def vaults_tagged(query: QuerySet[Vault], *, tag_ids: Sequence[uuid.UUID] | None
         raise field_error("tag_ids", f"must name at most {TAG_IDS_PER_VAULT_FILTER} tags")
     carrying = VaultTag.filter(tag_id__in=wanted)
     if match_mode == "all":
-        carrying = (carrying.annotate(matched=Count("tag_id", distinct=True)).group_by("vault_id")
-                    .filter(matched=len(wanted)))
+        # (vault, tag) is unique, so a vault carrying every one has exactly len(wanted) rows here.
+        carrying = (carrying.annotate(matched=Count("id")).group_by("vault_id").filter(matched=len(wanted)))
     return query.filter(id__in=Subquery(carrying.values("vault_id")))
 
 
