@@ -430,12 +430,14 @@ async def tags_by_vault(vault_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[
     """
     if not vault_ids:
         return {}
-    pairs = await connections.get("default").execute_query(
+    _, pairs = await connections.get("default").execute_query(
         "SELECT vault_id, tag_id FROM vault_tags WHERE vault_id = ANY($1::uuid[])", [list(vault_ids)])
-    ordered = await Tag.filter(id__in={tag_id for _, tag_id in pairs[1]}).order_by("label_key", "label", "id")
+    ordered = await Tag.filter(id__in={tag_id for _, tag_id in pairs}).order_by("label_key", "label", "id")
     rank = {tag.id: index for index, tag in enumerate(ordered)}
+    # Two statements, two snapshots: a tag detached and deleted in between is left out.
+    present = [pair for pair in pairs if pair[1] in rank]
     carried: dict[uuid.UUID, list[Tag]] = {}
-    for vault_id, tag_id in sorted(pairs[1], key=lambda pair: rank[pair[1]]):
+    for vault_id, tag_id in sorted(present, key=lambda pair: rank[pair[1]]):
         carried.setdefault(vault_id, []).append(ordered[rank[tag_id]])
     return carried
 
