@@ -17,6 +17,7 @@ from api import (
     currencies,
     devices,
     errors,
+    tags,
     transactions,
     users,
     vaults,
@@ -51,8 +52,9 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     app.ext.openapi.add_security_scheme("BearerAuth", "http", scheme="bearer")
 
     for module in (auth, devices, companies, workspaces, users, cosigner, backups,
-                   currencies, vaults, wallets, balances, transactions, webhooks):
+                   currencies, vaults, wallets, balances, transactions, webhooks, tags):
         app.blueprint(module.bp)
+    app.blueprint(vaults.listing)
     errors.install(app)
 
     @app.on_request(priority=100)
