@@ -120,11 +120,11 @@ async def run(event_count: int, threads: int, concurrency: int, worker_timeout_m
     import dramatiq
     from _support import drop_database, flush_namespace, recreate_database
 
-    from custody.wiring import setup_broker
-    from custody.wiring import close_database, migrate, open_database
     from core.settings import Settings, configure, get_settings
     from core.unit_of_work import unit_of_work
-    from domain import companies, webhooks, workspaces
+    from custody.wiring import close_database, migrate, open_database, setup_broker
+    from domain import companies, workspaces
+    from domain.webhooks import events, management
     from models.webhooks import WebhookDelivery
 
     env = get_settings()
