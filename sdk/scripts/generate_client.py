@@ -126,7 +126,8 @@ def for_generator(document: dict[str, Any]) -> dict[str, Any]:
 
     - Every error answer (an envelope ``{code, error, details}``) leaves the operation's
       ``responses``; its status and codes are appended to the operation's description instead,
-      so each generated function's docstring still lists the errors it can raise.
+      so each generated function's docstring still lists the errors it can raise. A status that
+      answers either an object or an envelope (``oneOf``) keeps the object.
     - Header parameters lose ``format: uuid`` (they stay strings): openapi-python-client 0.29
       puts a ``UUID`` object into the headers as it is, and httpx refuses any header value that
       is not ``str`` (its header conversion, openapi-python-client#566, predates the uuid
@@ -147,13 +148,23 @@ def for_generator(document: dict[str, Any]) -> dict[str, Any]:
             errors: list[str] = []
             for status in sorted(operation["responses"]):
                 answer = operation["responses"][status]
-                schema = (answer.get("content") or {}).get("application/json", {}).get("schema")
-                if not _is_error_envelope(schema):
+                content = (answer.get("content") or {}).get("application/json", {})
+                schema = content.get("schema")
+                # A status with two bodies (POST /transaction's 409: the transaction it created, or
+                # an error envelope) is written as oneOf; the envelope goes, the object stays.
+                options = schema.get("oneOf") or schema.get("anyOf") if isinstance(schema, dict) else None
+                envelopes = [option for option in options or [] if _is_error_envelope(option)]
+                if not _is_error_envelope(schema) and not envelopes:
                     continue
-                answer_codes = list(schema["properties"]["code"].get("enum", []))
+                answer_codes = [code for envelope in envelopes or [schema]
+                                for code in envelope["properties"]["code"].get("enum", [])]
                 codes.update(answer_codes)
                 errors.append(f"{status} {', '.join(answer_codes)}")
-                del operation["responses"][status]
+                rest = [option for option in options or [] if not _is_error_envelope(option)]
+                if rest:
+                    content["schema"] = rest[0] if len(rest) == 1 else {"oneOf": rest}
+                else:
+                    del operation["responses"][status]
             if errors:
                 description = operation.get("description") or ""
                 listed = "Errors (raised as custody_sdk.CustodyApiError): " + "; ".join(errors) + "."

@@ -76,6 +76,24 @@ def test_error_answers_are_folded_into_descriptions_and_codes():
     assert "404" in document["paths"]["/v/{id}"]["get"]["responses"]  # the input is left alone
 
 
+def test_a_status_with_an_object_or_an_envelope_keeps_the_object():
+    # Given POST /transaction's 409 as the withdrawals document it: the transaction a repeated
+    # idempotency key created, or an error envelope
+    generator = _generator_module()
+    envelope = {"type": "object", "required": ["code", "error", "details"],
+                "properties": {"code": {"type": "string", "enum": ["INSUFFICIENT_BALANCE"]},
+                               "error": {"type": "string"}, "details": {"type": "object"}}}
+    transaction = {"$ref": "#/components/schemas/Transaction"}
+    document = {"paths": {"/api/v1/transaction": {"post": {"responses": {
+        "201": {"content": {"application/json": {"schema": transaction}}},
+        "409": {"content": {"application/json": {"schema": {"oneOf": [transaction, envelope]}}}}}}}}}
+    # When it is prepared for the generator
+    operation = generator.for_generator(document)["paths"]["/api/v1/transaction"]["post"]
+    # Then the 409 is the transaction (the SDK parses a replay with it) and its codes are listed
+    assert operation["responses"]["409"]["content"]["application/json"]["schema"] == transaction
+    assert operation["description"] == "Errors (raised as custody_sdk.CustodyApiError): 409 INSUFFICIENT_BALANCE."
+
+
 def test_the_sdk_is_packaged_on_its_own():
     # Given the service's and the SDK's pyproject.toml
     service = tomllib.loads((ROOT / "pyproject.toml").read_text())

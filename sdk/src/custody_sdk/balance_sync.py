@@ -4,7 +4,8 @@
 1. **Initial load**: the balance snapshot ``GET /api/v1/asset/balances/currencies?wallets=true``
    is the truth, and its ``cursor`` the position (:meth:`BalanceSync.reset`).
 2. **Live**: each ``transaction.*`` webhook event overwrites the balance of each side it carries
-   (absolute, never added), ordered per address by ``balance_version`` (by ``block_height``
+   (``from``, ``to``, and ``fee_payer`` when a token withdrawal's fee comes from another wallet;
+   absolute, never added), ordered per address by ``balance_version`` (by ``block_height``
    where a network has no version); repeated events (same event id) and repeated transaction
    states are dropped (:meth:`BalanceSync.apply_webhook`).
 3. **Reconcile**: compare the snapshot's per-currency balances with the local totals; the snapshot
@@ -129,7 +130,9 @@ class BalanceSync:
         known = self.transactions.get(tx["id"])
         if known is None or _newer_or_same(tx, known):
             self.transactions[tx["id"]] = dict(tx)
-        for side in (tx.get("from"), tx.get("to")):
+        # ``fee_payer``: the wallet paying the fee when it is not ``from`` (a token withdrawal's
+        # native coin wallet); it carries an absolute balance like the two sides.
+        for side in (tx.get("from"), tx.get("to"), tx.get("fee_payer")):
             if side and not side.get("external") and side.get("balance") is not None:
                 self._apply_side(side, tx)
         return True
