@@ -5,6 +5,9 @@ from .active_token import ActiveToken
 from .active_token_subject_type import ActiveTokenSubjectType
 from .address import Address
 from .address_type import AddressType
+from .all_tags import AllTags
+from .all_tags_order_by import AllTagsOrderBy
+from .all_tags_order_dir import AllTagsOrderDir
 from .api_user_create import ApiUserCreate
 from .api_user_create_role import ApiUserCreateRole
 from .asset import Asset
@@ -58,10 +61,17 @@ from .key_generation_participant import KeyGenerationParticipant
 from .key_generation_status import KeyGenerationStatus
 from .key_set_summary import KeySetSummary
 from .key_set_summary_status import KeySetSummaryStatus
+from .list_accounts_tag_match_mode import ListAccountsTagMatchMode
 from .list_deliveries_event_type import ListDeliveriesEventType
 from .list_deliveries_status import ListDeliveriesStatus
+from .list_tags_order_by import ListTagsOrderBy
+from .list_tags_order_dir import ListTagsOrderDir
+from .list_vaults_tag_match_mode import ListVaultsTagMatchMode
 from .pairing_initiate import PairingInitiate
 from .pairing_invitation import PairingInvitation
+from .rejected_tag_operation import RejectedTagOperation
+from .rejected_tag_operation_operation import RejectedTagOperationOperation
+from .rejected_tag_operation_reason import RejectedTagOperationReason
 from .replay_request import ReplayRequest
 from .round_1_broadcast import Round1Broadcast
 from .round_1_package import Round1Package
@@ -83,6 +93,15 @@ from .signing_request_list import SigningRequestList
 from .signing_request_status import SigningRequestStatus
 from .symbol_balance import SymbolBalance
 from .symbol_total import SymbolTotal
+from .tag import Tag
+from .tag_create import TagCreate
+from .tag_list import TagList
+from .tag_list_item import TagListItem
+from .tag_operation import TagOperation
+from .tag_operation_operation import TagOperationOperation
+from .tag_operations import TagOperations
+from .tag_update import TagUpdate
+from .tag_vault import TagVault
 from .token_access import TokenAccess
 from .token_access_permissions_item import TokenAccessPermissionsItem
 from .token_access_role import TokenAccessRole
@@ -97,6 +116,7 @@ from .vault import Vault
 from .vault_create import VaultCreate
 from .vault_list import VaultList
 from .vault_rename import VaultRename
+from .vault_tags_change import VaultTagsChange
 from .verification_group import VerificationGroup
 from .verification_group_schema import VerificationGroupSchema
 from .verification_groups import VerificationGroups
@@ -146,6 +166,9 @@ __all__ = (
     "ActiveTokenSubjectType",
     "Address",
     "AddressType",
+    "AllTags",
+    "AllTagsOrderBy",
+    "AllTagsOrderDir",
     "ApiUserCreate",
     "ApiUserCreateRole",
     "Asset",
@@ -199,10 +222,17 @@ __all__ = (
     "KeyGenerationStatus",
     "KeySetSummary",
     "KeySetSummaryStatus",
+    "ListAccountsTagMatchMode",
     "ListDeliveriesEventType",
     "ListDeliveriesStatus",
+    "ListTagsOrderBy",
+    "ListTagsOrderDir",
+    "ListVaultsTagMatchMode",
     "PairingInitiate",
     "PairingInvitation",
+    "RejectedTagOperation",
+    "RejectedTagOperationOperation",
+    "RejectedTagOperationReason",
     "ReplayRequest",
     "Round1Broadcast",
     "Round1Package",
@@ -224,6 +254,15 @@ __all__ = (
     "SigningRequestStatus",
     "SymbolBalance",
     "SymbolTotal",
+    "Tag",
+    "TagCreate",
+    "TagList",
+    "TagListItem",
+    "TagOperation",
+    "TagOperationOperation",
+    "TagOperations",
+    "TagUpdate",
+    "TagVault",
     "TokenAccess",
     "TokenAccessPermissionsItem",
     "TokenAccessRole",
@@ -238,6 +277,7 @@ __all__ = (
     "VaultCreate",
     "VaultList",
     "VaultRename",
+    "VaultTagsChange",
     "VerificationGroup",
     "VerificationGroups",
     "VerificationGroupSchema",

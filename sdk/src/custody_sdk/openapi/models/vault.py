@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
     from ..models.key_set_summary import KeySetSummary
+    from ..models.tag import Tag
 
 
 T = TypeVar("T", bound="Vault")
@@ -24,6 +25,7 @@ class Vault:
         name (str):
         is_frozen (bool):
         key_set (KeySetSummary | None):
+        tags (list[Tag]): The tags the vault carries, in label order (empty when none).
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
     """
@@ -33,6 +35,7 @@ class Vault:
     name: str
     is_frozen: bool
     key_set: KeySetSummary | None
+    tags: list[Tag]
     created_at: datetime.datetime
     updated_at: datetime.datetime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -54,6 +57,11 @@ class Vault:
         else:
             key_set = self.key_set
 
+        tags = []
+        for tags_item_data in self.tags:
+            tags_item = tags_item_data.to_dict()
+            tags.append(tags_item)
+
         created_at = self.created_at.isoformat()
 
         updated_at = self.updated_at.isoformat()
@@ -67,6 +75,7 @@ class Vault:
                 "name": name,
                 "is_frozen": is_frozen,
                 "key_set": key_set,
+                "tags": tags,
                 "created_at": created_at,
                 "updated_at": updated_at,
             }
@@ -77,6 +86,7 @@ class Vault:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.key_set_summary import KeySetSummary  # noqa: PLC0415
+        from ..models.tag import Tag  # noqa: PLC0415
 
         d = dict(src_dict)
         id = UUID(d.pop("id"))
@@ -102,6 +112,13 @@ class Vault:
 
         key_set = _parse_key_set(d.pop("key_set"))
 
+        tags = []
+        _tags = d.pop("tags")
+        for tags_item_data in _tags:
+            tags_item = Tag.from_dict(tags_item_data)
+
+            tags.append(tags_item)
+
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
@@ -112,6 +129,7 @@ class Vault:
             name=name,
             is_frozen=is_frozen,
             key_set=key_set,
+            tags=tags,
             created_at=created_at,
             updated_at=updated_at,
         )

@@ -1,10 +1,14 @@
 from http import HTTPStatus
 from typing import Any
+from uuid import UUID
 
 import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.list_vaults_tag_match_mode import (
+    ListVaultsTagMatchMode,
+)
 from ...models.vault_list import VaultList
 from ...types import UNSET, Response, Unset
 
@@ -13,6 +17,8 @@ def _get_kwargs(
     *,
     limit: int | Unset = 100,
     offset: int | Unset = 0,
+    tag_ids: list[UUID] | None | Unset = UNSET,
+    tag_match_mode: ListVaultsTagMatchMode | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -24,6 +30,25 @@ def _get_kwargs(
     params["limit"] = limit
 
     params["offset"] = offset
+
+    json_tag_ids: list[str] | None | Unset
+    if isinstance(tag_ids, Unset):
+        json_tag_ids = UNSET
+    elif isinstance(tag_ids, list):
+        json_tag_ids = []
+        for tag_ids_type_0_item_data in tag_ids:
+            tag_ids_type_0_item = str(tag_ids_type_0_item_data)
+            json_tag_ids.append(tag_ids_type_0_item)
+
+    else:
+        json_tag_ids = tag_ids
+    params["tag_ids"] = json_tag_ids
+
+    json_tag_match_mode: str | Unset = UNSET
+    if not isinstance(tag_match_mode, Unset):
+        json_tag_match_mode = tag_match_mode
+
+    params["tag_match_mode"] = json_tag_match_mode
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -63,9 +88,11 @@ def sync_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     offset: int | Unset = 0,
+    tag_ids: list[UUID] | None | Unset = UNSET,
+    tag_match_mode: ListVaultsTagMatchMode | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[VaultList]:
-    """Vaults of the workspace
+    """Vaults of the workspace, oldest first, with their tags (VIEW_WORKSPACE); same as GET /vault
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
     WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
@@ -74,6 +101,8 @@ def sync_detailed(
     Args:
         limit (int | Unset):  Default: 100.
         offset (int | Unset):  Default: 0.
+        tag_ids (list[UUID] | None | Unset):
+        tag_match_mode (ListVaultsTagMatchMode | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -87,6 +116,8 @@ def sync_detailed(
     kwargs = _get_kwargs(
         limit=limit,
         offset=offset,
+        tag_ids=tag_ids,
+        tag_match_mode=tag_match_mode,
         x_workspace_id=x_workspace_id,
     )
 
@@ -102,9 +133,11 @@ def sync(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     offset: int | Unset = 0,
+    tag_ids: list[UUID] | None | Unset = UNSET,
+    tag_match_mode: ListVaultsTagMatchMode | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> VaultList | None:
-    """Vaults of the workspace
+    """Vaults of the workspace, oldest first, with their tags (VIEW_WORKSPACE); same as GET /vault
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
     WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
@@ -113,6 +146,8 @@ def sync(
     Args:
         limit (int | Unset):  Default: 100.
         offset (int | Unset):  Default: 0.
+        tag_ids (list[UUID] | None | Unset):
+        tag_match_mode (ListVaultsTagMatchMode | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -127,6 +162,8 @@ def sync(
         client=client,
         limit=limit,
         offset=offset,
+        tag_ids=tag_ids,
+        tag_match_mode=tag_match_mode,
         x_workspace_id=x_workspace_id,
     ).parsed
 
@@ -136,9 +173,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     offset: int | Unset = 0,
+    tag_ids: list[UUID] | None | Unset = UNSET,
+    tag_match_mode: ListVaultsTagMatchMode | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[VaultList]:
-    """Vaults of the workspace
+    """Vaults of the workspace, oldest first, with their tags (VIEW_WORKSPACE); same as GET /vault
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
     WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
@@ -147,6 +186,8 @@ async def asyncio_detailed(
     Args:
         limit (int | Unset):  Default: 100.
         offset (int | Unset):  Default: 0.
+        tag_ids (list[UUID] | None | Unset):
+        tag_match_mode (ListVaultsTagMatchMode | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -160,6 +201,8 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         limit=limit,
         offset=offset,
+        tag_ids=tag_ids,
+        tag_match_mode=tag_match_mode,
         x_workspace_id=x_workspace_id,
     )
 
@@ -173,9 +216,11 @@ async def asyncio(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     offset: int | Unset = 0,
+    tag_ids: list[UUID] | None | Unset = UNSET,
+    tag_match_mode: ListVaultsTagMatchMode | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> VaultList | None:
-    """Vaults of the workspace
+    """Vaults of the workspace, oldest first, with their tags (VIEW_WORKSPACE); same as GET /vault
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
     WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
@@ -184,6 +229,8 @@ async def asyncio(
     Args:
         limit (int | Unset):  Default: 100.
         offset (int | Unset):  Default: 0.
+        tag_ids (list[UUID] | None | Unset):
+        tag_match_mode (ListVaultsTagMatchMode | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -199,6 +246,8 @@ async def asyncio(
             client=client,
             limit=limit,
             offset=offset,
+            tag_ids=tag_ids,
+            tag_match_mode=tag_match_mode,
             x_workspace_id=x_workspace_id,
         )
     ).parsed
