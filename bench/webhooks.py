@@ -124,7 +124,8 @@ async def run(event_count: int, threads: int, concurrency: int, worker_timeout_m
     from custody.wiring import close_database, migrate, open_database
     from core.settings import Settings, configure, get_settings
     from core.unit_of_work import unit_of_work
-    from domain import companies, webhooks, workspaces
+    from domain import companies, workspaces
+    from domain.webhooks import events, management
     from models.webhooks import WebhookDelivery
 
     env = get_settings()
