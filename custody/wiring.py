@@ -17,6 +17,7 @@ import actors
 from core import db
 from core.broker import create_broker
 from core.settings import Settings, get_settings
+from domain.webhooks.sender import close_sessions
 from models import ORM_APP
 
 
@@ -43,6 +44,8 @@ def setup_broker(settings: Settings | None = None, *, worker: bool = True, **kwa
     settings = settings or get_settings()
     if worker and "event_loop" not in kwargs:
         kwargs.setdefault("orm_app", ORM_APP)
+        # After the last message: the webhook client sessions, then the database.
+        kwargs.setdefault("on_shutdown", (close_sessions,))
     broker = create_broker(settings, **kwargs)
     dramatiq.set_broker(broker)
     actors.declare_all(broker)
