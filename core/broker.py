@@ -240,6 +240,11 @@ def create_broker(
     return broker
 
 
+def ping_redis(broker: dramatiq.Broker | None = None) -> None:
+    """Raise unless the broker's Redis answers (readiness checks)."""
+    (broker or dramatiq.get_broker()).client.ping()  # type: ignore[attr-defined]
+
+
 def install_broker(settings: Settings | None = None, **kwargs: Any) -> RedisBroker:
     """Create the broker and install it as dramatiq's global broker (processes that only enqueue)."""
     broker = create_broker(settings, **kwargs)

@@ -18,8 +18,8 @@ per-webhook concurrency slots are sorted sets too).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import asyncio
+import dataclasses
 import json
 import sys
 import time
