@@ -22,6 +22,7 @@ from .balance_amounts import BalanceAmounts
 from .balance_snapshot import BalanceSnapshot
 from .balances import Balances
 from .changes_page import ChangesPage
+from .check import Check
 from .commitment_submission import CommitmentSubmission
 from .company import Company
 from .company_application import CompanyApplication
@@ -51,6 +52,8 @@ from .dkg_complaint import DkgComplaint
 from .error_code import ErrorCode
 from .error_envelope import ErrorEnvelope
 from .error_envelope_details import ErrorEnvelopeDetails
+from .health import Health
+from .health_status import HealthStatus
 from .inactive_token import InactiveToken
 from .key_generation import KeyGeneration
 from .key_generation_action import KeyGenerationAction
@@ -69,6 +72,8 @@ from .list_tags_order_dir import ListTagsOrderDir
 from .list_vaults_tag_match_mode import ListVaultsTagMatchMode
 from .pairing_initiate import PairingInitiate
 from .pairing_invitation import PairingInvitation
+from .readiness import Readiness
+from .readiness_status import ReadinessStatus
 from .rejected_tag_operation import RejectedTagOperation
 from .rejected_tag_operation_operation import RejectedTagOperationOperation
 from .rejected_tag_operation_reason import RejectedTagOperationReason
@@ -183,6 +188,7 @@ __all__ = (
     "Balances",
     "BalanceSnapshot",
     "ChangesPage",
+    "Check",
     "CommitmentSubmission",
     "Company",
     "CompanyApplication",
@@ -212,6 +218,8 @@ __all__ = (
     "ErrorCode",
     "ErrorEnvelope",
     "ErrorEnvelopeDetails",
+    "Health",
+    "HealthStatus",
     "InactiveToken",
     "KeyGeneration",
     "KeyGenerationAction",
@@ -230,6 +238,8 @@ __all__ = (
     "ListVaultsTagMatchMode",
     "PairingInitiate",
     "PairingInvitation",
+    "Readiness",
+    "ReadinessStatus",
     "RejectedTagOperation",
     "RejectedTagOperationOperation",
     "RejectedTagOperationReason",
