@@ -1,7 +1,9 @@
 """Webhook jobs, all on the ``webhooks`` queue (give it its own worker pool: docs/webhooks.md).
 
-- ``webhooks.fan_out`` (outbox command of :func:`domain.webhooks.events.emit_event`): create the
-  deliveries of an event, then enqueue them.
+- ``webhooks.fan_out`` (coalesced outbox command of :func:`domain.webhooks.events.emit_event`):
+  create the deliveries of every pending event in batches, then drain each webhook that got some
+  (:func:`domain.webhooks.drain.drain`: claim, send and record a batch per round).
+- ``webhooks.drain(webhook_id)``: go on draining a webhook whose drain ran out of time.
 - ``webhooks.enqueue_due`` (outbox command of a replay): enqueue a webhook's due deliveries.
 - ``webhooks.deliver(delivery_id, attempt)``: one signed HTTP attempt
   (:func:`domain.webhooks.delivery.deliver`); the retry is a delayed message.
@@ -10,6 +12,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from typing import Any, Awaitable, Callable
@@ -18,14 +21,17 @@ import dramatiq
 
 from core import jobs
 from core.jobs import actor, execute_command
-from core.outbox import Command
+from core.outbox import Command, clear_wake
 from core.settings import get_settings
 from core.slots import ConcurrencySlots
 from core.unit_of_work import unit_of_work
-from domain.webhooks import delivery, events, sender
-from domain.webhooks.catalogue import DELIVER, ENQUEUE_DUE, FAN_OUT, LEASE_MARGIN, SWEEP
+from domain.webhooks import delivery, drain, events, sender
+from domain.webhooks.catalogue import DELIVER, DRAIN, ENQUEUE_DUE, FAN_OUT, FAN_OUT_BATCH, LEASE_MARGIN, SWEEP
 from domain.webhooks.delivery import Enqueue
 from domain.webhooks.events import DueDelivery
+
+#: Webhooks one fan-out run drains at once (each holds up to its concurrency limit of requests).
+_PARALLEL_DRAINS = 4
 
 logger = logging.getLogger(__name__)
 
@@ -66,11 +72,42 @@ async def _run_command_then_enqueue(command_id: str,
 
 @actor(FAN_OUT)
 async def fan_out(command_id: str) -> None:
-    """Create one delivery per subscribed webhook of the event, then enqueue them."""
-    async def handler(*, event_id: str) -> list[DueDelivery]:
-        return await events.fan_out_event(event_id=uuid.UUID(event_id))
+    """Fan out every pending event (in batches), then drain the webhooks that got deliveries.
 
-    await _run_command_then_enqueue(command_id, handler)
+    The message names one command, but the run takes all pending ones (the outbox coalesces
+    their messages); a message whose command another run took finds nothing left to do.
+    """
+    broker = dramatiq.get_broker()
+    await asyncio.to_thread(clear_wake, broker, FAN_OUT)
+    async with unit_of_work():
+        batch = await events.fan_out_pending(limit=FAN_OUT_BATCH)
+    if batch.full:
+        # More are waiting: another worker takes the next batch while this one drains.
+        await jobs.send(FAN_OUT, [((command_id,), None)])
+    await drain_webhooks(batch.webhook_ids)
+
+
+async def drain_webhooks(webhook_ids: set[uuid.UUID] | list[uuid.UUID]) -> None:
+    """Drain each webhook (a few at once), then send the retries and hand-overs they asked for."""
+    limit = asyncio.Semaphore(_PARALLEL_DRAINS)
+    slots = endpoint_slots()
+    settings = get_settings()
+
+    async def one(webhook_id: uuid.UUID) -> None:
+        async with limit:
+            result = await drain.drain(webhook_id=webhook_id, send=sender.post, slots=slots,
+                                       limit=settings.webhook_concurrency_per_endpoint)
+        await enqueue(result.to_enqueue)
+        if result.unfinished:
+            await jobs.send(DRAIN, [((str(webhook_id),), None)])
+
+    await asyncio.gather(*(one(webhook_id) for webhook_id in webhook_ids))
+
+
+@actor(DRAIN, max_retries=5, time_limit=120_000)
+async def drain_webhook(webhook_id: str) -> None:
+    """Send a webhook's due deliveries in batches (after a drain that ran out of time)."""
+    await drain_webhooks([uuid.UUID(webhook_id)])
 
 
 @actor(ENQUEUE_DUE)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 import uuid
 
 from sanic import Request, Sanic
@@ -17,6 +18,8 @@ from api import (
     currencies,
     devices,
     errors,
+    health,
+    tags,
     transactions,
     users,
     vaults,
@@ -24,6 +27,7 @@ from api import (
     webhooks,
     workspaces,
 )
+from core import metrics
 from core.context import current_request_id
 from core.settings import Settings, get_settings
 
@@ -50,9 +54,10 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     app.ext.openapi.describe("Custody Wallet Service", version="1.0", description=API_DESCRIPTION)
     app.ext.openapi.add_security_scheme("BearerAuth", "http", scheme="bearer")
 
-    for module in (auth, devices, companies, workspaces, users, cosigner, backups,
-                   currencies, vaults, wallets, balances, transactions, webhooks):
+    for module in (health, auth, devices, companies, workspaces, users, cosigner, backups,
+                   currencies, vaults, wallets, balances, transactions, webhooks, tags):
         app.blueprint(module.bp)
+    app.blueprint(vaults.listing)
     errors.install(app)
 
     @app.on_request(priority=100)
@@ -60,11 +65,20 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
         incoming = request.headers.get("x-request-id", "")
         request.ctx.request_id = incoming if _REQUEST_ID.match(incoming) else str(uuid.uuid4())
         request.ctx.request_id_token = current_request_id.set(request.ctx.request_id)
+        request.ctx.started = time.perf_counter()
+        metrics.http_in_progress.inc()
 
     @app.on_response(priority=100)
     async def echo_request_id(request: Request, response: HTTPResponse) -> None:
         request_id = getattr(request.ctx, "request_id", None)
         if request_id:
             response.headers["X-Request-Id"] = request_id
+        started = getattr(request.ctx, "started", None)
+        if started is not None:
+            # By route pattern (never the raw path: ids would make a series per object).
+            route = request.route.path if request.route is not None else "unmatched"
+            metrics.http_in_progress.dec()
+            metrics.http_requests.labels(request.method, route, str(response.status)).inc()
+            metrics.http_latency.labels(request.method, route).observe(time.perf_counter() - started)
 
     return app

@@ -3,7 +3,7 @@
 The snapshot's ``cursor`` is a position of the workspace's change log (GET
 /transactions/changes): the balances include exactly the changes up to it. ``wallets=true``
 adds ``wallet_balances`` (per wallet, with its address and balance_version) read in the same
-state, which lets a client seed per-address balances (client/balance_sync.py).
+state, which lets a client seed per-address balances (the SDK's custody_sdk.balance_sync).
 """
 
 from __future__ import annotations

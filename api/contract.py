@@ -232,7 +232,8 @@ class _QueryValidator:
 
     def __call__(self, *, request: Request, data: Any, handler_kwargs: dict[str, Any]) -> None:
         values: dict[str, Any] = {}
-        for key, given in request.args.items():
+        # A blank value (``?label=``) is a value, checked like any other, not a parameter left out.
+        for key, given in request.get_args(keep_blank_values=True).items():
             if key in self.lists:
                 values[key] = given
             elif len(given) > 1:

@@ -1,7 +1,9 @@
-"""Vaults: /api/v1/vault/accounts (create, list, read, rename, freeze, unfreeze).
+"""Vaults: /api/v1/vault/accounts (create, list, read, rename, freeze, unfreeze) and /api/v1/vault.
 
 A vault's key set is generated when the vault is created; ``key_set.status`` turns ``ready``
 once the distributed key generation finished, and wallets can be opened from then on.
+Every answer carries the vault's tags. GET /api/v1/vault is the spec's path of the list, with
+the tag filter; GET /api/v1/vault/accounts is the same list (same query, same answer).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from core.unit_of_work import unit_of_work
 from domain import vaults
 
 bp = Blueprint("vaults", url_prefix="/api/v1/vault/accounts")
+#: GET /api/v1/vault (the spec's path of the vault list).
+listing = Blueprint("vault_list", url_prefix="/api/v1/vault")
 
 _NOT_FOUND = {404: ["VAULT_NOT_FOUND"]}
 
@@ -31,14 +35,26 @@ async def create_vault(request: Request, body: VaultCreate) -> Vault:
     return Vault.of(view)
 
 
-@bp.get("")
-@endpoint(summary="Vaults of the workspace", tag="vaults", query=VaultListQuery, responses={200: VaultList},
-          workspace=True)
-async def list_vaults(request: Request, query: VaultListQuery) -> VaultList:
+async def _vault_list(request: Request, query: VaultListQuery) -> VaultList:
     caller, ws = await workspace(request)
     items, total = await vaults.list_vaults(principal=caller, workspace_id=ws.id, limit=query.limit,
-                                            offset=query.offset)
+                                            offset=query.offset, tag_ids=query.tag_ids,
+                                            tag_match_mode=query.tag_match_mode)
     return VaultList(accounts=[Vault.of(i) for i in items], offset=query.offset, total=total)
+
+
+@bp.get("")
+@endpoint(summary="Vaults of the workspace, oldest first, with their tags (VIEW_WORKSPACE); same as GET /vault",
+          tag="vaults", query=VaultListQuery, responses={200: VaultList}, workspace=True)
+async def list_vaults(request: Request, query: VaultListQuery) -> VaultList:
+    return await _vault_list(request, query)
+
+
+@listing.get("")
+@endpoint(summary="Vaults (accounts) of the workspace with their tags, filtered by tags (VIEW_WORKSPACE)",
+          tag="vaults", query=VaultListQuery, responses={200: VaultList}, workspace=True)
+async def list_accounts(request: Request, query: VaultListQuery) -> VaultList:
+    return await _vault_list(request, query)
 
 
 @bp.get("/<vault_id:uuid>")

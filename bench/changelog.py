@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import asyncpg  # noqa: E402
-from _support import recreate_database, with_database  # noqa: E402
+from _support import recreate_database  # noqa: E402
 
 from core.settings import Settings, configure  # noqa: E402
 
@@ -131,9 +131,10 @@ async def main() -> None:
 
     url = await recreate_database(server, args.database)
     settings = configure(Settings(database_url=url, environment="bench"))
+    from tortoise import connections
+
     from custody.wiring import close_database, migrate, open_database
     from domain import balances, transactions
-    from tortoise import connections
 
     await migrate(settings)
     conn = await asyncpg.connect(url)

@@ -112,17 +112,16 @@ async def end_to_end(sequential: int, concurrent: int) -> tuple[float, float]:
     from sanic import Sanic
 
     from api.app import create_app
-    from custody.wiring import setup_broker
     from client.cosigner import CoSigner, Credentials, ShareStore
-    from custody.wiring import close_database, migrate, open_database
     from core.settings import Settings, configure, get_settings
     from core.unit_of_work import unit_of_work
+    from custody.wiring import close_database, migrate, open_database, setup_broker
     from domain import companies, users, workspaces
     from domain.signing import keys, sessions
-    from threshold.cosigner_part import KdfParams
     from models.keys import KeySet
     from models.sessions import SigningSession
     from models.vaults import Vault
+    from threshold.cosigner_part import KdfParams
 
     env = get_settings()
     if not (env.database_url and env.redis_url):

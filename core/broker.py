@@ -14,11 +14,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Awaitable, TypeVar
+import os
+import signal
+import threading
+import time
+from typing import Any, Awaitable, Callable, Optional, TypeVar
 
 import dramatiq
+import redis
 from dramatiq.asyncio import get_event_loop_thread, set_event_loop_thread
-from dramatiq.brokers.redis import RedisBroker
+from dramatiq.broker import MessageProxy
+from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
+from dramatiq.common import compute_backoff
+from dramatiq.errors import ConnectionClosed
+from dramatiq.message import Message
 from dramatiq.middleware import AsyncIO, CurrentMessage, Middleware
 
 from core.db import OrmApp, close_database, init_database
@@ -42,21 +51,135 @@ def message(actor_name: str, *args: Any) -> dramatiq.Message:
                             options={})
 
 
-class DatabaseLifecycle(Middleware):
-    """Open tortoise on the worker's event loop after boot; close it on shutdown."""
+#: Redis key (in the broker's namespace) of a queue's wake-up list: see :class:`NotifyingRedisBroker`.
+def notify_key(namespace: str, queue_name: str) -> str:
+    return f"{namespace}:{queue_name}.notify"
 
-    def __init__(self, settings: Settings, app: OrmApp) -> None:
+
+#: Wake-up tokens kept per queue at most (a queue nobody consumes must not grow a list forever).
+NOTIFY_TOKENS_KEPT = 64
+
+
+class _NotifiedConsumer(_RedisConsumer):
+    """dramatiq's Redis consumer, which waits on the queue's wake-up list instead of sleeping.
+
+    dramatiq polls an empty queue with an exponential back-off up to the worker's idle timeout
+    (a second by default), so a message enqueued on an idle queue waited up to that long. Here
+    the wait is a ``BLPOP`` on the queue's wake-up list, bounded by the same back-off: an
+    enqueue wakes one idle consumer at once, and an idle worker still polls only rarely.
+    """
+
+    def __next__(self) -> Optional[MessageProxy]:
+        try:
+            while True:
+                if self.message_cache:
+                    data = self.message_cache.pop(0)
+                    self.misses = 0
+                    message = Message.decode(data)
+                    self.queued_message_ids.add(message.message_id)
+                    return MessageProxy(message)
+                messages = []
+                if self.outstanding_message_count < self.prefetch:
+                    self.message_cache = messages = self.broker.do_fetch(
+                        self.queue_name, self.prefetch - self.outstanding_message_count)
+                if messages:
+                    continue
+                self.misses, backoff_ms = compute_backoff(self.misses, max_backoff=self.timeout)
+                if self.outstanding_message_count < self.prefetch:
+                    self.broker.client.blpop([notify_key(self.broker.namespace, self.queue_name)],
+                                             timeout=max(backoff_ms, 1) / 1000)
+                else:  # full: wait for acks, not for new messages
+                    time.sleep(backoff_ms / 1000)
+                return None
+        except redis.ConnectionError as exc:
+            raise ConnectionClosed(exc) from None
+
+
+class NotifyingRedisBroker(RedisBroker):
+    """A Redis broker whose enqueue also pushes a wake-up token for the queue's idle consumers.
+
+    Message storage, acknowledgement, dead letters and heartbeats are dramatiq's own; only the
+    idle wait differs (:class:`_NotifiedConsumer`). The token and the message go in one round
+    trip after the message is stored, so a woken consumer always finds it.
+    """
+
+    @property
+    def consumer_class(self) -> type[_RedisConsumer]:
+        return _NotifiedConsumer
+
+    def enqueue(self, message: Message, *, delay: Optional[int] = None) -> Message:
+        enqueued = super().enqueue(message, delay=delay)
+        key = notify_key(self.namespace, enqueued.queue_name)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.rpush(key, b"1")
+        pipe.ltrim(key, -NOTIFY_TOKENS_KEPT, -1)
+        pipe.execute()
+        return enqueued
+
+
+#: Coroutines a worker process runs on its event loop at shutdown, after its last message.
+ShutdownHook = Callable[[], Awaitable[None]]
+
+
+class DatabaseLifecycle(Middleware):
+    """Open tortoise on the worker's event loop before any message is taken; close it after the last.
+
+    The database opens in ``before_worker_boot`` (after :class:`AsyncIO` made the loop, before
+    dramatiq starts its worker threads), so a fresh worker never runs an actor without it. It
+    closes in ``after_worker_shutdown``, which dramatiq emits only once every worker thread
+    finished its message (and before :class:`AsyncIO` stops the loop: "after" hooks run in
+    reverse order), so an in-flight message never finds the pool closing under it.
+    """
+
+    def __init__(self, settings: Settings, app: OrmApp, *, on_shutdown: tuple[ShutdownHook, ...] = ()) -> None:
         self.settings = settings
         self.app = app
+        self.on_shutdown = on_shutdown
 
-    def after_worker_boot(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
-        get_event_loop_thread().run_coroutine(init_database(self.settings, app=self.app))  # type: ignore[union-attr]
+    def before_worker_boot(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
+        thread = get_event_loop_thread()
+        if thread is None:
+            raise RuntimeError("DatabaseLifecycle must come after the AsyncIO middleware")
+        thread.run_coroutine(init_database(self.settings, app=self.app))
         logger.info("worker: database ready")
 
-    def before_worker_shutdown(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
+    def after_worker_shutdown(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
         thread = get_event_loop_thread()
-        if thread is not None:
-            thread.run_coroutine(close_database())
+        if thread is None:
+            return
+        for hook in self.on_shutdown:
+            try:
+                thread.run_coroutine(hook())
+            except Exception:  # noqa: BLE001 - closing must go on
+                logger.warning("worker: shutdown hook %s failed", getattr(hook, "__name__", hook), exc_info=True)
+        thread.run_coroutine(close_database())
+        logger.info("worker: database closed after the last message")
+
+
+class ParentWatch(Middleware):
+    """A worker child process stops (gracefully) when its parent dies.
+
+    ``dramatiq`` forks worker processes from a parent that restarts and stops them. When the
+    parent is killed (``kill -9``, OOM), the children would keep consuming, orphaned, with
+    their logs going nowhere. Each child watches its parent and sends itself SIGTERM, which
+    dramatiq turns into a graceful stop: in-flight messages finish, the rest go back to Redis.
+    """
+
+    def __init__(self, interval: float = 1.0) -> None:
+        self.interval = interval
+
+    def after_process_boot(self, broker: dramatiq.Broker) -> None:
+        parent = os.getppid()
+
+        def watch() -> None:
+            while True:
+                time.sleep(self.interval)
+                if os.getppid() != parent:
+                    logger.warning("worker: parent process %d is gone; stopping", parent)
+                    os.kill(os.getpid(), signal.SIGTERM)
+                    return
+
+        threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class _LoopRunner:
@@ -89,25 +212,37 @@ def create_broker(
     namespace: str = NAMESPACE,
     event_loop: asyncio.AbstractEventLoop | None = None,
     orm_app: OrmApp | None = None,
+    on_shutdown: tuple[ShutdownHook, ...] = (),
+    middleware: tuple[Middleware, ...] = (),
 ) -> RedisBroker:
     """A Redis broker with the service's middleware (not installed as the global broker).
 
-    ``orm_app`` is the ORM app a worker opens on boot (worker processes only); with
-    ``event_loop`` the actors run on that already running loop instead (tests, benchmarks).
+    ``orm_app`` is the ORM app a worker opens on boot (worker processes only), ``on_shutdown``
+    what it closes after its last message besides the database; with ``event_loop`` the actors
+    run on that already running loop instead (tests, benchmarks). ``middleware`` is added
+    first (metrics, logging context).
     """
     settings = settings or get_settings()
     redis_url = url or settings.redis_url
     if not redis_url:
         raise RuntimeError("REDIS_URL is not set (use `custody dev` for embedded servers)")
-    broker = RedisBroker(url=redis_url, namespace=namespace)
+    broker = NotifyingRedisBroker(url=redis_url, namespace=namespace)
+    for extra in middleware:
+        broker.add_middleware(extra)
     broker.add_middleware(CurrentMessage())
     if event_loop is None:
         broker.add_middleware(AsyncIO())
         if orm_app is not None:
-            broker.add_middleware(DatabaseLifecycle(settings, orm_app))
+            broker.add_middleware(DatabaseLifecycle(settings, orm_app, on_shutdown=on_shutdown))
+            broker.add_middleware(ParentWatch())
     else:
         broker.add_middleware(SharedEventLoop(event_loop))
     return broker
+
+
+def ping_redis(broker: dramatiq.Broker | None = None) -> None:
+    """Raise unless the broker's Redis answers (readiness checks)."""
+    (broker or dramatiq.get_broker()).client.ping()  # type: ignore[attr-defined]
 
 
 def install_broker(settings: Settings | None = None, **kwargs: Any) -> RedisBroker:

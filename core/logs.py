@@ -1,15 +1,51 @@
-"""Process logging: one line per record, no secrets (tokens and keys are never passed to loggers)."""
+"""Process logging: one line per record, no secrets (tokens and keys are never passed to loggers).
+
+``LOG_FORMAT=json`` writes one JSON object per line (python-json-logger) with, besides time,
+level, logger and message: ``request_id`` (the HTTP request's ``X-Request-Id``, or the outbox
+command an actor runs), ``actor`` and ``message_id`` (the Dramatiq message being processed) and
+``process``. As a last guard, anything shaped like an access token or a webhook secret is masked
+in every record, whatever the format.
+"""
 
 from __future__ import annotations
 
 import logging
+import re
 
+from dramatiq.middleware import CurrentMessage
+from pythonjsonlogger.json import JsonFormatter
+
+from core.context import current_request_id
 from core.settings import get_settings
+
+#: Access tokens (``cws_``), webhook secrets (``whsec_``) and bearer headers, whatever logs them.
+_SECRET = re.compile(r"(cws_|whsec_|Bearer\s+)[A-Za-z0-9_\-+/=]{8,}")
+
+_TEXT_FORMAT = "%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s"
+
+
+class ContextFilter(logging.Filter):
+    """Adds what the record happened in (request id, actor, message id) and masks secrets."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = current_request_id.get()
+        message = CurrentMessage.get_current_message()
+        record.actor = message.actor_name if message is not None else None
+        record.message_id = message.message_id if message is not None else None
+        text = record.getMessage()
+        if _SECRET.search(text):
+            record.msg, record.args = _SECRET.sub(r"\1[redacted]", text), ()
+        return True
 
 
 def configure_logging(level: str | None = None) -> None:
-    """Log to stderr at ``level`` (default: the ``LOG_LEVEL`` setting)."""
-    logging.basicConfig(
-        level=(level or get_settings().log_level).upper(),
-        format="%(asctime)s %(levelname)s %(processName)s %(name)s: %(message)s",
-    )
+    """Log to stderr at ``level`` (default: the ``LOG_LEVEL`` setting), as ``LOG_FORMAT`` says."""
+    settings = get_settings()
+    logging.basicConfig(level=(level or settings.log_level).upper(), format=_TEXT_FORMAT)
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(f, ContextFilter) for f in handler.filters):
+            handler.addFilter(ContextFilter())
+        if settings.log_format == "json":
+            handler.setFormatter(JsonFormatter(
+                "%(asctime)s %(levelname)s %(name)s %(message)s %(process)d %(request_id)s %(actor)s %(message_id)s",
+                rename_fields={"asctime": "time", "levelname": "level", "name": "logger"}))

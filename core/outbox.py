@@ -58,6 +58,26 @@ class Command(Model):
 
 #: Commands written by the current unit of work, waiting for its commit.
 _pending_commands: ContextVar[list[Command] | None] = ContextVar("pending_commands", default=None)
+#: How long a coalesced wake-up counts as "on its way" (its run clears it sooner). A lost one
+#: costs at most this long: the next command sends a fresh one (or the relay, with none).
+WAKE_TTL_MS = 2000
+
+
+def wake_key(namespace: str, actor_name: str) -> str:
+    """Redis key that says "a message for ``actor_name``'s pending commands is on its way"."""
+    return f"{namespace}:wake:{actor_name}"
+
+
+def clear_wake(broker: dramatiq.Broker, actor_name: str) -> None:
+    """Called by a batch actor as it starts: commands committed from now on send a new message."""
+    broker.client.delete(wake_key(broker.namespace, actor_name))  # type: ignore[attr-defined]
+
+
+def _needs_wake(broker: dramatiq.Broker, actor_name: str) -> bool:
+    client = getattr(broker, "client", None)
+    if client is None:  # not a Redis broker (never in the service): always send
+        return True
+    return bool(client.set(wake_key(broker.namespace, actor_name), b"1", nx=True, px=WAKE_TTL_MS))  # type: ignore[attr-defined]
 
 
 async def add_command(
@@ -66,11 +86,16 @@ async def add_command(
     payload: dict[str, Any] | None = None,
     workspace_id: uuid.UUID | None = None,
     run_at: datetime | None = None,
+    coalesce: bool = False,
 ) -> Command:
     """Write a command in the current transaction; it is enqueued once that transaction commits.
 
     Call it only inside a unit of work: outside one, nothing would enqueue the command until
     the relay finds it, so this raises instead of delaying the job silently.
+
+    ``coalesce`` is for actors that run their pending commands in batches (``webhooks.fan_out``):
+    after commit, a message is sent only when none is already on its way for that actor
+    (:func:`dispatch`), so a burst of commands costs one message instead of one each.
     """
     pending = _pending_commands.get()
     if pending is None:
@@ -81,6 +106,8 @@ async def add_command(
         workspace_id=workspace_id,
         run_at=run_at or clock.now(),
     )
+    # Not a column: only the dispatch after this unit of work's commit reads it.
+    command.coalesce = coalesce  # type: ignore[attr-defined]
     pending.append(command)
     return command
 
@@ -111,9 +138,25 @@ async def dispatch(commands: Iterable[Command], *, broker: dramatiq.Broker | Non
     relay will enqueue it later. ``broker`` defaults to the process-wide broker.
     """
     sent: list[uuid.UUID] = []
+    #: Coalesced commands are not stamped: their batch run may already hold their rows (SKIP
+    #: LOCKED would then pass them over), and the relay's bound counts from ``run_at`` anyway.
+    stamped: list[uuid.UUID] = []
     target = broker or dramatiq.get_broker()
+    woken: set[str] = set()
     for command in commands:
         message, delay = _message_for(command)
+        if getattr(command, "coalesce", False) and delay is None:
+            # One wake-up per actor and per burst; the batch run takes this command too.
+            if command.actor_name in woken:
+                continue
+            try:
+                if not await asyncio.to_thread(_needs_wake, target, command.actor_name):
+                    continue
+            except Exception as exc:  # noqa: BLE001 - as below: the relay covers it
+                logger.warning("outbox: could not wake %s: %s; the relay will retry", command.actor_name,
+                               type(exc).__name__)
+                continue
+            woken.add(command.actor_name)
         try:
             # The Redis client is blocking; keep the event loop free while it connects.
             await asyncio.to_thread(target.enqueue, message, delay=delay)
@@ -126,8 +169,10 @@ async def dispatch(commands: Iterable[Command], *, broker: dramatiq.Broker | Non
             )
             continue
         sent.append(command.id)
-    if sent:
-        await Command.filter(id__in=sent).update(enqueued_at=clock.now(), enqueue_count=F("enqueue_count") + 1)
+        if not getattr(command, "coalesce", False):
+            stamped.append(command.id)
+    if stamped:
+        await Command.filter(id__in=stamped).update(enqueued_at=clock.now(), enqueue_count=F("enqueue_count") + 1)
     return len(sent)
 
 

@@ -67,6 +67,11 @@ class Settings(BaseSettings):
     environment: str = Field("development", validation_alias=AliasChoices("CUSTODY_ENV", "environment"))
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
         "INFO", validation_alias=AliasChoices("LOG_LEVEL", "log_level"))
+    #: ``json`` (one JSON object per line, with request id, actor and message id) or ``text``.
+    log_format: Literal["json", "text"] = Field("text", validation_alias=AliasChoices("LOG_FORMAT", "log_format"))
+    #: prometheus-client's multiprocess directory (several web workers share one exposition).
+    prometheus_multiproc_dir: Path | None = Field(None, validation_alias=AliasChoices(
+        "PROMETHEUS_MULTIPROC_DIR", "prometheus_multiproc_dir"))
 
     #: Key (32 bytes) that encrypts service-held secrets at rest (webhook secrets, ...).
     secret_key: Key32 = Field(None, repr=False,

@@ -41,6 +41,22 @@ class ConcurrencySlots:
     return tonumber(ARGV[1]) - redis.call('ZCARD', KEYS[1])
     """
 
+    _TAKE_MANY = _NOW + """
+    local taken = {}
+    for i = 5, #ARGV do
+        if redis.call('ZSCORE', KEYS[1], ARGV[i]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[1]) then
+            redis.call('ZADD', KEYS[1], now_ms + tonumber(ARGV[2]), ARGV[i])
+            taken[#taken + 1] = ARGV[i]
+        end
+    end
+    if #taken > 0 then
+        redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
+    else
+        redis.call('SET', KEYS[2], '1', 'PX', tonumber(ARGV[3]))
+    end
+    return taken
+    """
+
     def __init__(self, client: Any, *, prefix: str, limit: int, ttl_ms: int) -> None:
         """``client`` is a (blocking) redis client; ``ttl_ms`` bounds how long a slot is held."""
         self._client = client
@@ -49,6 +65,7 @@ class ConcurrencySlots:
         self.ttl_ms = ttl_ms
         self._take = client.register_script(self._TAKE)
         self._wakeable = client.register_script(self._WAKEABLE)
+        self._take_many = client.register_script(self._TAKE_MANY)
 
     def _keys(self, key: object) -> list[str]:
         return [f"{self._prefix}{key}", f"{self._prefix}{key}:parked"]
@@ -68,3 +85,23 @@ class ConcurrencySlots:
 
     async def mark_parked(self, key: object) -> None:
         await asyncio.to_thread(self._client.set, self._keys(key)[1], "1", px=self.PARKED_MARKER_MS)
+
+    async def take_many(self, key: object, holders: list[str]) -> list[str]:
+        """Take a slot for each of ``holders`` while any is free (again: refresh); the ones taken.
+
+        Taking none sets the parked marker, like a refused :meth:`take`.
+        """
+        taken = await asyncio.to_thread(self._take_many, keys=self._keys(key),
+                                        args=[self.limit, self.ttl_ms, self.PARKED_MARKER_MS, "", *holders])
+        return [holder.decode() if isinstance(holder, bytes) else holder for holder in taken]
+
+    async def release_many(self, key: object, holders: list[str]) -> None:
+        if holders:
+            await asyncio.to_thread(self._client.zrem, self._keys(key)[0], *holders)
+
+    async def clear_parked(self, key: object) -> None:
+        """Forget the parked marker (the caller is about to look for parked work itself)."""
+        await asyncio.to_thread(self._client.delete, self._keys(key)[1])
+
+    async def is_parked(self, key: object) -> bool:
+        return bool(await asyncio.to_thread(self._client.exists, self._keys(key)[1]))

@@ -9,7 +9,8 @@
     custody dev [--port 8000]           all of the above together; embedded PostgreSQL/Redis
                                         when DATABASE_URL / REDIS_URL are unset
     custody bootstrap --out FILE        first company, workspace, owner and API user
-    custody queues                      queue depths (Redis) and outbox state (PostgreSQL)
+    custody queues [--json] [--watch N] queue depths (Redis) and outbox state (PostgreSQL)
+    custody queues requeue|purge QUEUE  dead letters back to their queue, or deleted (filters, confirmation)
     custody faucet --network N --address A --amount X   credit a devnet address
     custody cosigner ...                the client's headless co-signer (client/cosigner.py)
     custody recover ...                 offline key recovery from a backup (client/recovery.py)
@@ -33,10 +34,9 @@ from common.files import write_private_file
 from core.logs import configure_logging
 from core.settings import Settings, configure, get_settings
 from core.unit_of_work import unit_of_work
-from custody import faucet, signer
+from custody import faucet, queues, signer
 from custody.embedded import ensure_servers
 from custody.processes import general_queues, worker_command
-from custody.queues import queue_report
 from custody.scheduler import run_forever
 from custody.web import serve
 from custody.wiring import close_database, migrate, open_database, setup_broker
@@ -186,22 +186,6 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_queues(args: argparse.Namespace) -> int:
-    settings = get_settings()
-    _require_urls(settings)
-    report = asyncio.run(queue_report(settings))
-    if args.json:
-        print(json.dumps(report, indent=2))
-        return 0
-    print(f"{'queue':<24}{'ready':>8}{'delayed':>9}{'dead':>7}")
-    for row in report["queues"]:
-        print(f"{row['queue']:<24}{row['ready']:>8}{row['delayed']:>9}{row['dead']:>7}")
-    print("\noutbox commands by status:", ", ".join(f"{k}={v}" for k, v in report["outbox"].items()) or "none")
-    if report["stale_commands"]:
-        print(f"pending commands older than the relay bound: {report['stale_commands']}")
-    return 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="custody", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -252,9 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true")
     p.set_defaults(func=cmd_bootstrap)
 
-    p = sub.add_parser("queues", help="show queue depths and outbox state")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_queues)
+    queues.add_parser(sub)
     return parser
 
 

@@ -11,12 +11,14 @@ from typing import Any
 
 import dramatiq
 from dramatiq.brokers.redis import RedisBroker
+from dramatiq.middleware.prometheus import Prometheus
 from tortoise.context import TortoiseContext
 
 import actors
 from core import db
 from core.broker import create_broker
 from core.settings import Settings, get_settings
+from domain.webhooks.sender import close_sessions
 from models import ORM_APP
 
 
@@ -43,6 +45,11 @@ def setup_broker(settings: Settings | None = None, *, worker: bool = True, **kwa
     settings = settings or get_settings()
     if worker and "event_loop" not in kwargs:
         kwargs.setdefault("orm_app", ORM_APP)
+        # After the last message: the webhook client sessions, then the database.
+        kwargs.setdefault("on_shutdown", (close_sessions,))
+        # Messages, errors, retries, durations and in-progress per actor, served by the pool's
+        # main process on dramatiq_prom_port (dramatiq's own Prometheus middleware).
+        kwargs.setdefault("middleware", (Prometheus(),))
     broker = create_broker(settings, **kwargs)
     dramatiq.set_broker(broker)
     actors.declare_all(broker)

@@ -231,7 +231,8 @@ async def _remember_nonce(client_id: uuid.UUID, nonce: str, now: datetime, toler
 async def _load_token(token: str) -> AccessToken | None:
     if not token.startswith(TOKEN_PREFIX):
         return None
-    record = await AccessToken.get_or_none(token_hash=hash_token(token)).prefetch_related("user", "device")
+    # One query for the token, its user and its device (a join, not one query per relation).
+    record = await AccessToken.get_or_none(token_hash=hash_token(token)).select_related("user", "device")
     if record is None or record.revoked_at is not None or record.expires_at <= clock.now():
         return None
     if record.user.status != "active":

@@ -45,6 +45,8 @@ class Permission(StrEnum):
     MANAGE_BACKUP = "MANAGE_BACKUP"
     #: Whether signatures need the client co-signer's share (threshold signing).
     MANAGE_SIGNING_POLICY = "MANAGE_SIGNING_POLICY"
+    #: Turning a tag's protection on or off: protected tags are what policy rules evaluate.
+    MANAGE_PROTECTED_TAGS = "MANAGE_PROTECTED_TAGS"
     VIEW_AUDIT_LOG = "VIEW_AUDIT_LOG"
     # Platform level (not tied to a workspace).
     VIEW_COMPANIES = "VIEW_COMPANIES"
@@ -77,10 +79,11 @@ _ADMIN_COMMON = frozenset(
 #: changes; NON_SIGNING_ADMIN is an ADMIN that never holds a signing role; SIGNER signs and
 #: creates transactions; APPROVER approves transactions; EDITOR configures the workspace
 #: (tags, wallets, webhooks) without moving money; VIEWER reads.
+#: OWNER alone also turns a tag's protection on or off: protected tags are what policy rules see.
 ROLE_PERMISSIONS: dict[WorkspaceRole, frozenset[Permission]] = {
     WorkspaceRole.OWNER: _ADMIN_COMMON
     | {_P.MANAGE_QUORUM_SETTINGS, _P.SIGN_TRANSACTION, _P.MANAGE_BACKUP, _P.MANAGE_DEVICES,
-       _P.MANAGE_SIGNING_POLICY},
+       _P.MANAGE_SIGNING_POLICY, _P.MANAGE_PROTECTED_TAGS},
     WorkspaceRole.ADMIN: _ADMIN_COMMON | {_P.SIGN_TRANSACTION},
     WorkspaceRole.NON_SIGNING_ADMIN: _ADMIN_COMMON,
     WorkspaceRole.SIGNER: _READ | {_P.CREATE_TRANSACTION, _P.SIGN_TRANSACTION, _P.VIEW_WEBHOOKS},

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from typing import Sequence
 
-from domain import audit
+from domain import audit, tags
 from domain.auth import Principal
 from domain.errors import NotFound
 from domain.permissions import Permission
 from domain.signing import keys
 from models.keys import KeySet
+from models.tags import Tag
 from models.vaults import Vault
 
 
@@ -27,6 +29,8 @@ from models.vaults import Vault
 class VaultView:
     vault: Vault
     key_set: KeySet | None
+    #: The tags the vault carries, in label order.
+    tags: Sequence[Tag] = ()
 
 
 def _require(principal: Principal | None, workspace_id: uuid.UUID, permission: Permission) -> None:
@@ -52,6 +56,10 @@ async def _key_set(vault: Vault) -> KeySet | None:
         return None
 
 
+async def _view(vault: Vault) -> VaultView:
+    return VaultView(vault, await _key_set(vault), (await tags.tags_by_vault([vault.id])).get(vault.id, ()))
+
+
 async def create_vault(*, principal: Principal | None, workspace_id: uuid.UUID, name: str) -> VaultView:
     """Create a vault and request its key set's generation (one unit of work)."""
     _require(principal, workspace_id, Permission.EDIT_WORKSPACE)
@@ -66,20 +74,24 @@ async def create_vault(*, principal: Principal | None, workspace_id: uuid.UUID, 
 async def view_vault(*, principal: Principal | None, workspace_id: uuid.UUID, vault_id: uuid.UUID) -> VaultView:
     _require(principal, workspace_id, Permission.VIEW_WORKSPACE)
     vault = await get_vault(workspace_id=workspace_id, vault_id=vault_id)
-    return VaultView(vault, await _key_set(vault))
+    return await _view(vault)
 
 
 async def list_vaults(
-    *, principal: Principal | None, workspace_id: uuid.UUID, limit: int, offset: int
+    *, principal: Principal | None, workspace_id: uuid.UUID, limit: int, offset: int,
+    tag_ids: Sequence[uuid.UUID] | None = None, tag_match_mode: str | None = None,
 ) -> tuple[list[VaultView], int]:
+    """One page of the workspace's vaults, oldest first, each with its tags; with ``tag_ids``
+    only those carrying any of them (``tag_match_mode`` ``any``, the default) or all of them."""
     _require(principal, workspace_id, Permission.VIEW_WORKSPACE)
-    query = Vault.filter(workspace_id=workspace_id)
+    query = tags.vaults_tagged(Vault.filter(workspace_id=workspace_id), tag_ids=tag_ids, match_mode=tag_match_mode)
     total = await query.count()
     vaults = await query.order_by("created_at", "id").offset(offset).limit(limit)
     latest: dict[uuid.UUID, KeySet] = {}
     for key_set in await KeySet.filter(vault_id__in=[v.id for v in vaults]).order_by("created_at"):
         latest[key_set.vault_id] = key_set  # type: ignore[attr-defined]  # newest wins
-    return [VaultView(v, latest.get(v.id)) for v in vaults], total
+    carried = await tags.tags_by_vault([v.id for v in vaults])
+    return [VaultView(v, latest.get(v.id), carried.get(v.id, ())) for v in vaults], total
 
 
 async def rename_vault(*, principal: Principal | None, workspace_id: uuid.UUID, vault_id: uuid.UUID,
@@ -93,7 +105,7 @@ async def rename_vault(*, principal: Principal | None, workspace_id: uuid.UUID, 
         await audit.record(action="vault.renamed", object_type="vault", object_id=vault.id,
                            actor_id=principal.user.id if principal else None, workspace_id=workspace_id,
                            details={"from": previous, "to": name})
-    return VaultView(vault, await _key_set(vault))
+    return await _view(vault)
 
 
 async def set_frozen(*, principal: Principal | None, workspace_id: uuid.UUID, vault_id: uuid.UUID,
@@ -107,4 +119,4 @@ async def set_frozen(*, principal: Principal | None, workspace_id: uuid.UUID, va
         await audit.record(action="vault.frozen" if frozen else "vault.unfrozen", object_type="vault",
                            object_id=vault.id, actor_id=principal.user.id if principal else None,
                            workspace_id=workspace_id)
-    return VaultView(vault, await _key_set(vault))
+    return await _view(vault)

@@ -1,61 +1,37 @@
 #!/usr/bin/env python3
-"""Make a first authenticated call with the file written by `custody bootstrap --out FILE`.
+"""A first authenticated call with the SDK and the file `custody bootstrap --out FILE` wrote.
 
-    python examples/first_call.py custody-bootstrap.json
+    python examples/first_call.py creds.json
 
-It reads base_url, client_id, private_key (Ed25519 seed, base64) and workspace_id; asks the
-server for its time; signs the token request payload; exchanges it for an access token; then
-calls GET /api/v1/workspace and POST /api/v2/auth/introspect. Needs only PyNaCl.
+Needs the SDK: ``pip install ./sdk`` (scripts/setup installs it into .venv). The client reads
+base_url, workspace_id, client_id and the Ed25519 key from the file, signs a token request, and
+calls GET /api/v1/workspace and POST /api/v2/auth/introspect with the token.
+examples/first_call_raw.py does the same by hand, without the SDK.
 """
 
 from __future__ import annotations
 
-import base64
+import asyncio
 import json
-import secrets
 import sys
-import urllib.error
-import urllib.request
-from typing import Any
 
-from nacl.signing import SigningKey
-
-
-def call(method: str, url: str, body: dict | None = None, headers: dict | None = None) -> Any:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        sys.exit(f"{method} {url} -> {error.code}: {error.read().decode()}")
+from custody_sdk import Custody, CustodyError
+from custody_sdk.openapi.api.auth import introspect
+from custody_sdk.openapi.api.workspaces import current_workspace
 
 
-def main(path: str) -> None:
-    with open(path) as handle:
-        credentials = json.load(handle)
-    base_url = credentials["base_url"].rstrip("/")
-    signing_key = SigningKey(base64.b64decode(credentials["private_key"]))
-
-    server_time = call("GET", f"{base_url}/api/v2/auth/time")
-    payload = json.dumps({
-        "client_type": credentials.get("client_type", "user"),
-        "client_id": credentials["client_id"],
-        "timestamp": int(server_time["unix_seconds"]),
-        "nonce": secrets.token_hex(16),
-    })
-    signature = base64.b64encode(signing_key.sign(payload.encode()).signature).decode()
-    token = call("POST", f"{base_url}/api/v2/auth/access-token", {"data": payload, "signature": signature})
-    headers = {"Authorization": f"Bearer {token['access_token']}", "X-Workspace-Id": credentials["workspace_id"]}
-
-    workspace = call("GET", f"{base_url}/api/v1/workspace", headers=headers)
-    print("workspace:", json.dumps(workspace, indent=2))
-    introspection = call("POST", f"{base_url}/api/v2/auth/introspect", headers=headers)
-    print("token:", json.dumps(introspection, indent=2))
+async def main(path: str) -> None:
+    async with Custody.from_credentials_file(path) as custody:
+        workspace = await custody.call(current_workspace)
+        print("workspace:", json.dumps(workspace.to_dict(), indent=2))
+        token = await custody.call(introspect)
+        print("token:", json.dumps(token.to_dict(), indent=2))
 
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    main(sys.argv[1])
+    try:
+        asyncio.run(main(sys.argv[1]))
+    except CustodyError as error:
+        sys.exit(f"first_call: {error}")

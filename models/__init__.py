@@ -11,6 +11,7 @@ MODEL_MODULES: tuple[str, ...] = (
     # The outbox's own table lives with the outbox in the low-level package.
     "core.outbox",
     "models.vaults",
+    "models.tags",
     "models.webhooks",
     # threshold signing
     "models.keys",

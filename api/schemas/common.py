@@ -74,6 +74,12 @@ Limit = Annotated[int, Field(ge=1)]
 Offset = Annotated[int, Field(ge=0, le=MAX_INT)]
 
 
+def absent_means_unchanged(schema: dict[str, Any]) -> None:
+    """``json_schema_extra`` of an optional update field that may not be null: leaving it out
+    keeps the current value, so the document shows no ``default: null``."""
+    schema.pop("default", None)
+
+
 class RequestBody(BaseModel):
     """A JSON request body: unknown fields are refused, types are not coerced."""
 

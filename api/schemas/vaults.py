@@ -8,6 +8,8 @@ from typing import Literal
 from pydantic import Field
 
 from api.schemas.common import Name, RequestBody, Resource, Timestamp, page_query
+from api.schemas.tags import Tag
+from domain import tags
 from domain.signing import keys
 from domain.vaults import VaultView
 
@@ -35,6 +37,7 @@ class Vault(Resource):
     name: str
     is_frozen: bool
     key_set: KeySetSummary | None
+    tags: list[Tag] = Field(description="The tags the vault carries, in label order (empty when none).")
     created_at: Timestamp
     updated_at: Timestamp
 
@@ -47,7 +50,7 @@ class Vault(Resource):
             key_set=None if key_set is None else KeySetSummary(
                 id=key_set.id, status=key_set.status, scheme=key_set.scheme,
                 group_public_key=keys.master_xpub(key_set.group_public_key) if key_set.group_public_key else None),
-            created_at=vault.created_at, updated_at=vault.updated_at,
+            tags=[Tag.of(tag) for tag in view.tags], created_at=vault.created_at, updated_at=vault.updated_at,
         )
 
 
@@ -57,4 +60,10 @@ class VaultList(Resource):
     total: int
 
 
-VaultListQuery = page_query(default=100, maximum=1000, name="VaultListQuery")
+class VaultListQuery(page_query(default=100, maximum=1000, name="VaultPageQuery")):  # type: ignore[misc]
+    tag_ids: list[uuid.UUID] | None = Field(
+        None, max_length=tags.TAG_IDS_PER_VAULT_FILTER,
+        description=f"Only vaults carrying these tags (repeat the parameter; up to {tags.TAG_IDS_PER_VAULT_FILTER}).")
+    tag_match_mode: Literal[tags.MATCH_MODES] | None = Field(  # type: ignore[valid-type]
+        None, description="any (the default): vaults carrying at least one of tag_ids; all: carrying every one. "
+                          "Only with tag_ids (400 otherwise).")

@@ -7,11 +7,20 @@ here for its shape only; the SSRF guard (domain/webhooks/url_guard.py) judges wh
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, StringConstraints
 
-from api.schemas.common import Page, RequestBody, Resource, Timestamp, page_query, refused_as, text
+from api.schemas.common import (
+    Page,
+    RequestBody,
+    Resource,
+    Timestamp,
+    absent_means_unchanged,
+    page_query,
+    refused_as,
+    text,
+)
 from core import clock
 from domain.webhooks import catalogue, management, url_guard
 from models.webhooks import Webhook as WebhookRow
@@ -58,11 +67,6 @@ _EVENT_TYPES_TEXT = "Event types and families to receive (duplicates are dropped
 # --- requests ----------------------------------------------------------------------------------------
 
 
-def _no_default(schema: dict[str, Any]) -> None:
-    """An optional field that may not be null: absent means unchanged (no ``default: null``)."""
-    schema.pop("default", None)
-
-
 class WebhookCreate(RequestBody):
     url: WebhookUrl = Field(description=_URL_TEXT)
     event_types: EventTypes = Field(description=_EVENT_TYPES_TEXT)
@@ -76,10 +80,10 @@ class WebhookUpdate(RequestBody):
     model_config = ConfigDict(json_schema_extra={"minProperties": 1})
 
     # Absent means unchanged; only description may be null (it clears it).
-    url: WebhookUrl = Field(None, description=_URL_TEXT, json_schema_extra=_no_default)
-    event_types: EventTypes = Field(None, description=_EVENT_TYPES_TEXT, json_schema_extra=_no_default)
+    url: WebhookUrl = Field(None, description=_URL_TEXT, json_schema_extra=absent_means_unchanged)
+    event_types: EventTypes = Field(None, description=_EVENT_TYPES_TEXT, json_schema_extra=absent_means_unchanged)
     description: Description | None = Field(None, description="Free text, at most 255 characters; null clears it.")
-    status: WebhookStatus = Field(None, description="active or disabled.", json_schema_extra=_no_default)
+    status: WebhookStatus = Field(None, description="active or disabled.", json_schema_extra=absent_means_unchanged)
 
 
 class ReplayRequest(RequestBody):

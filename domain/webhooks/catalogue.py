@@ -48,6 +48,14 @@ DUE_TOLERANCE = timedelta(seconds=1)
 #: The sweep re-enqueues a delivery due for longer than this with no message seen working on it.
 SWEEP_GRACE = timedelta(seconds=60)
 SWEEP_BATCH = 500
+#: Fan-out commands one ``webhooks.fan_out`` run takes at once (more wake another worker).
+FAN_OUT_BATCH = 500
+#: How long one drain of a webhook goes on before it hands the rest to a ``webhooks.drain`` message
+#: (so one busy webhook cannot hold a worker thread for ever).
+DRAIN_MAX_SECONDS = 5.0
+#: The history's text of an attempt claimed but not (yet) recorded: in flight, or the worker
+#: stopped between sending and recording. Every attempt is written before its request is sent.
+NO_OUTCOME = "no outcome recorded: in flight, or the worker stopped before recording it"
 
 # --- actors (declared in actors/webhooks.py) --------------------------------------------------
 
@@ -57,6 +65,8 @@ FAN_OUT = "webhooks.fan_out"
 ENQUEUE_DUE = "webhooks.enqueue_due"
 #: Plain actor ``deliver(delivery_id, attempt)``: one attempt; queue ``webhooks``.
 DELIVER = "webhooks.deliver"
+#: Plain actor ``drain(webhook_id)``: send a webhook's due deliveries in batches.
+DRAIN = "webhooks.drain"
 #: Scheduled actor: re-enqueue deliveries whose message was lost (every SWEEP_INTERVAL_SECONDS).
 SWEEP = "webhooks.sweep"
 SWEEP_INTERVAL_SECONDS = 30

@@ -30,6 +30,7 @@ from domain.webhooks.catalogue import (
     ERROR_WEBHOOK_DISABLED,
     FAILED,
     LEASE_MARGIN,
+    NO_OUTCOME,
     OPEN_STATUSES,
     RESPONSE_BODY_LIMIT,
     RETRYING,
@@ -129,10 +130,15 @@ async def claim_delivery(*, delivery_id: uuid.UUID, attempt: int | None, take_sl
     delivery.parked_at = None
     if delivery.window_started_at is None:
         delivery.window_started_at = now
-    await delivery.save(update_fields=["lease_expires_at", "parked_at", "window_started_at"])
+    # The attempt is counted and written now, before the request leaves: a worker that dies
+    # after sending leaves it in the history (NO_OUTCOME), and the next claim makes the next one.
+    delivery.attempt_count += 1
+    await delivery.save(update_fields=["attempt_count", "lease_expires_at", "parked_at", "window_started_at"])
+    await WebhookAttempt.create(delivery_id=delivery.id, attempt_number=delivery.attempt_count, started_at=now,
+                                duration_ms=0, error=NO_OUTCOME, succeeded=False)
     return Claim("send", webhook_id=webhook.id, job=DeliveryJob(
         delivery_id=delivery.id, webhook_id=webhook.id, event_id=delivery.event.id, url=webhook.url,
-        body=delivery.event.payload.encode(), attempt=delivery.attempt_count + 1,
+        body=delivery.event.payload.encode(), attempt=delivery.attempt_count,
         secrets=signing_secrets(webhook, now=now),
     ))
 
@@ -180,6 +186,7 @@ _SUCCESS_STAMP_INTERVAL = timedelta(seconds=1)
 async def record_attempt(*, job: DeliveryJob, outcome: AttemptOutcome) -> Recorded:
     """Record one attempt and move the delivery on (succeeded, retrying, failed).
 
+    The attempt's row was written by the claim (:data:`NO_OUTCOME`); this fills in its outcome.
     Counting rule: every failed attempt adds one to the webhook's consecutive failures (the
     attempt that exhausts the 24 hour window included); a success resets the count. At 50 the
     webhook is disabled and its other open deliveries fail with "webhook disabled". The webhook
@@ -190,12 +197,13 @@ async def record_attempt(*, job: DeliveryJob, outcome: AttemptOutcome) -> Record
     if delivery is None:
         return Recorded(status="unknown")
     webhook: Webhook = delivery.webhook
-    number = delivery.attempt_count + 1
-    await WebhookAttempt.create(delivery_id=delivery.id, attempt_number=number, started_at=outcome.started_at,
-                                duration_ms=outcome.duration_ms, response_status=outcome.response_status,
-                                response_body=outcome.response_body, error=outcome.error,
-                                succeeded=outcome.succeeded)
-    delivery.attempt_count = number
+    number = job.attempt
+    await WebhookAttempt.filter(delivery_id=delivery.id, attempt_number=number).update(
+        started_at=outcome.started_at, duration_ms=outcome.duration_ms, response_status=outcome.response_status,
+        response_body=outcome.response_body, error=outcome.error, succeeded=outcome.succeeded)
+    if delivery.attempt_count != number or delivery.status not in OPEN_STATUSES:
+        # The delivery moved on while this attempt was out (its lease ran out): history only.
+        return Recorded(status=delivery.status)
     delivery.last_attempt_at = outcome.started_at
     delivery.last_response_status = outcome.response_status
     delivery.last_response_body = outcome.response_body

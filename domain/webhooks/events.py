@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Mapping
 
-from tortoise.expressions import Q
+from tortoise import connections
+from tortoise.expressions import F, Q
 
 from core import clock
 from core.clock import rfc3339
-from core.outbox import add_command
+from core.outbox import Command, add_command
 from domain.webhooks.catalogue import (
     ERROR_WEBHOOK_DISABLED,
     EVENT_TYPES,
@@ -77,20 +78,32 @@ async def emit_event(
                               workspace_id=workspace_id, data=data)
     event = await WebhookEvent.create(id=event_id, workspace_id=workspace_id, type=event_type, payload=payload,
                                       target_webhook_id=target_webhook_id, created_at=now)
-    await add_command(actor_name=FAN_OUT, payload={"event_id": str(event.id)}, workspace_id=workspace_id)
+    # Coalesced: a burst of events wakes one fan-out run, which takes them all in batches.
+    await add_command(actor_name=FAN_OUT, payload={"event_id": str(event.id)}, workspace_id=workspace_id,
+                      coalesce=True)
     return event
+
+
+def _new_delivery(event: WebhookEvent, webhook: Webhook, *, now: datetime) -> WebhookDelivery:
+    """The (unsaved) delivery of ``event`` to ``webhook``.
+
+    ``pending`` for an active webhook; ``failed`` ("webhook disabled") for a disabled one:
+    recorded, never sent automatically (replay after reactivation).
+    """
+    if webhook.status == STATUS_ACTIVE:
+        return WebhookDelivery(workspace_id=event.workspace_id, webhook=webhook, event=event,  # type: ignore[attr-defined]
+                               event_type=event.type, status=PENDING, next_attempt_at=now,
+                               enqueued_at=now, created_at=now, updated_at=now)
+    return WebhookDelivery(workspace_id=event.workspace_id, webhook=webhook, event=event,  # type: ignore[attr-defined]
+                           event_type=event.type, status=FAILED, last_error=ERROR_WEBHOOK_DISABLED,
+                           finished_at=now, created_at=now, updated_at=now)
 
 
 async def create_delivery(event: WebhookEvent, webhook: Webhook, *, now: datetime) -> WebhookDelivery:
     """Create the delivery of ``event`` to ``webhook`` (the caller knows there is none yet)."""
-    if webhook.status == STATUS_ACTIVE:
-        return await WebhookDelivery.create(workspace_id=event.workspace_id, webhook=webhook, event=event,  # type: ignore[attr-defined]
-                                            event_type=event.type, status=PENDING, next_attempt_at=now,
-                                            enqueued_at=now, created_at=now, updated_at=now)
-    # Recorded for the disabled webhook, never sent automatically: replay after reactivation.
-    return await WebhookDelivery.create(workspace_id=event.workspace_id, webhook=webhook, event=event,  # type: ignore[attr-defined]
-                                        event_type=event.type, status=FAILED, last_error=ERROR_WEBHOOK_DISABLED,
-                                        finished_at=now, created_at=now, updated_at=now)
+    delivery = _new_delivery(event, webhook, now=now)
+    await delivery.save()
+    return delivery
 
 
 @dataclass(frozen=True)
@@ -125,6 +138,70 @@ async def fan_out_event(*, event_id: uuid.UUID) -> list[DueDelivery]:
         if delivery.status == PENDING:
             due.append(DueDelivery(delivery.id, delivery.attempt_count + 1))
     return due
+
+
+_CLAIM_COMMANDS = """
+SELECT id, payload FROM outbox_commands
+WHERE actor_name = $1 AND status = 'pending' AND run_at <= $2
+ORDER BY created_at
+LIMIT $3
+FOR UPDATE SKIP LOCKED
+"""
+
+
+@dataclass(frozen=True)
+class FanOutBatch:
+    """What :func:`fan_out_pending` did: the webhooks that got due deliveries, and whether the
+    batch was full (more commands may be waiting for another run)."""
+
+    commands: int
+    webhook_ids: list[uuid.UUID]
+    full: bool
+
+
+async def fan_out_pending(*, limit: int) -> FanOutBatch:
+    """Run up to ``limit`` pending fan-out commands at once (in the caller's unit of work).
+
+    The commands are locked with ``SKIP LOCKED`` (concurrent runs take different ones), their
+    deliveries created in one statement and the commands marked done in the same transaction,
+    so each event is fanned out exactly once, as :func:`fan_out_event` does for one.
+    """
+    now = clock.now()
+    commands = await connections.get("default").execute_query_dict(_CLAIM_COMMANDS, [FAN_OUT, now, limit])
+    if not commands:
+        return FanOutBatch(0, [], False)
+    payloads = [row["payload"] if isinstance(row["payload"], dict) else json.loads(row["payload"]) for row in commands]
+    event_ids = [uuid.UUID(payload["event_id"]) for payload in payloads]
+    batch = await WebhookEvent.filter(id__in=event_ids)
+    workspaces = {event.workspace_id for event in batch}  # type: ignore[attr-defined]
+    targets = {event.target_webhook_id for event in batch if event.target_webhook_id}  # type: ignore[attr-defined]
+    webhooks = await Webhook.filter(Q(workspace_id__in=list(workspaces)) | Q(id__in=list(targets)),
+                                    deleted_at__isnull=True)
+    existing: set[tuple[uuid.UUID, uuid.UUID]] = set()
+    due_webhooks: set[uuid.UUID] = set()
+    for event_id, webhook_id, status in await WebhookDelivery.filter(event_id__in=event_ids).values_list(
+            "event_id", "webhook_id", "status"):
+        existing.add((event_id, webhook_id))
+        if status == PENDING:  # made beforehand (a test event), or by an earlier run: still to send
+            due_webhooks.add(webhook_id)
+    rows: list[WebhookDelivery] = []
+    for event in batch:
+        if event.target_webhook_id is not None:  # type: ignore[attr-defined]
+            chosen = [w for w in webhooks if w.id == event.target_webhook_id]  # type: ignore[attr-defined]
+        else:
+            chosen = [w for w in webhooks if w.workspace_id == event.workspace_id  # type: ignore[attr-defined]
+                      and is_subscribed(w.event_types, event.type)]
+        for webhook in chosen:
+            if (event.id, webhook.id) in existing:
+                continue
+            rows.append(_new_delivery(event, webhook, now=now))
+            if webhook.status == STATUS_ACTIVE:
+                due_webhooks.add(webhook.id)
+    if rows:
+        await WebhookDelivery.bulk_create(rows, ignore_conflicts=True)
+    await Command.filter(id__in=[row["id"] for row in commands]).update(
+        status="done", started_at=now, finished_at=now, attempts=F("attempts") + 1)
+    return FanOutBatch(len(commands), sorted(due_webhooks), len(commands) >= limit)
 
 
 async def due_deliveries_of(*, webhook_id: uuid.UUID) -> list[DueDelivery]:

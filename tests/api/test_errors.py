@@ -44,6 +44,15 @@ async def test_validation_error_names_the_field(client):
     assert body["details"]["errors"] == [{"field": "email", "reason": "must be an email address"}]
 
 
+async def test_a_blank_query_value_is_checked_not_ignored(client):
+    # Given a caller, when a list is asked for with a blank page size (?limit=)
+    caller = await make_caller(role="ADMIN")
+    _, response = await client.get("/api/v1/vault/accounts?limit=", headers=caller.headers())
+    # Then the blank value is refused like any other bad value, naming the parameter
+    body = assert_envelope(response, 400, "VALIDATION_ERROR")
+    assert body["details"]["field"] == "limit"
+
+
 async def test_unexpected_exception_is_500_without_internals(client, monkeypatch):
     from domain import workspaces
 

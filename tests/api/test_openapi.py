@@ -16,8 +16,8 @@ import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given
-from hypothesis.errors import Unsatisfiable
 from hypothesis import settings as hypothesis_settings
+from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.failures import FailureGroup
@@ -29,7 +29,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from core.unit_of_work import unit_of_work
-from domain import vaults
+from domain import tags, vaults
 from models.workspaces import Workspace
 from tests.support.callers import make_caller
 
@@ -84,6 +84,10 @@ async def test_every_operation_answers_as_its_document_says(client, app):
     workspace = await Workspace.get(id=owner.workspace_id)
     known_ids = {"vault_id": str(vault.vault.id), "company_id": str(workspace.company_id),  # type: ignore[attr-defined]
                  "user_id": owner.user_id}
+    async with unit_of_work():
+        tag = await tags.create_tag(principal=None, workspace_id=uuid.UUID(owner.workspace_id),
+                                    tag=tags.NewTag(label="Fuzzed"))
+    known_ids["tag_id"] = str(tag.id)
     failures: list[str] = []
     sent = 0
     for operation in operations:

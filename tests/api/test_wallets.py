@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-from client.balance_sync import BalanceSync
 from custody.faucet import faucet_command
+from custody_sdk import BalanceSync
 from domain.networks.registry import get_adapter
 from domain.signing import keys
 from models.vaults import Vault
 from models.wallets import Wallet, WalletAddress
 from tests.support.callers import make_caller
+from tests.support.sdk import sdk_for
 from tests.support.signing import cosigner_for, settle, status_is
 from tests.support.wallets import Api, give_test_key
 
@@ -37,8 +38,9 @@ async def test_end_to_end_vault_wallets_faucet_deposit_asset_log_and_client_rebu
     await settle(worker, cosigner, until=status_is(await Vault.get(id=vault["id"]), "ready", "failed"))
     status, ready = await api.get(f"/api/v1/vault/accounts/{vault['id']}")
     assert ready["key_set"]["status"] == "ready"
-    # And an integrator's client loads its first snapshot
-    sync = BalanceSync(api.fetch)
+    # And an integrator's client (the SDK) loads its first snapshot
+    sdk = sdk_for(client, owner)
+    sync = BalanceSync(sdk)
     await sync.reset()
     assert sync.cursor == 0 and sync.totals() == {}
 
@@ -94,6 +96,7 @@ async def test_end_to_end_vault_wallets_faucet_deposit_asset_log_and_client_rebu
     assert {c["currency"]["id"]: c["total_atomic"] for c in snapshot["currency_balances"]} == {
         cid: str(parts["total"]) for cid, parts in sync.totals().items()}
     assert sync.cursor == snapshot["cursor"] == 4
+    await sdk.aclose()
 
 
 async def _run_actor(worker, name: str) -> None:

@@ -165,7 +165,3 @@ class Api:
 
     async def post(self, path: str, json: Any = None) -> tuple[int, Any]:
         return await self.request("POST", path, json=json if json is not None else {})
-
-    async def fetch(self, path: str, params: dict) -> tuple[int, Any]:
-        """The transport of client.balance_sync: GET ``path`` with ``params``."""
-        return await self.request("GET", path, params={k: v for k, v in params.items() if v is not None})

@@ -12,11 +12,12 @@ from typing import Any, Awaitable, Callable, Sequence
 
 import dramatiq
 from standardwebhooks.webhooks import Webhook as StandardWebhook
+from tortoise.expressions import Q
 
 from core.unit_of_work import unit_of_work
 from domain.auth import Principal
 from domain.webhooks import catalogue, events, management
-from models.webhooks import Webhook, WebhookDelivery, WebhookEvent
+from models.webhooks import Webhook, WebhookAttempt, WebhookDelivery, WebhookEvent
 from tests.support.receiver import Received
 from tests.support.worker import wait_for
 
@@ -57,11 +58,13 @@ def verify(secret: str, request: Received) -> dict:
 
 
 async def attempts_of(delivery_id: Any) -> int:
-    return (await WebhookDelivery.get(id=delivery_id)).attempt_count
+    """Attempts of the delivery whose outcome is recorded (a claimed attempt counts once it is out)."""
+    return await WebhookAttempt.filter(Q(error__isnull=True) | Q(error__not=catalogue.NO_OUTCOME),
+                                       delivery_id=delivery_id).count()
 
 
 def attempts_reach(delivery_id: Any, number: int) -> Callable[[], Awaitable[bool]]:
-    """A wait_for predicate: the delivery has made ``number`` attempts."""
+    """A wait_for predicate: the delivery has made and recorded ``number`` attempts."""
     async def reached() -> bool:
         return await attempts_of(delivery_id) >= number
     return reached

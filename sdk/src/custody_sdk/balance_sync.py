@@ -1,49 +1,47 @@
-"""Reference client of the balance synchronization rules (custody wallet service spec, "Transactions").
+"""A local copy of a workspace's wallet balances, kept by the spec's balance synchronization rules
+(custody wallet service spec, "Transactions"; docs/wallets.md):
 
-Keeps a local copy of a workspace's wallet balances from three sources:
+1. **Initial load**: the balance snapshot ``GET /api/v1/asset/balances/currencies?wallets=true``
+   is the truth, and its ``cursor`` the position (:meth:`BalanceSync.reset`).
+2. **Live**: each ``transaction.*`` webhook event overwrites the balance of each side it carries
+   (``from``, ``to``, and ``fee_payer`` when a token withdrawal's fee comes from another wallet;
+   absolute, never added), ordered per address by ``balance_version`` (by ``block_height``
+   where a network has no version); repeated events (same event id) and repeated transaction
+   states are dropped (:meth:`BalanceSync.apply_webhook`).
+3. **Reconcile**: compare the snapshot's per-currency balances with the local totals; the snapshot
+   is the authority (:meth:`BalanceSync.sync`).
+4. **Catch up** on a mismatch: page the change log from the saved cursor while ``has_more``,
+   storing transactions by id, applying their sides as in rule 2, advancing the cursor; then
+   reconcile again (:meth:`BalanceSync.catch_up`).
+5. The cursor is opaque: stored and sent back, never compared with ``balance_version``.
+6. A cursor the log was compacted past (410 ``CURSOR_EXPIRED``) means the log cannot restore
+   what was missed: take a fresh snapshot as truth and continue from its cursor.
 
-1. the balance snapshot ``GET /api/v1/asset/balances/currencies?wallets=true`` (truth + cursor);
-2. transaction webhook events (absolute side balances, ordered by ``balance_version``);
-3. the change log ``GET /api/v1/transactions/changes`` (catch-up from the saved cursor).
+::
 
-This module is self-contained (standard library only, no import of the service): copy it into
-an integration or import it. Transport is yours: pass an async ``fetch(path, params)`` that
-performs an authenticated GET (``Authorization`` and ``X-Workspace-Id`` headers) and returns
-``(http_status, parsed_json_body)``.
+    sync = BalanceSync(custody)
+    await sync.reset()                              # rule 1
+    sync.apply_webhook(verifier.verify(body, headers))   # rule 2, in the webhook receiver
+    in_sync = await sync.sync()                     # rules 3, 4, 6 (periodically; False: retry later)
+    sync.totals()                                   # {currency_id: {"available": int, ...}}
 
-Usage::
-
-    sync = BalanceSync(fetch)
-    await sync.reset()                          # rule 1 (also what rule 6 falls back to)
-    ...
-    sync.apply_event(event_id, transaction)     # rule 2, from your webhook handler
-    ...
-    in_sync = await sync.sync()                 # rules 3, 4, 6: reconcile, catch up, reconcile
-    sync.totals()                               # {currency_id: {"total": int, ...}}
-
-Balances are kept per (address, currency) as integers in atomic units. The cursor is opaque:
-it is stored and sent back unchanged and never compared with ``balance_version`` (rule 5).
+Balances are integers of atomic units per (address, currency). Everything works on the wire
+form of the resources (dicts), so events and change-log items are handled alike.
 """
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Mapping
 
-SNAPSHOT_PATH = "/api/v1/asset/balances/currencies"
-CHANGES_PATH = "/api/v1/transactions/changes"
+from custody_sdk.client import Custody
+from custody_sdk.errors import CursorExpired
+from custody_sdk.openapi.api.balances import balance_snapshot
+from custody_sdk.webhooks import TRANSACTION_EVENTS, WebhookEvent
+
 PAGE_SIZE = 1000
 PARTS = ("available", "frozen", "held", "total")
-
-Fetch = Callable[[str, Mapping[str, Any]], Awaitable[tuple[int, Any]]]
-
-
-class SyncError(RuntimeError):
-    """The server answered something the rules do not cover (status and body attached)."""
-
-    def __init__(self, status: int, body: Any) -> None:
-        super().__init__(f"unexpected answer {status}: {body!r}")
-        self.status, self.body = status, body
 
 
 @dataclass
@@ -63,20 +61,33 @@ def _atomic(balance: Mapping[str, Any]) -> dict[str, int]:
 
 @dataclass
 class BalanceSync:
-    fetch: Fetch
-    cursor: Any = None
+    """The local copy and the rules that keep it (see the module docstring).
+
+    :param custody: The client that reads the snapshot and the change log.
+    :param workspace_id: The workspace to follow (the client's when None).
+    """
+
+    custody: Custody
+    workspace_id: str | uuid.UUID | None = None
+    page_size: int = PAGE_SIZE
+    cursor: int | str | None = None
     balances: dict[tuple[str, str], LocalBalance] = field(default_factory=dict)
     #: Transactions by id in their newest known state (rule 4: "store items by id").
     transactions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Snapshots taken (the first load, and each reset of rule 6).
+    resets: int = 0
     _seen_events: set[str] = field(default_factory=set)
     _seen_states: set[tuple[Any, ...]] = field(default_factory=set)
-    resets: int = 0
 
     # --- rule 1: initial load ----------------------------------------------------------------
 
+    async def _snapshot(self, *, wallets: bool) -> dict[str, Any]:
+        snapshot = await self.custody.call(balance_snapshot, wallets=wallets, workspace_id=self.workspace_id)
+        return dict(snapshot.to_dict())
+
     def load_snapshot(self, snapshot: Mapping[str, Any]) -> None:
-        """Take the snapshot as truth and its cursor as the position."""
-        if "wallet_balances" not in snapshot:
+        """Take a snapshot (wire form, with ``wallet_balances``) as truth and its cursor as the position."""
+        if snapshot.get("wallet_balances") is None:
             raise ValueError("request the snapshot with wallets=true: per-wallet balances seed the local copy")
         self.balances = {
             (w["address"], w["currency_id"]): LocalBalance(
@@ -87,19 +98,24 @@ class BalanceSync:
         }
         self.cursor = snapshot["cursor"]
 
-    async def reset(self) -> Mapping[str, Any]:
+    async def reset(self) -> dict[str, Any]:
         """Rules 1 and 6: a fresh snapshot becomes the truth; continue from its cursor."""
-        status, snapshot = await self.fetch(SNAPSHOT_PATH, {"wallets": "true"})
-        if status != 200:
-            raise SyncError(status, snapshot)
+        snapshot = await self._snapshot(wallets=True)
         self.load_snapshot(snapshot)
         self.resets += 1
         return snapshot
 
     # --- rule 2: live events -----------------------------------------------------------------
 
+    def apply_webhook(self, event: WebhookEvent) -> bool:
+        """A verified webhook event: ``transaction.*`` events are applied (False for a repeat),
+        others are not about balances (False)."""
+        if not event.type.startswith(TRANSACTION_EVENTS):
+            return False
+        return self.apply_event(event.id, event.data)
+
     def apply_event(self, event_id: str, transaction: Mapping[str, Any]) -> bool:
-        """A webhook event (dedup key: X-Webhook-Event-Id). Returns False for a repeat."""
+        """A transaction event (dedup key: the event id, ``webhook-id``). False for a repeat."""
         if event_id in self._seen_events:
             return False
         self._seen_events.add(event_id)
@@ -114,7 +130,9 @@ class BalanceSync:
         known = self.transactions.get(tx["id"])
         if known is None or _newer_or_same(tx, known):
             self.transactions[tx["id"]] = dict(tx)
-        for side in (tx.get("from"), tx.get("to")):
+        # ``fee_payer``: the wallet paying the fee when it is not ``from`` (a token withdrawal's
+        # native coin wallet); it carries an absolute balance like the two sides.
+        for side in (tx.get("from"), tx.get("to"), tx.get("fee_payer")):
             if side and not side.get("external") and side.get("balance") is not None:
                 self._apply_side(side, tx)
         return True
@@ -157,34 +175,24 @@ class BalanceSync:
 
     async def catch_up(self) -> None:
         """Page the change log from the saved cursor; reset from a snapshot when it expired."""
-        while True:
-            status, page = await self.fetch(CHANGES_PATH, {"since_cursor": self.cursor, "limit": PAGE_SIZE})
-            if status == 410:
-                await self.reset()  # rule 6: the log cannot restore what was missed
-                return
-            if status != 200:
-                raise SyncError(status, page)
-            for item in page["items"]:
-                self.apply_transaction(item)
-            self.cursor = page["next_cursor"]
-            if not page["has_more"]:
-                return
+        try:
+            async for page in self.custody.changes(since_cursor=self.cursor, page_size=self.page_size,
+                                                   workspace_id=self.workspace_id):
+                for item in page.items:
+                    self.apply_transaction(item.to_dict())
+                self.cursor = page.next_cursor
+        except CursorExpired:
+            await self.reset()  # rule 6: the log cannot restore what was missed
 
     async def sync(self) -> bool:
         """Reconcile; on a mismatch catch up and reconcile again. True when in sync (else retry later)."""
-        status, snapshot = await self.fetch(SNAPSHOT_PATH, {})
-        if status != 200:
-            raise SyncError(status, snapshot)
-        if not self.differences(snapshot):
+        if not self.differences(await self._snapshot(wallets=False)):
             return True
         await self.catch_up()
-        status, snapshot = await self.fetch(SNAPSHOT_PATH, {})
-        if status != 200:
-            raise SyncError(status, snapshot)
-        return not self.differences(snapshot)
+        return not self.differences(await self._snapshot(wallets=False))
 
 
 def _newer_or_same(incoming: Mapping[str, Any], known: Mapping[str, Any]) -> bool:
     if incoming.get("seq") is not None and known.get("seq") is not None:
-        return incoming["seq"] >= known["seq"]
+        return int(incoming["seq"]) >= int(known["seq"])
     return str(incoming.get("updated_at") or "") >= str(known.get("updated_at") or "")

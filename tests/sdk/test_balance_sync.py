@@ -1,15 +1,19 @@
-"""The reference client (client/balance_sync.py) against the server: snapshot + events + change log."""
+"""The SDK's balance sync (custody_sdk.balance_sync) against the real service: snapshot, webhook
+events (delivered by the service, verified by the SDK) and the change log."""
 
 from __future__ import annotations
 
 import uuid
 from datetime import timedelta
 
-from client.balance_sync import BalanceSync
 from core.unit_of_work import unit_of_work
+from custody_sdk import BalanceSync, Credentials, Custody, WebhookVerifier
+from custody_sdk.openapi.api.webhooks import create_webhook
+from custody_sdk.openapi.models import WebhookCreate
 from domain import transactions
 from models.workspaces import Workspace
 from tests.support.callers import make_caller
+from tests.support.sdk import sdk_for, service_clock
 from tests.support.wallets import Api, fund, open_wallet, vault_with_key, watch
 
 EVM = "devnet-evm-testnet"
@@ -45,7 +49,8 @@ async def test_client_survives_duplicates_reordering_and_a_missed_range(client, 
         await wallet.fetch_related("address")
     evm_hot, evm_cold, btc_hot = token.address.address, cold_eth.address.address, btc.address.address
     # Given a client that loaded the snapshot before anything arrived
-    sync = BalanceSync(api.fetch)
+    custody = sdk_for(client, caller)
+    sync = BalanceSync(custody)
     await sync.reset()
 
     # When deposits arrive block after block, each delivered as a webhook-style event
@@ -101,11 +106,13 @@ async def test_client_survives_duplicates_reordering_and_a_missed_range(client, 
     assert await sync.sync() is True
     assert sync.resets == 2 and sync.cursor >= min_cursor
     assert _local_state(sync) == await _server_state(api)
+    await custody.aclose()
 
 
 async def test_without_versions_the_newest_block_wins():
     # A UTXO-style event without balance_version is ordered by block height (rule 2)
-    sync = BalanceSync(fetch=None)  # type: ignore[arg-type]
+    unused = Custody(credentials=Credentials.from_key(client_id="c", private_key=bytes(32)), base_url="http://unused")
+    sync = BalanceSync(unused)
     sync.load_snapshot({"cursor": 0, "currency_balances": [], "wallet_balances": []})
 
     def event(height: int, total: int) -> dict:
@@ -119,3 +126,31 @@ async def test_without_versions_the_newest_block_wins():
     sync.apply_event("b", event(9, 400))   # older block arriving late: ignored
     sync.apply_event("c", event(11, 700))
     assert sync.balances[("tdvb1abc", "DBTC_TEST")].parts["total"] == 700
+
+
+async def test_verified_webhook_events_keep_the_copy_equal_to_the_server(client, worker, receiver):
+    # Given a webhook for transaction events, created through the SDK, and a copy loaded from the snapshot
+    caller = await make_caller(role="ADMIN")
+    ws = await Workspace.get(id=caller.workspace_id)
+    wallet = await open_wallet(await vault_with_key(ws), "DETH_TEST")
+    await wallet.fetch_related("address")
+    async with sdk_for(client, caller) as custody:
+        webhook = await custody.call(create_webhook, body=WebhookCreate(url=receiver.url(),
+                                                                        event_types=["transaction.*"]))
+        verifier = WebhookVerifier(webhook.secret, clock=service_clock)
+        sync = BalanceSync(custody)
+        await sync.reset()
+        # When deposits arrive and the service delivers their events to the receiver
+        for amount in (ETH, 2 * ETH):
+            await fund(EVM, wallet.address.address, amount)
+            await watch(EVM)
+        await worker.drain()
+        # ...which verifies each and applies it; a delivery that arrives twice counts once
+        events = [verifier.verify(received.body, received.headers) for received in receiver.received]
+        assert [sync.apply_webhook(event) for event in events + events[:1]] == [True, True, False]
+        # Then the events are typed transactions, and the copy equals the server's without the change log
+        assert {event.type for event in events} == {"transaction.created"}
+        assert sorted(int(event.transaction.amount) for event in events) == [ETH, 2 * ETH]
+        assert sync.totals()["DETH_TEST"]["total"] == 3 * ETH
+        cursor_before = sync.cursor
+        assert await sync.sync() is True and sync.cursor == cursor_before

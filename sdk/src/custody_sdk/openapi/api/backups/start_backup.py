@@ -1,0 +1,187 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.backup import Backup
+from ...models.backup_start import BackupStart
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: BackupStart,
+    x_workspace_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_workspace_id, Unset):
+        headers["X-Workspace-Id"] = x_workspace_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/backup",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Backup | None:
+    if response.status_code == 202:
+        response_202 = Backup.from_dict(response.json())
+
+        return response_202
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Backup]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: BackupStart,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[Backup]:
+    """Start a backup of the workspace key shares, sealed to public_key (Curve25519, base64)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_BACKUP_PUBLIC_KEY, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 409 BACKUP_IN_PROGRESS; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+        body (BackupStart):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Backup]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: BackupStart,
+    x_workspace_id: str | Unset = UNSET,
+) -> Backup | None:
+    """Start a backup of the workspace key shares, sealed to public_key (Curve25519, base64)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_BACKUP_PUBLIC_KEY, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 409 BACKUP_IN_PROGRESS; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+        body (BackupStart):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Backup
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: BackupStart,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[Backup]:
+    """Start a backup of the workspace key shares, sealed to public_key (Curve25519, base64)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_BACKUP_PUBLIC_KEY, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 409 BACKUP_IN_PROGRESS; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+        body (BackupStart):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Backup]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: BackupStart,
+    x_workspace_id: str | Unset = UNSET,
+) -> Backup | None:
+    """Start a backup of the workspace key shares, sealed to public_key (Curve25519, base64)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_BACKUP_PUBLIC_KEY, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 409 BACKUP_IN_PROGRESS; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+        body (BackupStart):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Backup
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            x_workspace_id=x_workspace_id,
+        )
+    ).parsed

@@ -1,0 +1,220 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.share_submission import ShareSubmission
+from ...models.signing_request import SigningRequest
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    session_id: UUID,
+    *,
+    body: ShareSubmission,
+    x_workspace_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_workspace_id, Unset):
+        headers["X-Workspace-Id"] = x_workspace_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/co-signer/signing-requests/{session_id}/share".format(
+            session_id=quote(str(session_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> SigningRequest | None:
+    if response.status_code == 200:
+        response_200 = SigningRequest.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[SigningRequest]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    session_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ShareSubmission,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[SigningRequest]:
+    """Signing round 2: the co-signer's signature share (hex scalar)
+
+     Repeating the same share returns the signing request unchanged.
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_SCALAR, INVALID_SIGNATURE_SHARE,
+    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, SIGNING_REQUEST_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 409 KEY_SET_NOT_READY, SHARE_ALREADY_SUBMITTED, SIGNING_REQUEST_WRONG_ROUND;
+    413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        session_id (UUID):
+        x_workspace_id (str | Unset):
+        body (ShareSubmission):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[SigningRequest]
+    """
+
+    kwargs = _get_kwargs(
+        session_id=session_id,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    session_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ShareSubmission,
+    x_workspace_id: str | Unset = UNSET,
+) -> SigningRequest | None:
+    """Signing round 2: the co-signer's signature share (hex scalar)
+
+     Repeating the same share returns the signing request unchanged.
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_SCALAR, INVALID_SIGNATURE_SHARE,
+    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, SIGNING_REQUEST_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 409 KEY_SET_NOT_READY, SHARE_ALREADY_SUBMITTED, SIGNING_REQUEST_WRONG_ROUND;
+    413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        session_id (UUID):
+        x_workspace_id (str | Unset):
+        body (ShareSubmission):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        SigningRequest
+    """
+
+    return sync_detailed(
+        session_id=session_id,
+        client=client,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    session_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ShareSubmission,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[SigningRequest]:
+    """Signing round 2: the co-signer's signature share (hex scalar)
+
+     Repeating the same share returns the signing request unchanged.
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_SCALAR, INVALID_SIGNATURE_SHARE,
+    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, SIGNING_REQUEST_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 409 KEY_SET_NOT_READY, SHARE_ALREADY_SUBMITTED, SIGNING_REQUEST_WRONG_ROUND;
+    413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        session_id (UUID):
+        x_workspace_id (str | Unset):
+        body (ShareSubmission):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[SigningRequest]
+    """
+
+    kwargs = _get_kwargs(
+        session_id=session_id,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    session_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ShareSubmission,
+    x_workspace_id: str | Unset = UNSET,
+) -> SigningRequest | None:
+    """Signing round 2: the co-signer's signature share (hex scalar)
+
+     Repeating the same share returns the signing request unchanged.
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_SCALAR, INVALID_SIGNATURE_SHARE,
+    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, SIGNING_REQUEST_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 409 KEY_SET_NOT_READY, SHARE_ALREADY_SUBMITTED, SIGNING_REQUEST_WRONG_ROUND;
+    413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        session_id (UUID):
+        x_workspace_id (str | Unset):
+        body (ShareSubmission):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        SigningRequest
+    """
+
+    return (
+        await asyncio_detailed(
+            session_id=session_id,
+            client=client,
+            body=body,
+            x_workspace_id=x_workspace_id,
+        )
+    ).parsed

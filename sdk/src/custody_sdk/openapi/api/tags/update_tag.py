@@ -1,0 +1,208 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.tag import Tag
+from ...models.tag_update import TagUpdate
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    tag_id: UUID,
+    *,
+    body: TagUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_workspace_id, Unset):
+        headers["X-Workspace-Id"] = x_workspace_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/api/v1/tags/{tag_id}".format(
+            tag_id=quote(str(tag_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Tag | None:
+    if response.status_code == 200:
+        response_200 = Tag.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Tag]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    tag_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: TagUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[Tag]:
+    """Change a tag's label, description or color (EDIT_WORKSPACE); null clears, absent keeps
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    NOT_FOUND, TAG_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 TAG_ALREADY_EXISTS; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        tag_id (UUID):
+        x_workspace_id (str | Unset):
+        body (TagUpdate): Any of the fields; an absent field stays as it is, null clears
+            description or color.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Tag]
+    """
+
+    kwargs = _get_kwargs(
+        tag_id=tag_id,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    tag_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: TagUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Tag | None:
+    """Change a tag's label, description or color (EDIT_WORKSPACE); null clears, absent keeps
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    NOT_FOUND, TAG_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 TAG_ALREADY_EXISTS; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        tag_id (UUID):
+        x_workspace_id (str | Unset):
+        body (TagUpdate): Any of the fields; an absent field stays as it is, null clears
+            description or color.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Tag
+    """
+
+    return sync_detailed(
+        tag_id=tag_id,
+        client=client,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    tag_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: TagUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[Tag]:
+    """Change a tag's label, description or color (EDIT_WORKSPACE); null clears, absent keeps
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    NOT_FOUND, TAG_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 TAG_ALREADY_EXISTS; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        tag_id (UUID):
+        x_workspace_id (str | Unset):
+        body (TagUpdate): Any of the fields; an absent field stays as it is, null clears
+            description or color.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Tag]
+    """
+
+    kwargs = _get_kwargs(
+        tag_id=tag_id,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    tag_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: TagUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Tag | None:
+    """Change a tag's label, description or color (EDIT_WORKSPACE); null clears, absent keeps
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    NOT_FOUND, TAG_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 TAG_ALREADY_EXISTS; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        tag_id (UUID):
+        x_workspace_id (str | Unset):
+        body (TagUpdate): Any of the fields; an absent field stays as it is, null clears
+            description or color.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Tag
+    """
+
+    return (
+        await asyncio_detailed(
+            tag_id=tag_id,
+            client=client,
+            body=body,
+            x_workspace_id=x_workspace_id,
+        )
+    ).parsed

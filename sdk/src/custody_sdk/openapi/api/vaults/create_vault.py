@@ -1,0 +1,187 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.vault import Vault
+from ...models.vault_create import VaultCreate
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: VaultCreate,
+    x_workspace_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_workspace_id, Unset):
+        headers["X-Workspace-Id"] = x_workspace_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/vault/accounts",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Vault | None:
+    if response.status_code == 201:
+        response_201 = Vault.from_dict(response.json())
+
+        return response_201
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Vault]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: VaultCreate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[Vault]:
+    """Create a vault; its key set's generation starts at once (EDIT_WORKSPACE)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+        body (VaultCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Vault]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: VaultCreate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Vault | None:
+    """Create a vault; its key set's generation starts at once (EDIT_WORKSPACE)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+        body (VaultCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Vault
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: VaultCreate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[Vault]:
+    """Create a vault; its key set's generation starts at once (EDIT_WORKSPACE)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+        body (VaultCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Vault]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: VaultCreate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Vault | None:
+    """Create a vault; its key set's generation starts at once (EDIT_WORKSPACE)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+        body (VaultCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Vault
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            x_workspace_id=x_workspace_id,
+        )
+    ).parsed

@@ -1,0 +1,216 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.webhook import Webhook
+from ...models.webhook_update import WebhookUpdate
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    webhook_id: UUID,
+    *,
+    body: WebhookUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_workspace_id, Unset):
+        headers["X-Workspace-Id"] = x_workspace_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/api/v1/webhooks/{webhook_id}".format(
+            webhook_id=quote(str(webhook_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Webhook | None:
+    if response.status_code == 200:
+        response_200 = Webhook.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Webhook]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    webhook_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: WebhookUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[Webhook]:
+    """Update a webhook (MANAGE_WEBHOOKS); status active reactivates a disabled one
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_EVENT_TYPE, INVALID_WEBHOOK_URL,
+    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WEBHOOK_URL_FORBIDDEN,
+    WEBHOOK_URL_UNRESOLVABLE, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        webhook_id (UUID):
+        x_workspace_id (str | Unset):
+        body (WebhookUpdate): Any of the fields, at least one. ``status: active`` reactivates a
+            disabled webhook (the
+            failure count restarts); ``status: disabled`` pauses it (its open deliveries fail).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Webhook]
+    """
+
+    kwargs = _get_kwargs(
+        webhook_id=webhook_id,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    webhook_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: WebhookUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Webhook | None:
+    """Update a webhook (MANAGE_WEBHOOKS); status active reactivates a disabled one
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_EVENT_TYPE, INVALID_WEBHOOK_URL,
+    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WEBHOOK_URL_FORBIDDEN,
+    WEBHOOK_URL_UNRESOLVABLE, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        webhook_id (UUID):
+        x_workspace_id (str | Unset):
+        body (WebhookUpdate): Any of the fields, at least one. ``status: active`` reactivates a
+            disabled webhook (the
+            failure count restarts); ``status: disabled`` pauses it (its open deliveries fail).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Webhook
+    """
+
+    return sync_detailed(
+        webhook_id=webhook_id,
+        client=client,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    webhook_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: WebhookUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[Webhook]:
+    """Update a webhook (MANAGE_WEBHOOKS); status active reactivates a disabled one
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_EVENT_TYPE, INVALID_WEBHOOK_URL,
+    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WEBHOOK_URL_FORBIDDEN,
+    WEBHOOK_URL_UNRESOLVABLE, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        webhook_id (UUID):
+        x_workspace_id (str | Unset):
+        body (WebhookUpdate): Any of the fields, at least one. ``status: active`` reactivates a
+            disabled webhook (the
+            failure count restarts); ``status: disabled`` pauses it (its open deliveries fail).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Webhook]
+    """
+
+    kwargs = _get_kwargs(
+        webhook_id=webhook_id,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    webhook_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: WebhookUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Webhook | None:
+    """Update a webhook (MANAGE_WEBHOOKS); status active reactivates a disabled one
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_EVENT_TYPE, INVALID_WEBHOOK_URL,
+    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WEBHOOK_URL_FORBIDDEN,
+    WEBHOOK_URL_UNRESOLVABLE, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        webhook_id (UUID):
+        x_workspace_id (str | Unset):
+        body (WebhookUpdate): Any of the fields, at least one. ``status: active`` reactivates a
+            disabled webhook (the
+            failure count restarts); ``status: disabled`` pauses it (its open deliveries fail).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Webhook
+    """
+
+    return (
+        await asyncio_detailed(
+            webhook_id=webhook_id,
+            client=client,
+            body=body,
+            x_workspace_id=x_workspace_id,
+        )
+    ).parsed

@@ -1,0 +1,13 @@
+from typing import Literal
+
+BackupGroupSignatureSchema = Literal["FROST-ED25519-SHA512-v1"]
+
+BACKUP_GROUP_SIGNATURE_SCHEMA_VALUES: set[BackupGroupSignatureSchema] = {
+    "FROST-ED25519-SHA512-v1",
+}
+
+
+def check_backup_group_signature_schema(value: str) -> BackupGroupSignatureSchema:
+    if value in BACKUP_GROUP_SIGNATURE_SCHEMA_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {BACKUP_GROUP_SIGNATURE_SCHEMA_VALUES!r}")

@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="ConvertedBalances")
+
+
+@_attrs_define
+class ConvertedBalances:
+    """The fiat value of a balance (from the price table, as of ``relevant_on``).
+
+    Attributes:
+        available (str):
+        frozen (str):
+        held (str):
+        total (str):
+        relevant_on (str): RFC 3339 time of the prices used.
+        symbol (str): Fiat symbol, e.g. USD.
+    """
+
+    available: str
+    frozen: str
+    held: str
+    total: str
+    relevant_on: str
+    symbol: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        available = self.available
+
+        frozen = self.frozen
+
+        held = self.held
+
+        total = self.total
+
+        relevant_on = self.relevant_on
+
+        symbol = self.symbol
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "available": available,
+                "frozen": frozen,
+                "held": held,
+                "total": total,
+                "relevant_on": relevant_on,
+                "symbol": symbol,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        available = d.pop("available")
+
+        frozen = d.pop("frozen")
+
+        held = d.pop("held")
+
+        total = d.pop("total")
+
+        relevant_on = d.pop("relevant_on")
+
+        symbol = d.pop("symbol")
+
+        converted_balances = cls(
+            available=available,
+            frozen=frozen,
+            held=held,
+            total=total,
+            relevant_on=relevant_on,
+            symbol=symbol,
+        )
+
+        converted_balances.additional_properties = d
+        return converted_balances
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,53 @@
+from typing import Literal
+
+CurrentWorkspacePermissionsItem = Literal[
+    "APPROVE_TRANSACTION",
+    "CREATE_TRANSACTION",
+    "EDIT_WORKSPACE",
+    "MANAGE_BACKUP",
+    "MANAGE_COMPANIES",
+    "MANAGE_DEVICES",
+    "MANAGE_PROTECTED_TAGS",
+    "MANAGE_QUORUM_SETTINGS",
+    "MANAGE_SIGNING_POLICY",
+    "MANAGE_USERS",
+    "MANAGE_WEBHOOKS",
+    "PROPOSE_QUORUM_SETTINGS",
+    "SIGN_TRANSACTION",
+    "VIEW_AUDIT_LOG",
+    "VIEW_CHANGE_APPROVALS",
+    "VIEW_COMPANIES",
+    "VIEW_QUORUM_SETTINGS",
+    "VIEW_USERS",
+    "VIEW_WEBHOOKS",
+    "VIEW_WORKSPACE",
+]
+
+CURRENT_WORKSPACE_PERMISSIONS_ITEM_VALUES: set[CurrentWorkspacePermissionsItem] = {
+    "APPROVE_TRANSACTION",
+    "CREATE_TRANSACTION",
+    "EDIT_WORKSPACE",
+    "MANAGE_BACKUP",
+    "MANAGE_COMPANIES",
+    "MANAGE_DEVICES",
+    "MANAGE_PROTECTED_TAGS",
+    "MANAGE_QUORUM_SETTINGS",
+    "MANAGE_SIGNING_POLICY",
+    "MANAGE_USERS",
+    "MANAGE_WEBHOOKS",
+    "PROPOSE_QUORUM_SETTINGS",
+    "SIGN_TRANSACTION",
+    "VIEW_AUDIT_LOG",
+    "VIEW_CHANGE_APPROVALS",
+    "VIEW_COMPANIES",
+    "VIEW_QUORUM_SETTINGS",
+    "VIEW_USERS",
+    "VIEW_WEBHOOKS",
+    "VIEW_WORKSPACE",
+}
+
+
+def check_current_workspace_permissions_item(value: str) -> CurrentWorkspacePermissionsItem:
+    if value in CURRENT_WORKSPACE_PERMISSIONS_ITEM_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {CURRENT_WORKSPACE_PERMISSIONS_ITEM_VALUES!r}")

@@ -1,0 +1,16 @@
+from typing import Literal
+
+ListDeliveriesEventType = Literal["transaction.*", "transaction.created", "transaction.updated", "webhook.test"]
+
+LIST_DELIVERIES_EVENT_TYPE_VALUES: set[ListDeliveriesEventType] = {
+    "transaction.*",
+    "transaction.created",
+    "transaction.updated",
+    "webhook.test",
+}
+
+
+def check_list_deliveries_event_type(value: str) -> ListDeliveriesEventType:
+    if value in LIST_DELIVERIES_EVENT_TYPE_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {LIST_DELIVERIES_EVENT_TYPE_VALUES!r}")

@@ -1,0 +1,53 @@
+from typing import Literal
+
+TokenAccessPermissionsItem = Literal[
+    "APPROVE_TRANSACTION",
+    "CREATE_TRANSACTION",
+    "EDIT_WORKSPACE",
+    "MANAGE_BACKUP",
+    "MANAGE_COMPANIES",
+    "MANAGE_DEVICES",
+    "MANAGE_PROTECTED_TAGS",
+    "MANAGE_QUORUM_SETTINGS",
+    "MANAGE_SIGNING_POLICY",
+    "MANAGE_USERS",
+    "MANAGE_WEBHOOKS",
+    "PROPOSE_QUORUM_SETTINGS",
+    "SIGN_TRANSACTION",
+    "VIEW_AUDIT_LOG",
+    "VIEW_CHANGE_APPROVALS",
+    "VIEW_COMPANIES",
+    "VIEW_QUORUM_SETTINGS",
+    "VIEW_USERS",
+    "VIEW_WEBHOOKS",
+    "VIEW_WORKSPACE",
+]
+
+TOKEN_ACCESS_PERMISSIONS_ITEM_VALUES: set[TokenAccessPermissionsItem] = {
+    "APPROVE_TRANSACTION",
+    "CREATE_TRANSACTION",
+    "EDIT_WORKSPACE",
+    "MANAGE_BACKUP",
+    "MANAGE_COMPANIES",
+    "MANAGE_DEVICES",
+    "MANAGE_PROTECTED_TAGS",
+    "MANAGE_QUORUM_SETTINGS",
+    "MANAGE_SIGNING_POLICY",
+    "MANAGE_USERS",
+    "MANAGE_WEBHOOKS",
+    "PROPOSE_QUORUM_SETTINGS",
+    "SIGN_TRANSACTION",
+    "VIEW_AUDIT_LOG",
+    "VIEW_CHANGE_APPROVALS",
+    "VIEW_COMPANIES",
+    "VIEW_QUORUM_SETTINGS",
+    "VIEW_USERS",
+    "VIEW_WEBHOOKS",
+    "VIEW_WORKSPACE",
+}
+
+
+def check_token_access_permissions_item(value: str) -> TokenAccessPermissionsItem:
+    if value in TOKEN_ACCESS_PERMISSIONS_ITEM_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {TOKEN_ACCESS_PERMISSIONS_ITEM_VALUES!r}")

@@ -1,0 +1,15 @@
+from typing import Literal
+
+WebhookCreateEventTypesItem = Literal["transaction.*", "transaction.created", "transaction.updated"]
+
+WEBHOOK_CREATE_EVENT_TYPES_ITEM_VALUES: set[WebhookCreateEventTypesItem] = {
+    "transaction.*",
+    "transaction.created",
+    "transaction.updated",
+}
+
+
+def check_webhook_create_event_types_item(value: str) -> WebhookCreateEventTypesItem:
+    if value in WEBHOOK_CREATE_EVENT_TYPES_ITEM_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {WEBHOOK_CREATE_EVENT_TYPES_ITEM_VALUES!r}")

@@ -1,0 +1,15 @@
+from typing import Literal
+
+WebhookDeliveryEventType = Literal["transaction.created", "transaction.updated", "webhook.test"]
+
+WEBHOOK_DELIVERY_EVENT_TYPE_VALUES: set[WebhookDeliveryEventType] = {
+    "transaction.created",
+    "transaction.updated",
+    "webhook.test",
+}
+
+
+def check_webhook_delivery_event_type(value: str) -> WebhookDeliveryEventType:
+    if value in WEBHOOK_DELIVERY_EVENT_TYPE_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {WEBHOOK_DELIVERY_EVENT_TYPE_VALUES!r}")

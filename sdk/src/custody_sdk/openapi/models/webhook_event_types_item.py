@@ -1,0 +1,15 @@
+from typing import Literal
+
+WebhookEventTypesItem = Literal["transaction.*", "transaction.created", "transaction.updated"]
+
+WEBHOOK_EVENT_TYPES_ITEM_VALUES: set[WebhookEventTypesItem] = {
+    "transaction.*",
+    "transaction.created",
+    "transaction.updated",
+}
+
+
+def check_webhook_event_types_item(value: str) -> WebhookEventTypesItem:
+    if value in WEBHOOK_EVENT_TYPES_ITEM_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {WEBHOOK_EVENT_TYPES_ITEM_VALUES!r}")

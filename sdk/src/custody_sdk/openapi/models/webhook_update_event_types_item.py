@@ -1,0 +1,15 @@
+from typing import Literal
+
+WebhookUpdateEventTypesItem = Literal["transaction.*", "transaction.created", "transaction.updated"]
+
+WEBHOOK_UPDATE_EVENT_TYPES_ITEM_VALUES: set[WebhookUpdateEventTypesItem] = {
+    "transaction.*",
+    "transaction.created",
+    "transaction.updated",
+}
+
+
+def check_webhook_update_event_types_item(value: str) -> WebhookUpdateEventTypesItem:
+    if value in WEBHOOK_UPDATE_EVENT_TYPES_ITEM_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {WEBHOOK_UPDATE_EVENT_TYPES_ITEM_VALUES!r}")

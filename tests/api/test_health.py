@@ -1,0 +1,58 @@
+"""Operations endpoints: /health, /ready (database, Redis, migrations) and /metrics."""
+
+from __future__ import annotations
+
+import re
+
+from core.outbox import Command
+from core.unit_of_work import unit_of_work
+from domain import operations
+from domain.webhooks import events
+from tests.support.callers import make_caller
+
+
+async def test_health_answers_without_a_token(client):
+    _, response = await client.get("/health")
+    assert response.status == 200 and response.json == {"status": "ok"}
+
+
+async def test_ready_checks_the_database_redis_and_migrations(client):
+    _, response = await client.get("/ready")
+    assert response.status == 200
+    assert response.json["status"] == "ready"
+    assert all(response.json[name]["ok"] for name in ("database", "redis", "migrations"))
+
+
+async def test_ready_says_which_migration_is_missing(client, monkeypatch):
+    # Given code that ships a migration the database has not applied
+    shipped = operations.committed_migrations() | {"9999_not_applied_yet"}
+    monkeypatch.setattr(operations, "committed_migrations", lambda: shipped)
+    _, response = await client.get("/ready")
+    assert response.status == 503 and response.json["status"] == "not_ready"
+    assert response.json["migrations"] == {"ok": False, "detail": "1 migration(s) not applied: 9999_not_applied_yet"}
+    assert response.json["database"]["ok"] and response.json["redis"]["ok"]
+
+
+async def test_metrics_count_requests_by_route_and_export_the_domain_gauges(client, frozen_clock, monkeypatch):
+    from api import health
+
+    monkeypatch.setattr(health, "_gauges_at", 0.0)
+    caller = await make_caller()
+    async with unit_of_work():
+        await events.emit_event(workspace_id=caller.workspace_id, event_type="transaction.created", data={})
+    await client.get("/api/v1/workspace", headers=caller.headers())
+    _, response = await client.get("/metrics")
+    text = response.body.decode()
+    assert response.status == 200 and response.headers["content-type"].startswith("text/plain")
+    # Requests by route pattern and status, with their latency
+    assert 'custody_http_requests_total{method="GET",route="api/v1/workspace",status="200"}' in text
+    assert 'custody_http_request_duration_seconds_bucket{le="0.1",method="GET",route="api/v1/workspace"}' in text
+    # The domain gauges: the event's fan-out command waits in the outbox (no worker here)
+    pending = float(re.search(r"^custody_outbox_pending_commands (\S+)$", text, re.M).group(1))
+    assert pending == await Command.filter(status="pending").count() >= 1
+    assert 'custody_webhook_deliveries{status="pending"}' in text
+    for gauge in ("custody_webhooks_disabled", "custody_signing_sessions_in_flight", "custody_key_generations_stuck",
+                  "custody_outbox_oldest_pending_seconds"):
+        assert gauge in text
+    # No secret, no token in the exposition
+    assert caller.token not in text
