@@ -96,31 +96,20 @@ def to_openapi30(schema: Any) -> Any:
 _registered: dict[str, type[BaseModel]] = {}
 
 
-def component(model: type[BaseModel]) -> dict[str, str]:
-    """Register ``model`` (and the models it uses) as OpenAPI components; returns its ``$ref``."""
+def component(model: type[BaseModel], *, mode: Literal["serialization", "validation"] = "serialization"
+              ) -> dict[str, str]:
+    """Register ``model`` (and the models it uses) as OpenAPI components; returns its ``$ref``.
+
+    ``mode`` is "validation" for a request model (what it accepts), "serialization" for a
+    response model (what it writes).
+    """
     name = model.__name__
     known = _registered.get(name)
     if known is not None and known is not model:
         raise TypeError(f"two schemas are named {name}: {known.__module__} and {model.__module__}")
     if known is None:
         _registered[name] = model
-        schema = model.model_json_schema(ref_template="#/components/schemas/{model}", mode="serialization")
-        spec = SpecificationBuilder()
-        for def_name, definition in (schema.pop("$defs", None) or {}).items():
-            spec.add_component("schemas", def_name, to_openapi30(definition))
-        spec.add_component("schemas", name, to_openapi30(schema))
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def input_component(model: type[BaseModel]) -> dict[str, str]:
-    """Like :func:`component`, for a request model (its validation-mode schema)."""
-    name = model.__name__
-    known = _registered.get(name)
-    if known is not None and known is not model:
-        raise TypeError(f"two schemas are named {name}: {known.__module__} and {model.__module__}")
-    if known is None:
-        _registered[name] = model
-        schema = model.model_json_schema(ref_template="#/components/schemas/{model}", mode="validation")
+        schema = model.model_json_schema(ref_template="#/components/schemas/{model}", mode=mode)
         spec = SpecificationBuilder()
         for def_name, definition in (schema.pop("$defs", None) or {}).items():
             spec.add_component("schemas", def_name, to_openapi30(definition))
@@ -359,7 +348,7 @@ def _document(run: Handler, contract: Contract, *, summary: str, description: st
     if auth:
         operation.secured("BearerAuth")
     if body is not None:
-        operation.body({JSON: input_component(body)}, required=body_required)
+        operation.body({JSON: component(body, mode="validation")}, required=body_required)
     if query is not None:
         operation.parameters.extend(_query_parameters(query))
     if workspace:
