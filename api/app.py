@@ -22,6 +22,8 @@ from api import (
     vaults,
     wallets,
     webhooks,
+    whitelist,
+    withdrawals,
     workspaces,
 )
 from core.context import current_request_id
@@ -51,7 +53,7 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     app.ext.openapi.add_security_scheme("BearerAuth", "http", scheme="bearer")
 
     for module in (auth, devices, companies, workspaces, users, cosigner, backups,
-                   currencies, vaults, wallets, balances, transactions, webhooks):
+                   currencies, vaults, wallets, balances, transactions, webhooks, whitelist, withdrawals):
         app.blueprint(module.bp)
     errors.install(app)
 

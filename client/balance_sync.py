@@ -3,7 +3,8 @@
 Keeps a local copy of a workspace's wallet balances from three sources:
 
 1. the balance snapshot ``GET /api/v1/asset/balances/currencies?wallets=true`` (truth + cursor);
-2. transaction webhook events (absolute side balances, ordered by ``balance_version``);
+2. transaction webhook events (absolute side balances, ordered by ``balance_version``; a
+   token withdrawal also carries ``fee_payer``, the native coin wallet that pays its fee);
 3. the change log ``GET /api/v1/transactions/changes`` (catch-up from the saved cursor).
 
 This module is self-contained (standard library only, no import of the service): copy it into
@@ -114,7 +115,9 @@ class BalanceSync:
         known = self.transactions.get(tx["id"])
         if known is None or _newer_or_same(tx, known):
             self.transactions[tx["id"]] = dict(tx)
-        for side in (tx.get("from"), tx.get("to")):
+        # ``fee_payer``: the wallet paying the fee when it is not ``from`` (a token transfer's
+        # native coin wallet); it carries an absolute balance like the two sides.
+        for side in (tx.get("from"), tx.get("to"), tx.get("fee_payer")):
             if side and not side.get("external") and side.get("balance") is not None:
                 self._apply_side(side, tx)
         return True
