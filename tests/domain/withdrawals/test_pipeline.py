@@ -3,6 +3,8 @@ confirmations, finality, network refusals, internal transfers, and steps that ru
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from core.outbox import Command
@@ -47,8 +49,9 @@ async def _setup(currency: str = "DETH_TEST", amount: int = 2 * ETH):
 
 
 async def _events(tx: Transaction) -> list[str]:
-    rows = await WebhookEvent.filter(payload__contains=f'"id":"{tx.id}"').order_by("created_at")
-    return [row.type for row in rows]
+    """The transaction's event types in the order of the changes they report (by ``seq``)."""
+    rows = await WebhookEvent.filter(payload__contains=f'"id":"{tx.id}"')
+    return [row.type for row in sorted(rows, key=lambda row: json.loads(row.payload)["data"]["seq"])]
 
 
 async def test_a_withdrawal_counts_confirmations_until_final_then_takes_amount_and_fee(broker, settings, tmp_path):
