@@ -111,10 +111,14 @@ async def unfreeze(*, principal: Principal | None, workspace_id: uuid.UUID, tran
     return tx
 
 
+#: The command that moves a withdrawal on from each status the pipeline drives.
+STEP_OF_STATUS = {statuses.PENDING: CHECK, statuses.CHECKS: CHECK, statuses.APPROVED: SIGN,
+                  statuses.SIGNING: COLLECT_SIGNATURE, statuses.AWAITING_BROADCAST: BROADCAST}
+
+
 async def _resume(tx: Transaction) -> None:
     """Queue the step the withdrawal is at (after an unfreeze or when a step stalled)."""
-    step = {statuses.PENDING: CHECK, statuses.CHECKS: CHECK, statuses.APPROVED: SIGN,
-            statuses.SIGNING: COLLECT_SIGNATURE, statuses.AWAITING_BROADCAST: BROADCAST}.get(tx.status)
+    step = STEP_OF_STATUS.get(tx.status)
     if step is not None:
         payload: dict[str, object] = {"transaction_id": str(tx.id)}
         if step == COLLECT_SIGNATURE:
@@ -166,13 +170,11 @@ async def stalled(*, limit: int = 500) -> list[uuid.UUID]:
     """
     cutoff = clock.now() - STALL_AFTER
     candidates = await Transaction.filter(
-        direction="withdrawal", updated_at__lte=cutoff,
-        status__in=[statuses.PENDING, statuses.CHECKS, statuses.APPROVED, statuses.SIGNING,
-                    statuses.AWAITING_BROADCAST]).order_by("updated_at").limit(limit).values_list("id", "status")
+        direction="withdrawal", updated_at__lte=cutoff, status__in=list(STEP_OF_STATUS)).order_by(
+        "updated_at").limit(limit).values_list("id", "status")
     found = []
     for transaction_id, status in candidates:
-        live = await Command.filter(status__in=["pending", "running"], actor_name__in=[CHECK, SIGN, COLLECT_SIGNATURE,
-                                                                                      BROADCAST],
+        live = await Command.filter(status__in=["pending", "running"], actor_name=STEP_OF_STATUS[status],
                                     payload__contains={"transaction_id": str(transaction_id)}).exists()
         if not live:
             found.append(transaction_id)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 
+from actors import withdrawals as withdrawal_actors
 from core import outbox
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
@@ -26,8 +27,19 @@ from models.webhooks import WebhookEvent
 from models.workspaces import Workspace
 from tests.support.environment import ROOT, TEST_NAMESPACE
 from tests.support.signing import SigningSetup, ready_vault
-from tests.support.wallets import address_of, fund, reload, watch
-from tests.support.withdrawals import ELSEWHERE_EVM, ETH, EVM, allow_one_time_addresses, until_status, withdraw
+from tests.support.wallets import address_of, fund, mine_block, reload, vault_with_key, watch, workspace
+from tests.support.withdrawals import (
+    ELSEWHERE_EVM,
+    ETH,
+    EVM,
+    allow_one_time_addresses,
+    funded_wallet,
+    sign_with_test_key,
+    step,
+    to_broadcast,
+    until_status,
+    withdraw,
+)
 from tests.support.worker import InProcessWorker
 
 FEE = 21_000 * 10**9
@@ -87,7 +99,7 @@ def _worker_process(settings, *crash_points: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": settings.database_url,
            "REDIS_URL": settings.redis_url, "CUSTODY_ENV": "test", "CUSTODY_DATA_DIR": str(settings.data_dir),
            "CUSTODY_CRASH_POINTS": ",".join(crash_points), "LOG_LEVEL": "WARNING"}
-    return subprocess.Popen([sys.executable, "-m", "tests.support.worker_process", "--namespace", TEST_NAMESPACE],
+    return subprocess.Popen([sys.executable, "-m", "custody.isolated_worker", "--namespace", TEST_NAMESPACE],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -144,3 +156,33 @@ async def test_a_worker_killed_between_submitting_and_recording_never_signs_or_b
     assert (await DevnetTransaction.get(kind="transfer")).tx_hash == killed.tx_hash
     parts = balances.parts_of(await reload(wallet))
     assert (parts.total, parts.held) == (ETH - ETH // 4 - FEE, 0)
+
+
+async def test_the_scheduled_actors_finish_expire_and_reissue_stalled_steps(broker, frozen_clock):
+    ws = await workspace()
+    await allow_one_time_addresses(ws.id)
+    tv = await vault_with_key(ws)
+    wallet = await funded_wallet(tv, "DETH_TEST", ETH)
+    sent = await to_broadcast((await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction, tv.key)
+    waiting = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
+    stuck = (await withdraw(ws, wallet, ELSEWHERE_EVM, 3000)).transaction
+    # Given one withdrawal whose broadcast command failed for good (its retries spent in an outage)
+    await step(pipeline.run_checks, stuck)
+    await mine_block(EVM)
+    # When the tracker runs: the broadcast one is final
+    await withdrawal_actors.track()
+    assert (await Transaction.get(id=sent.id)).status == "finished"
+    await step(pipeline.start_signing, stuck)
+    await sign_with_test_key(stuck, tv.key)
+    await step(pipeline.collect_signature, stuck)
+    await Command.filter(actor_name=pipeline.BROADCAST).update(status="failed")
+    # When a day passes and the expiry actor runs: the one not signing expired, the stalled one is issued again
+    frozen_clock.advance(hours=25)
+    await withdrawal_actors.expire()
+    assert (await Transaction.get(id=waiting.id)).status == "expired"
+    reissued = await Command.get(actor_name=pipeline.BROADCAST, status="pending",
+                                 payload__contains={"transaction_id": str(stuck.id)})
+    assert (await step(pipeline.broadcast, stuck)).status == "broadcast" and reissued
+    # A step with a live command is not issued again
+    await withdrawal_actors.expire()
+    assert await Command.filter(actor_name=pipeline.BROADCAST, status="pending").count() == 1
