@@ -12,8 +12,8 @@ In order (the first refusal wins, and a refusal leaves nothing behind):
    one before it to commit, so no interleaving can overdraw it; on UTXO networks the duplicate
    rule is checked under that lock;
 7. amount and fee limit move into ``held`` (409 INSUFFICIENT_BALANCE / INSUFFICIENT_GAS);
-8. the transaction is written ``pending`` with its change-log position, audit entry and
-   ``transaction.created`` event, and the check stage's command is queued (the outbox).
+8. the check stage's command is queued (the outbox) and the transaction written ``pending``
+   with its audit entry, change-log position and ``transaction.created`` event.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
     if existing is not None:
         return Created(existing, replayed=True)
 
-    source = await Wallet.get_or_none(id=request.source_wallet_id, workspace_id=workspace.id).prefetch_related(
+    source = await Wallet.get_or_none(id=request.source_wallet_id, workspace_id=workspace.id).select_related(
         "address")
     if source is None:
         raise NotFound("source wallet not found", code="WALLET_NOT_FOUND", details={"field": "source_wallet_id"})
@@ -124,12 +124,12 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
         retry_of_id=attempt.retry_of.id if attempt.retry_of else None, utxo_intent_key=keys.utxo_intent_key,
         expires_at=now + timedelta(seconds=get_settings().withdrawal_expiry_seconds),
     )
-    parties = ledger.Parties(tx, locked[source.id], locked[fee_wallet.id],
-                             destination.wallet, currency)
+    parties = ledger.Parties(tx, locked[source.id], locked[fee_wallet.id], destination.wallet, currency,
+                             vault=vault, workspace=workspace)
     await ledger.hold(parties)
+    await add_command(actor_name=CHECK, payload={"transaction_id": str(tx.id)}, workspace_id=workspace.id)
     await ledger.write_change(parties, status=statuses.PENDING, actor_id=actor_id, created=True,
                               details={"amount": str(request.amount), "currency_id": currency.id,
                                        "to_address": destination.address, "destination_type": destination.kind,
                                        "fee_limit": str(plan.fee_limit), "attempt_number": attempt.number})
-    await add_command(actor_name=CHECK, payload={"transaction_id": str(tx.id)}, workspace_id=workspace.id)
     return Created(tx, replayed=False)

@@ -13,9 +13,9 @@ Balances (all under the wallet locks of :func:`domain.balances.lock_wallets`):
 Every change of a withdrawal goes through :func:`write_change`, in the caller's database
 transaction: the status move is checked against the table (domain.withdrawals.statuses); the
 sides are refreshed with each affected wallet's absolute balance and its address's
-``balance_version`` read as one state; the transaction takes a new change-log position
-(``seq``); an audit entry and the ``transaction.*`` webhook event are written. Lock order: the
-withdrawal row, then wallets (addresses first), then the change-log counter.
+``balance_version`` read as one state; an audit entry is written; the transaction takes a new
+change-log position (``seq``) and the ``transaction.*`` webhook event carrying it is written.
+Lock order: the withdrawal row, then wallets (addresses first), then the change-log counter.
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ class Parties:
     fee_wallet: Wallet
     target: Wallet | None
     currency: Currency
+    #: The source vault and the workspace, loaded on first use when not given.
+    vault: Vault | None = None
+    workspace: Workspace | None = None
 
     @property
     def wallet_ids(self) -> list[uuid.UUID]:
@@ -127,8 +130,11 @@ async def _sides(parties: Parties) -> None:
     """Refresh from / to / fee_payer with the wallets' current absolute balances and versions."""
     tx = parties.tx
     states = await transactions.wallet_states(parties.wallet_ids)
-    vault = await Vault.get(id=tx.vault_id)  # type: ignore[attr-defined]
-    workspace = await Workspace.get(id=tx.workspace_id)  # type: ignore[attr-defined]
+    if parties.vault is None:
+        parties.vault = await Vault.get(id=tx.vault_id)  # type: ignore[attr-defined]
+    if parties.workspace is None:
+        parties.workspace = await Workspace.get(id=tx.workspace_id)  # type: ignore[attr-defined]
+    vault, workspace = parties.vault, parties.workspace
     source_state = states[parties.source.id]
     tx.from_side = transactions.wallet_side(state=source_state, vault=vault, workspace=workspace,
                                             currency=parties.currency)
@@ -150,20 +156,25 @@ async def _sides(parties: Parties) -> None:
 
 async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | None, created: bool = False,
                        details: dict[str, Any] | None = None) -> Transaction:
-    """Record a change of the withdrawal (see the module docstring); returns the saved row."""
+    """Record a change of the withdrawal (see the module docstring); returns the saved row.
+
+    The change-log position is taken as late as possible: every writer of the workspace waits
+    for it until this transaction commits, so only the row (with its ``seq``) and the event that
+    carries the ``seq`` are written after it.
+    """
     tx = parties.tx
     if not created:
         statuses.require_move(tx.status, status)
     previous = None if created else tx.status
     tx.status = status
     await _sides(parties)
-    await tx.save()
-    await transactions.assign_positions([tx])
     action = "withdrawal.created" if created else (
         "withdrawal.confirmations" if previous == status else f"withdrawal.{status}")
     await audit.record(action=action, object_type="transaction", object_id=tx.id, actor_id=actor_id,
                        workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
-                       details={"from_status": previous, "status": status, "seq": tx.seq,
-                                "balance_version": tx.balance_version, **(details or {})})
+                       details={"from_status": previous, "status": status, "balance_version": tx.balance_version,
+                                **(details or {})})
+    (tx.seq,) = await transactions.allocate_positions(workspace_id=tx.workspace_id)  # type: ignore[attr-defined]
+    await tx.save()
     await transactions.publish(tx, created=created)
     return tx

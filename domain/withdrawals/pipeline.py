@@ -62,9 +62,20 @@ BROADCAST = "withdrawals.broadcast"
 TRACK = "withdrawals.track"
 EXPIRE = "withdrawals.expire"
 
-#: Polling of the signing session: 50 ms doubling per look, at most 30 s between looks.
+#: Polling of the signing session: 50 ms, growing by half per look up to 1 s for about two
+#: minutes (the service signers answer in well under a second), then every 15 s (a co-signer
+#: that is offline or waits for a person).
 FIRST_POLL = timedelta(milliseconds=50)
-MAX_POLL = timedelta(seconds=30)
+FAST_POLL_CAP = timedelta(seconds=1)
+FAST_POLLS = 120
+SLOW_POLL = timedelta(seconds=15)
+
+
+def poll_delay(poll: int) -> timedelta:
+    """How long to wait before look number ``poll`` (0-based) at the signing session."""
+    if poll >= FAST_POLLS:
+        return SLOW_POLL
+    return min(FIRST_POLL * 1.5 ** min(poll, 20), FAST_POLL_CAP)
 #: The crash point between submitting a signed transfer and recording it (core.faults).
 AFTER_SUBMIT = "withdrawals.broadcast.submitted"
 
@@ -223,7 +234,7 @@ async def start_signing(*, transaction_id: uuid.UUID | str) -> None:
     tx.transfer, tx.signing_session_id = unsigned.body, session.id
     await ledger.write_change(parties, status=statuses.SIGNING, actor_id=None,
                               details={"signing_session_id": str(session.id), "participants": session.participants})
-    await _command(COLLECT_SIGNATURE, tx, delay=FIRST_POLL, poll=0)
+    await _command(COLLECT_SIGNATURE, tx, delay=poll_delay(0), poll=0)
 
 
 async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0) -> None:
@@ -256,8 +267,7 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0) -
                    details={"participant": session.failed_participant})
         await kick_lane(tx)
     else:
-        await _command(COLLECT_SIGNATURE, tx, delay=min(FIRST_POLL * 2 ** min(poll + 1, 20), MAX_POLL),
-                       poll=poll + 1)
+        await _command(COLLECT_SIGNATURE, tx, delay=poll_delay(poll + 1), poll=poll + 1)
 
 
 # --------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from tests.support.wallets import Api, address_of, open_wallet, vault_with_key
 from tests.support.withdrawals import ELSEWHERE_EVM, external_utxo_address
 
 
-async def test_register_list_get_delete_a_whitelisted_wallet(client, broker):
+async def test_register_list_get_delete_a_whitelisted_wallet(client, broker, frozen_clock):
     admin = Api(client, await make_caller(role="ADMIN"))
     # Register: the address is validated and normalized for the currency's network
     status, entry = await admin.post("/api/v1/whitelist/wallets", {"name": "Exchange", "currency_id": "DETH_TEST",
@@ -21,6 +21,7 @@ async def test_register_list_get_delete_a_whitelisted_wallet(client, broker):
     assert (entry["address"], entry["network_id"], entry["blockchain_name"], entry["name"]) == (
         ELSEWHERE_EVM, "devnet-evm-testnet", "Devnet EVM Testnet", "Exchange")
     assert entry["created_by"] == admin.caller.user_id
+    frozen_clock.advance(seconds=1)
     status, btc = await admin.post("/api/v1/whitelist/wallets", {"name": "Cold storage", "currency_id": "DBTC_TEST",
                                                                   "address": external_utxo_address()})
     assert status == 201
