@@ -8,7 +8,9 @@ its own unit of work, so one failure does not hold up the others.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import uuid
 
 from core.jobs import actor, command_actor
 from core.outbox import Command
@@ -43,15 +45,24 @@ async def broadcast(*, command: Command, transaction_id: str) -> None:
     await pipeline.broadcast(transaction_id=transaction_id)
 
 
+#: Broadcast withdrawals tracked at once by one run (each in its own unit of work and connection).
+TRACK_CONCURRENCY = 8
+
+
 @actor(pipeline.TRACK, max_retries=0)
 async def track() -> None:
     """Confirmations and finality of every broadcast withdrawal (the next tick is the retry)."""
-    for transaction_id in await pipeline.broadcast_withdrawals():
-        try:
-            async with unit_of_work():
-                await pipeline.track(transaction_id=transaction_id)
-        except Exception:  # noqa: BLE001 - one withdrawal's network trouble must not stop the others
-            logger.exception("withdrawals.track: %s failed", transaction_id)
+    limit = asyncio.Semaphore(TRACK_CONCURRENCY)
+
+    async def one(transaction_id: uuid.UUID) -> None:
+        async with limit:
+            try:
+                async with unit_of_work():
+                    await pipeline.track(transaction_id=transaction_id)
+            except Exception:  # noqa: BLE001 - one withdrawal's network trouble must not stop the others
+                logger.exception("withdrawals.track: %s failed", transaction_id)
+
+    await asyncio.gather(*(one(transaction_id) for transaction_id in await pipeline.broadcast_withdrawals()))
 
 
 @actor(pipeline.EXPIRE, max_retries=0)

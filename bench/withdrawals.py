@@ -17,9 +17,9 @@ One run prints:
    is the figure;
 3. **create → finished/s** and p50/p99 latency on the devnet with instant blocks (a block as soon
    as the mempool holds a transfer, the tracker right after), through the real processes: a
-   general worker and the two signer processes (``custody.isolated_worker``, each signer with
-   only its own queue and key), ``--withdrawals`` withdrawals over ``--vaults`` vaults whose keys
-   came from the DKG with an in-process co-signer;
+   ``--workers`` general worker processes and the two signer processes (``custody.isolated_worker``,
+   each signer with only its own queue and key), ``--withdrawals`` withdrawals over ``--vaults`` vaults (in
+   ``--workspaces`` workspaces) whose keys came from the DKG with an in-process co-signer;
 4. **threshold signatures/s** through the same processes (signing sessions alone, no
    withdrawal around them), and the ratio of (3) to it: what the pipeline costs beyond signing.
 
@@ -287,10 +287,12 @@ def start_process(settings: Any, namespace: str, queues: list[str], *, threads: 
                              "--threads", str(threads), "--queues", *queues], cwd=ROOT, env=env)
 
 
-async def create_to_finished(settings: Any, namespace: str, withdrawals: int, vault_count: int) -> dict[str, float]:
+async def create_to_finished(settings: Any, namespace: str, withdrawals: int, vault_count: int,
+                             general_workers: int, workspace_count: int) -> dict[str, float]:
     from nacl import pwhash
     from sanic import Sanic
 
+    from actors import withdrawals as withdrawal_actors
     from api.app import create_app
     from client.cosigner import CoSigner, Credentials, ShareStore
     from core.unit_of_work import unit_of_work
@@ -299,7 +301,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
     from domain import deposits, vaults, wallets
     from domain.networks import devnet_chain
     from domain.signing import sessions
-    from domain.withdrawals import create, pipeline
+    from domain.withdrawals import create
     from domain.withdrawals.create import WithdrawalRequest
     from models.devnet import DevnetTransaction
     from models.keys import KeySet
@@ -309,41 +311,48 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
 
     network = "devnet-evm-testnet"
     broker = setup_broker(settings, worker=False, namespace=namespace)  # what this process enqueues goes there
-    processes = [start_process(settings, namespace, general_queues(), threads=8),
+    processes = [*(start_process(settings, namespace, general_queues(), threads=8) for _ in range(general_workers)),
                  start_process(settings, namespace, ["signer_1"], threads=8, participant=1),
                  start_process(settings, namespace, ["signer_2"], threads=8, participant=2)]
     Sanic.test_mode = True
     app_client = AppClient(create_app(settings, name="custody_bench_withdrawals_e2e"))
     await app_client.start()
     try:
-        workspace = await new_workspace()
-        member, _, cosigner_key = await api_user(workspace.id, role="SIGNER")
-        cosigner = CoSigner(
-            app_client,
-            credentials=Credentials(base_url="http://bench", workspace_id=str(workspace.id),
-                                    client_id=str(member.user.id), client_type="user", signing_key=cosigner_key),
-            store=ShareStore(settings.data_dir / "cosigner", b"bench",
-                             params=KdfParams(pwhash.argon2id.OPSLIMIT_MIN, pwhash.argon2id.MEMLIMIT_MIN)))
+        # Workspaces, each with its co-signer (an API user); vault i belongs to workspace i % count
+        workspaces, cosigners = [], []
+        for index in range(workspace_count):
+            workspace = await new_workspace()
+            member, _, cosigner_key = await api_user(workspace.id, role="SIGNER")
+            workspaces.append(workspace)
+            cosigners.append(CoSigner(
+                app_client,
+                credentials=Credentials(base_url="http://bench", workspace_id=str(workspace.id),
+                                        client_id=str(member.user.id), client_type="user", signing_key=cosigner_key),
+                store=ShareStore(settings.data_dir / f"cosigner-{index}", b"bench",
+                                 params=KdfParams(pwhash.argon2id.OPSLIMIT_MIN, pwhash.argon2id.MEMLIMIT_MIN))))
         vault_ids = []
         for index in range(vault_count):
             async with unit_of_work():
-                view = await vaults.create_vault(principal=None, workspace_id=workspace.id, name=f"Vault {index}")
+                view = await vaults.create_vault(principal=None, workspace_id=workspaces[index % workspace_count].id,
+                                                 name=f"Vault {index}")
             vault_ids.append(view.vault.id)
-        deadline = time.monotonic() + 180
+        deadline = time.monotonic() + 300
         while await KeySet.filter(vault_id__in=vault_ids).exclude(status__in=["ready", "failed"]).exists():
             if time.monotonic() > deadline:
                 raise SystemExit("key generation did not finish (are the worker processes running?)")
-            await cosigner.step()
+            for cosigner in cosigners:
+                await cosigner.step()
             await asyncio.sleep(0.05)
         if await KeySet.filter(vault_id__in=vault_ids, status="failed").exists():
             raise SystemExit("a key generation failed")
         sources = []
-        for vault_id in vault_ids:
+        for index, vault_id in enumerate(vault_ids):
+            workspace = workspaces[index % workspace_count]
             async with unit_of_work():
                 (view,) = await wallets.create_wallet(principal=None, workspace=workspace, vault_id=vault_id,
                                                       currency_id="DETH_TEST")
                 await devnet_chain.faucet(network_id=network, address=view.address.address, amount=1000 * ETH)
-            sources.append(view.wallet.id)
+            sources.append((workspace, view.wallet.id))
         async with unit_of_work():
             await devnet_chain.produce_block(network_id=network)
         while True:
@@ -359,19 +368,23 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
                 if await DevnetTransaction.exists(network=network, status="pending"):
                     async with unit_of_work():
                         await devnet_chain.produce_block(network_id=network)
-                for transaction_id in await pipeline.broadcast_withdrawals():
-                    async with unit_of_work():
-                        await pipeline.track(transaction_id=transaction_id)
+                await withdrawal_actors.track()  # what the scheduled withdrawals.track runs
                 await asyncio.sleep(0.005)
 
         chain_task = asyncio.create_task(chain())
         created: list[uuid.UUID] = []
-        start = time.time()
-        for index in range(withdrawals):
-            async with unit_of_work():
+        creating = asyncio.Semaphore(8)
+
+        async def make(index: int) -> None:
+            workspace, wallet_id = sources[index % vault_count]
+            async with creating, unit_of_work():
                 made = await create.create_withdrawal(principal=None, workspace=workspace, request=WithdrawalRequest(
-                    amount=1000 + index, source_wallet_id=sources[index % vault_count], target_address=TARGET))
+                    amount=1000 + index, source_wallet_id=wallet_id, target_address=TARGET))
             created.append(made.transaction.id)
+
+        start = time.time()
+        await asyncio.gather(*(make(index) for index in range(withdrawals)))
+        created_in = time.time() - start
         deadline = time.monotonic() + 600
         while await Transaction.filter(id__in=created).exclude(status__in=["finished", "failed"]).exists():
             if time.monotonic() > deadline:
@@ -392,7 +405,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         session_ids = []
         for index in range(withdrawals):
             async with unit_of_work():
-                session = await sessions.request_signature(workspace_id=workspace.id,
+                session = await sessions.request_signature(workspace_id=sources[index % vault_count][0].id,
                                                            vault_id=vault_ids[index % vault_count],
                                                            message=f"bench {index}".encode(), purpose="bench")
             session_ids.append(session.id)
@@ -401,7 +414,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         completed = await SigningSession.filter(id__in=session_ids)
         signing_rate = withdrawals / (max(s.completed_at or s.updated_at for s in completed).timestamp() - start)
         return {"rate": withdrawal_rate, "p50": statistics.median(latencies), "p99": percentile(latencies, 0.99),
-                "signing_rate": signing_rate}
+                "signing_rate": signing_rate, "created_in": created_in}
     finally:
         await app_client.stop()
         broker.close()
@@ -443,11 +456,13 @@ async def run(args: argparse.Namespace) -> None:
               f"(1 : {api['raw_rate'] / api['api_rate']:.1f})")
         if not args.no_e2e:
             # A namespace of its own: nothing of the first part (its queued checks) runs here
-            e2e = await create_to_finished(settings, f"{namespace}-e2e", args.withdrawals, args.vaults)
+            e2e = await create_to_finished(settings, f"{namespace}-e2e", args.withdrawals, args.vaults, args.workers,
+                                           args.workspaces)
             print(f"create -> finished on the devnet with instant blocks: {args.withdrawals} withdrawals over "
-                  f"{args.vaults} vaults, a general worker and signer processes 1 and 2")
+                  f"{args.vaults} vaults in {args.workspaces} workspace(s), {args.workers} general worker "
+                  "process(es), signer processes 1 and 2")
             print(f"  finished: {e2e['rate']:.1f}/s, latency p50 {e2e['p50'] * 1000:.0f} ms, "
-                  f"p99 {e2e['p99'] * 1000:.0f} ms")
+                  f"p99 {e2e['p99'] * 1000:.0f} ms (all {args.withdrawals} created within {e2e['created_in']:.1f} s)")
             print(f"  threshold signatures alone through the same processes: {e2e['signing_rate']:.1f}/s")
             print(f"  ratio finished/s : signatures/s = {e2e['rate'] / e2e['signing_rate']:.3f}")
     finally:
@@ -466,6 +481,9 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=10, help="database pool size of this process")
     parser.add_argument("--withdrawals", type=int, default=200, help="withdrawals carried to finished")
     parser.add_argument("--vaults", type=int, default=8, help="vaults (signing lanes) they spread over")
+    parser.add_argument("--workers", type=int, default=3, help="general worker processes (signers: one each)")
+    parser.add_argument("--workspaces", type=int, default=1, help="workspaces the vaults belong to (the change "
+                        "log is per workspace)")
     parser.add_argument("--no-e2e", action="store_true", help="only the API figures")
     args = parser.parse_args()
     import logging

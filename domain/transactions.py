@@ -108,6 +108,31 @@ async def assign_positions(transactions: Sequence[Transaction]) -> None:
             await Transaction.filter(id=tx.id).update(seq=position)
 
 
+_TAKE_POSITION = """
+WITH taken AS (
+    UPDATE transaction_change_logs SET position = position + 1, updated_at = $3
+    WHERE workspace_id = $1 RETURNING position
+)
+UPDATE transactions SET seq = taken.position FROM taken WHERE transactions.id = $2 RETURNING transactions.seq
+"""
+
+
+async def take_position(tx: Transaction) -> int:
+    """Give a saved transaction the next position of its workspace, in one round trip.
+
+    The same as :func:`assign_positions` for one transaction (the counter's row lock is held until
+    commit), with the counter's increment and the row's ``seq`` in one statement: the lock is
+    held one round trip shorter, and every writer of the workspace waits for it.
+    """
+    rows = await connections.get("default").execute_query_dict(
+        _TAKE_POSITION, [tx.workspace_id, tx.id, clock.now()])  # type: ignore[attr-defined]
+    if not rows:  # the workspace's first change: the counter row is created on the way
+        await assign_positions([tx])
+        return int(tx.seq)  # type: ignore[arg-type]
+    tx.seq = int(rows[0]["seq"])
+    return tx.seq
+
+
 # --------------------------------------------------------------------------------------------
 # Sides and the resource
 # --------------------------------------------------------------------------------------------

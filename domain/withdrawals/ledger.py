@@ -174,7 +174,7 @@ async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | N
                        workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
                        details={"from_status": previous, "status": status, "balance_version": tx.balance_version,
                                 **(details or {})})
-    (tx.seq,) = await transactions.allocate_positions(workspace_id=tx.workspace_id)  # type: ignore[attr-defined]
     await tx.save()
+    await transactions.take_position(tx)
     await transactions.publish(tx, created=created)
     return tx

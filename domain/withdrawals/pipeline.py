@@ -62,10 +62,10 @@ BROADCAST = "withdrawals.broadcast"
 TRACK = "withdrawals.track"
 EXPIRE = "withdrawals.expire"
 
-#: Polling of the signing session: 50 ms, growing by half per look up to 1 s for about two
-#: minutes (the service signers answer in well under a second), then every 15 s (a co-signer
-#: that is offline or waits for a person).
-FIRST_POLL = timedelta(milliseconds=50)
+#: Polling of the signing session: 100 ms (about one signature's latency), growing by half per
+#: look up to 1 s for about two minutes (the service signers answer in well under a second),
+#: then every 15 s (a co-signer that is offline or waits for a person).
+FIRST_POLL = timedelta(milliseconds=100)
 FAST_POLL_CAP = timedelta(seconds=1)
 FAST_POLLS = 120
 SLOW_POLL = timedelta(seconds=15)
