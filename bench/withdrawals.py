@@ -480,7 +480,7 @@ def main() -> None:
     parser.add_argument("--wallets", type=int, default=16, help="source wallets the requests spread over")
     parser.add_argument("--pool", type=int, default=10, help="database pool size of this process")
     parser.add_argument("--withdrawals", type=int, default=200, help="withdrawals carried to finished")
-    parser.add_argument("--vaults", type=int, default=8, help="vaults (signing lanes) they spread over")
+    parser.add_argument("--vaults", type=int, default=16, help="vaults (signing lanes) they spread over")
     parser.add_argument("--workers", type=int, default=3, help="general worker processes (signers: one each)")
     parser.add_argument("--workspaces", type=int, default=1, help="workspaces the vaults belong to (the change "
                         "log is per workspace)")
