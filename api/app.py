@@ -25,6 +25,8 @@ from api import (
     vaults,
     wallets,
     webhooks,
+    whitelist,
+    withdrawals,
     workspaces,
 )
 from core import metrics
@@ -54,8 +56,8 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     app.ext.openapi.describe("Custody Wallet Service", version="1.0", description=API_DESCRIPTION)
     app.ext.openapi.add_security_scheme("BearerAuth", "http", scheme="bearer")
 
-    for module in (health, auth, devices, companies, workspaces, users, cosigner, backups,
-                   currencies, vaults, wallets, balances, transactions, webhooks, tags):
+    for module in (health, auth, devices, companies, workspaces, users, cosigner, backups, currencies, vaults,
+                   wallets, balances, transactions, webhooks, tags, whitelist, withdrawals):
         app.blueprint(module.bp)
     app.blueprint(vaults.listing)
     errors.install(app)

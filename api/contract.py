@@ -367,7 +367,13 @@ def _document(run: Handler, contract: Contract, *, summary: str, description: st
         else:
             operation.response(status, {JSON: component(answer)}, label)
     for status, codes in sorted(contract.errors.items()):
-        operation.response(status, {JSON: error_schema(codes)},
+        answer = contract.responses.get(status)
+        schema = error_schema(codes)
+        if isinstance(answer, type):
+            # One status, two bodies (409 with the existing transaction, or an error envelope):
+            # exactly one of them matches any answer.
+            schema = {"oneOf": [component(answer), schema]}
+        operation.response(status, {JSON: schema},
                            f"{STATUS_TEXT.get(status, 'Error')}: {', '.join(codes)}")
 
 

@@ -164,6 +164,34 @@ class Settings(BaseSettings):
     changelog_compaction_interval_seconds: int = Field(3600, ge=60, validation_alias=AliasChoices(
         "CHANGELOG_COMPACTION_INTERVAL_SECONDS", "changelog_compaction_interval_seconds"))
 
+    # --- withdrawals ------------------------------------------------------------------------
+    #: A withdrawal that has not started signing this long after creation expires (its hold is
+    #: released); time spent frozen does not count.
+    withdrawal_expiry_seconds: int = Field(86_400, ge=60, validation_alias=AliasChoices(
+        "WITHDRAWAL_EXPIRY_SECONDS", "withdrawal_expiry_seconds"))
+    #: UTXO networks: a second payment with the same source, destination and amount within this
+    #: window is refused as a probable duplicate unless it carries a new X-Utxo-Intent-Key.
+    withdrawal_duplicate_window_seconds: int = Field(86_400, ge=0, validation_alias=AliasChoices(
+        "WITHDRAWAL_DUPLICATE_WINDOW_SECONDS", "withdrawal_duplicate_window_seconds"))
+    #: Seconds between runs of the withdrawal tracker (``withdrawals.track``: confirmations,
+    #: finality, stalled steps) and of the expiry sweep (``withdrawals.expire``).
+    withdrawal_track_interval_seconds: int = Field(5, ge=1, validation_alias=AliasChoices(
+        "WITHDRAWAL_TRACK_INTERVAL_SECONDS", "withdrawal_track_interval_seconds"))
+    withdrawal_expire_interval_seconds: int = Field(60, ge=1, validation_alias=AliasChoices(
+        "WITHDRAWAL_EXPIRE_INTERVAL_SECONDS", "withdrawal_expire_interval_seconds"))
+
+    #: Fault injection (tests and chaos drills, never production): names of core.faults crash
+    #: points at which this process kills itself with SIGKILL.
+    crash_points: Annotated[tuple[str, ...], NoDecode, BeforeValidator(_word_list)] = Field(
+        (), validation_alias=AliasChoices("CUSTODY_CRASH_POINTS", "crash_points"))
+
+    @field_validator("crash_points")
+    @classmethod
+    def _no_crash_points_in_production(cls, value: tuple[str, ...], info: Any) -> tuple[str, ...]:
+        if value and info.data.get("environment") == "production":
+            raise ValueError("crash points are for tests and drills; unset CUSTODY_CRASH_POINTS in production")
+        return value
+
     @field_validator("base_url")
     @classmethod
     def _no_trailing_slash(cls, value: str) -> str:

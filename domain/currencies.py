@@ -5,7 +5,9 @@ The file (``config/currencies.json``, or the one named by ``CURRENCIES_FILE``) h
 * ``networks``: ``id``, ``blockchain_name``, ``blockchain_icon_url``, ``network_type``
   (``mainnet`` | ``testnet``), ``family`` (``account``: EVM-like with gas | ``utxo``: BTC-like),
   ``adapter`` (``devnet`` is built in, see :mod:`domain.networks`), ``native_currency_id``,
-  ``confirmations`` (blocks a deposit needs before it is final) and adapter ``params``;
+  ``confirmations`` (blocks a transfer needs before it is final), ``explorer_tx_url`` (optional:
+  a block explorer's page of a transaction, with ``{tx_hash}`` where the hash goes; it gives a
+  transaction its ``external_link``) and adapter ``params``;
 * ``currencies``: ``id``, ``symbol``, ``descriptor``, ``decimals``, ``network_id``,
   ``icon_url`` and ``contract`` (the token contract on an account network; null for the native
   coin).
@@ -49,10 +51,17 @@ class Network:
     native_currency_id: str
     confirmations: int
     params: Mapping[str, Any] = field(default_factory=dict)
+    explorer_tx_url: str | None = None
 
     @property
     def testnet(self) -> bool:
         return self.network_type == "testnet"
+
+    def explorer_link(self, tx_hash: str | None) -> str | None:
+        """The explorer page of ``tx_hash`` on this network (None without a template or hash)."""
+        if not tx_hash or not self.explorer_tx_url:
+            return None
+        return self.explorer_tx_url.replace("{tx_hash}", tx_hash)
 
 
 @dataclass(frozen=True)
@@ -141,6 +150,9 @@ def parse_registry(document: Mapping[str, Any]) -> Registry:
         params = entry.get("params") or {}
         if not isinstance(params, Mapping):
             raise RegistryError(f"{where}: params must be an object")
+        explorer = _text(entry, "explorer_tx_url", where, optional=True)
+        if explorer is not None and (explorer.count("{tx_hash}") != 1 or not explorer.startswith("https://")):
+            raise RegistryError(f"{where}: explorer_tx_url must be an https URL holding {{tx_hash}} once")
         networks[network_id] = Network(
             id=network_id,
             blockchain_name=_text(entry, "blockchain_name", where),  # type: ignore[arg-type]
@@ -151,6 +163,7 @@ def parse_registry(document: Mapping[str, Any]) -> Registry:
             native_currency_id=_text(entry, "native_currency_id", where),  # type: ignore[arg-type]
             confirmations=confirmations,
             params=dict(params),
+            explorer_tx_url=explorer,
         )
     currencies: dict[str, Currency] = {}
     symbols: set[tuple[str, str]] = set()

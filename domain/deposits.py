@@ -7,6 +7,11 @@ of the transferred currency, and advances the state. A deposit is created ``fini
 no approvals, no signatures), raises the wallet's total, bumps the address's balance_version and
 enters the change log; a ``transaction.created`` webhook event carries it.
 
+An internal transfer (a withdrawal to a wallet of its own workspace) is not a deposit: the
+withdrawal credits its target wallet itself when the transfer is final
+(domain.withdrawals.pipeline.track), so the watcher skips a transfer whose hash belongs to such
+a withdrawal. The hash is recorded before the transfer is submitted, so it is known here.
+
 Exactly once: each deposit has a unique ``chain_ref`` (network, tx hash, address, currency).
 It is inserted in a savepoint before the balance moves, in the same transaction; a block read
 twice, or two watchers racing on it, hit the unique constraint (the second insert waits for the
@@ -111,6 +116,12 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
         matched.append((transfer, address, wallet))
     if not matched:
         return []
+    internal = set(await Transaction.filter(
+        direction=transactions.WITHDRAWAL, network=network_id, tx_hash__in=sorted({t.tx_hash for t, _, _ in matched}),
+        target_wallet_id__isnull=False).values_list("tx_hash", "target_wallet_id"))
+    matched = [m for m in matched if (m[0].tx_hash, m[2].id) not in internal]
+    if not matched:
+        return []
     refs = [chain_ref(network_id, t) for t, _, _ in matched]
     known = set(await Transaction.filter(chain_ref__in=refs).values_list("chain_ref", flat=True))
     matched = [m for m, ref in zip(matched, refs) if ref not in known]
@@ -134,6 +145,7 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
                     fee_currency_id=transfer.fee_currency_id, from_address=transfer.from_address,
                     to_address=transfer.to_address, tx_hash=transfer.tx_hash, block_height=block.height,
                     block_time=block.time, chain_ref=chain_ref(network_id, transfer),
+                    amount_usdt=transactions.usd_value(registry().currency(transfer.currency_id), transfer.amount),
                 )
         except IntegrityError:
             logger.info("deposit %s already recorded", chain_ref(network_id, transfer))

@@ -28,23 +28,26 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Iterable, Sequence
 
 from tortoise import connections
+from tortoise.expressions import Q
 
 from core import clock
 from core.clock import rfc3339
-from domain import balances
+from domain import balances, prices
 from domain.auth import Principal
+from domain.balances import BalanceParts
 from domain.currencies import Currency, format_amount, registry
 from domain.errors import DomainError, NotFound, ValidationFailed
 from domain.permissions import Permission
 from domain.webhooks import catalogue as webhook_events
 from domain.webhooks.events import emit_event
+from domain.withdrawals import statuses
 from models.transactions import ChangeLog, Transaction
 from models.vaults import Vault
-from models.wallets import Wallet, WalletAddress
+from models.wallets import Wallet
 from models.workspaces import Workspace
 
 #: Scheduled actor: change-log retention (every CHANGELOG_COMPACTION_INTERVAL_SECONDS).
@@ -52,11 +55,9 @@ COMPACT_CHANGELOG = "transactions.compact_changelog"
 
 DEPOSIT = "deposit"
 WITHDRAWAL = "withdrawal"
-#: A deposit is created final. Withdrawal statuses follow the spec's list; these are final.
-FINISHED = "finished"
-FINAL_STATUSES = frozenset({"finished", "declined", "failed", "cancelled", "expired"})
-IN_FLIGHT_STATUSES = frozenset({"pending", "awaiting_approvals", "approved", "awaiting_broadcast", "broadcast",
-                                "frozen"})
+#: A deposit is created final; withdrawal statuses are in domain.withdrawals.statuses.
+FINISHED = statuses.FINISHED
+FINAL_STATUSES = statuses.FINAL
 
 DEFAULT_PAGE = 100
 MAX_PAGE = 1000
@@ -107,22 +108,81 @@ async def assign_positions(transactions: Sequence[Transaction]) -> None:
             await Transaction.filter(id=tx.id).update(seq=position)
 
 
+_TAKE_POSITION = """
+WITH taken AS (
+    UPDATE transaction_change_logs SET position = position + 1, updated_at = $3
+    WHERE workspace_id = $1 RETURNING position
+)
+UPDATE transactions SET seq = taken.position FROM taken WHERE transactions.id = $2 RETURNING transactions.seq
+"""
+
+
+async def take_position(tx: Transaction) -> int:
+    """Give a saved transaction the next position of its workspace, in one round trip.
+
+    The same as :func:`assign_positions` for one transaction (the counter's row lock is held until
+    commit), with the counter's increment and the row's ``seq`` in one statement: the lock is
+    held one round trip shorter, and every writer of the workspace waits for it.
+    """
+    rows = await connections.get("default").execute_query_dict(
+        _TAKE_POSITION, [tx.workspace_id, tx.id, clock.now()])  # type: ignore[attr-defined]
+    if not rows:  # the workspace's first change: the counter row is created on the way
+        await assign_positions([tx])
+        return int(tx.seq)  # type: ignore[arg-type]
+    tx.seq = int(rows[0]["seq"])
+    return tx.seq
+
+
 # --------------------------------------------------------------------------------------------
 # Sides and the resource
 # --------------------------------------------------------------------------------------------
 
 
-def own_side(*, address: str, wallet: Wallet, vault: Vault, workspace: Workspace, currency: Currency,
-             balance_version: int | None) -> dict[str, Any]:
-    """A side on a workspace wallet: the absolute balance after the change (sync rule 2)."""
-    parts = balances.parts_of(wallet)
+@dataclass(frozen=True)
+class WalletState:
+    """A wallet's balance and its address's balance_version, read together in one statement."""
+
+    wallet_id: uuid.UUID
+    vault_id: uuid.UUID
+    currency_id: str
+    address: str
+    parts: BalanceParts
+    balance_version: int
+
+
+_WALLET_STATES = """
+SELECT w.id, w.vault_id, w.currency_id, w.total, w.frozen, w.held, w.block_height, a.address, a.balance_version
+FROM wallets w JOIN wallet_addresses a ON a.id = w.address_id
+WHERE w.id = ANY($1::uuid[])
+"""
+
+
+async def wallet_states(wallet_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, WalletState]:
+    """Balances and balance versions of the wallets as one consistent state.
+
+    One SQL statement sees one snapshot, so a balance is never paired with the version of another
+    moment (a client orders absolute balances by that version, sync rule 2).
+    """
+    ids = sorted(set(wallet_ids))
+    if not ids:
+        return {}
+    rows = await connections.get("default").execute_query_dict(_WALLET_STATES, [ids])
+    return {r["id"]: WalletState(
+        wallet_id=r["id"], vault_id=r["vault_id"], currency_id=r["currency_id"], address=r["address"],
+        parts=BalanceParts(int(r["total"]), int(r["frozen"]), int(r["held"]), int(r["block_height"])),
+        balance_version=int(r["balance_version"]),
+    ) for r in rows}
+
+
+def wallet_side(*, state: WalletState, vault: Vault, workspace: Workspace, currency: Currency) -> dict[str, Any]:
+    """A side on a workspace wallet: its absolute balance and balance_version (sync rule 2)."""
     return {
-        "address": address,
-        "balance": balances.amounts(parts, currency.decimals),
-        "balance_version": balance_version,
-        "block_height": parts.block_height,
+        "address": state.address,
+        "balance": balances.amounts(state.parts, currency.decimals),
+        "balance_version": state.balance_version,
+        "block_height": state.parts.block_height,
         "external": False,
-        "wallet_id": str(wallet.id),
+        "wallet_id": str(state.wallet_id),
         "currency_id": currency.id,
         "vault_id": str(vault.id),
         "vault_name": vault.name,
@@ -132,15 +192,30 @@ def own_side(*, address: str, wallet: Wallet, vault: Vault, workspace: Workspace
     }
 
 
-def external_side(*, address: str | None, block_height: int | None) -> dict[str, Any]:
+def own_side(*, address: str, wallet: Wallet, vault: Vault, workspace: Workspace, currency: Currency,
+             balance_version: int) -> dict[str, Any]:
+    """A side on a wallet locked by this transaction: the absolute balance after the change."""
+    state = WalletState(wallet_id=wallet.id, vault_id=wallet.vault_id, currency_id=currency.id,  # type: ignore[attr-defined]
+                        address=address, parts=balances.parts_of(wallet), balance_version=balance_version)
+    return wallet_side(state=state, vault=vault, workspace=workspace, currency=currency)
+
+
+def external_side(*, address: str | None, block_height: int | None,
+                  whitelisted_wallet_name: str | None = None) -> dict[str, Any]:
     """A counterparty side: no balance, no vault (nothing about another workspace leaks)."""
     return {
         "address": address, "balance": None, "balance_version": None, "block_height": block_height,
-        "external": True, "vault_id": None, "vault_name": None, "whitelisted_wallet_name": None,
+        "external": True, "vault_id": None, "vault_name": None, "whitelisted_wallet_name": whitelisted_wallet_name,
         "workspace_id": None, "workspace_name": None,
     }
 
 
+def usd_value(currency: Currency, amount: int) -> str | None:
+    """``amount``'s value from the price table (amount_usdt), None without a price."""
+    price = prices.price_source().price(currency.id)
+    if price is None:
+        return None
+    return prices.format_fiat(prices.convert(amount, decimals=currency.decimals, price=price))
 
 
 def to_resource(tx: Transaction) -> dict[str, Any]:
@@ -162,136 +237,55 @@ def to_resource(tx: Transaction) -> dict[str, Any]:
         "descriptor": currency.descriptor if currency else None,
         "decimals": decimals,
         "blockchain_name": network.blockchain_name if network else tx.network,
+        "network_id": tx.network,
         "amount": str(int(tx.amount)),
         "formatted_amount": format_amount(int(tx.amount), decimals),
+        "amount_usdt": tx.amount_usdt,
         "fee": str(int(tx.fee)),
         "formatted_fee": format_amount(int(tx.fee), fee_decimals),
         "fee_limit": str(int(tx.fee_limit)),
+        "formatted_fee_limit": format_amount(int(tx.fee_limit), fee_decimals),
         "fee_asset_id": tx.fee_currency_id,
+        "fee_rate": None if tx.fee_rate is None else str(int(tx.fee_rate)),
         "from": tx.from_side,
         "to": tx.to_side,
+        "fee_payer": tx.fee_payer_side,
+        "destination_type": tx.destination_type,
         "tx_hash": tx.tx_hash,
+        "external_link": network.explorer_link(tx.tx_hash) if network else None,
         "block_height": tx.block_height,
         "block_time": rfc3339(tx.block_time),
+        "confirmations": tx.confirmations,
+        "required_confirmations": network.confirmations if network and tx.direction == WITHDRAWAL else None,
         "balance_version": tx.balance_version,
         "seq": tx.seq,
         "idempotency_key": tx.idempotency_key,
+        "attempt_key": tx.attempt_key,
+        "attempt_number": tx.attempt_number,
+        "retry_of": None if tx.retry_of_id is None else str(tx.retry_of_id),  # type: ignore[attr-defined]
+        "utxo_intent_key": tx.utxo_intent_key,
+        "created_by": None if tx.created_by is None else str(tx.created_by),
         "error_code": tx.error_code,
+        "error_message": tx.error_message,
+        "expires_at": rfc3339(tx.expires_at) if tx.status in statuses.LIVE and tx.direction == WITHDRAWAL else None,
         "created_at": rfc3339(tx.created_at),
         "updated_at": rfc3339(tx.updated_at),
     }
 
 
+def event_type_of(tx: Transaction, *, created: bool) -> str:
+    """``transaction.created`` for a new transaction, ``transaction.<final status>`` when a
+    withdrawal ends, ``transaction.updated`` for any other change (docs/withdrawals.md)."""
+    if created:
+        return webhook_events.TRANSACTION_CREATED
+    return webhook_events.FINAL_STATUS_EVENTS.get(tx.status, webhook_events.TRANSACTION_UPDATED)
+
+
 async def publish(tx: Transaction, *, created: bool) -> None:
-    """The ``transaction.created`` / ``transaction.updated`` webhook event, in the caller's
-    transaction (after the position is assigned, so the event carries ``seq``)."""
+    """The transaction's webhook event, in the caller's transaction (after the position is
+    assigned, so the event carries ``seq``)."""
     await emit_event(workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
-                              event_type=webhook_events.TRANSACTION_CREATED if created else webhook_events.TRANSACTION_UPDATED,
-                              data=to_resource(tx))
-
-
-# --------------------------------------------------------------------------------------------
-# Outgoing transfers and ``held`` (the hook of the withdrawal pipeline)
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Context:
-    wallet: Wallet
-    fee_wallet: Wallet
-    address: WalletAddress
-    vault: Vault
-    workspace: Workspace
-    currency: Currency
-
-
-async def _outgoing_context(wallet_id: uuid.UUID, workspace_id: uuid.UUID, fee_currency_id: str) -> _Context:
-    wallet = await Wallet.get_or_none(id=wallet_id, workspace_id=workspace_id)
-    if wallet is None:
-        raise NotFound("wallet not found", code="WALLET_NOT_FOUND")
-    fee_wallet = wallet
-    if fee_currency_id != wallet.currency_id:
-        fee_wallet = await Wallet.get_or_none(vault_id=wallet.vault_id, currency_id=fee_currency_id)  # type: ignore[attr-defined]
-        if fee_wallet is None:
-            raise NotFound("the vault has no wallet of the fee currency", code="FEE_WALLET_NOT_FOUND",
-                           details={"currency_id": fee_currency_id})
-    locked = await balances.lock_wallets([wallet.id, fee_wallet.id])
-    wallet, fee_wallet = locked[wallet.id], locked[fee_wallet.id]
-    return _Context(wallet, fee_wallet, await WalletAddress.get(id=wallet.address_id),  # type: ignore[attr-defined]
-                    await Vault.get(id=wallet.vault_id), await Workspace.get(id=workspace_id),  # type: ignore[attr-defined]
-                    registry().currency(wallet.currency_id))
-
-
-async def _hold(ctx: _Context, *, amount: int, fee: int, sign: int) -> int:
-    """Move ``amount`` (+ ``fee`` when paid in the same currency) into or out of ``held``."""
-    if ctx.fee_wallet.id == ctx.wallet.id:
-        return await balances.apply_change(wallet=ctx.wallet, held=sign * (amount + fee))
-    version = await balances.apply_change(wallet=ctx.wallet, held=sign * amount)
-    await balances.apply_change(wallet=ctx.fee_wallet, held=sign * fee)
-    return version
-
-
-async def record_outgoing(
-    *, workspace_id: uuid.UUID, wallet_id: uuid.UUID, to_address: str, amount: int, fee_limit: int,
-    status: str = "pending", idempotency_key: str | None = None,
-) -> Transaction:
-    """Register an outgoing transfer in flight: ``amount`` (and the fee limit, in the fee
-    currency's wallet) move from available into ``held``; the transaction enters the log."""
-    if status not in IN_FLIGHT_STATUSES:
-        raise ValidationFailed(f"an outgoing transfer starts in flight, not {status}", code="VALIDATION_ERROR")
-    if amount <= 0 or fee_limit < 0:
-        raise ValidationFailed("amount must be positive and fee_limit not negative", code="VALIDATION_ERROR")
-    probe = await Wallet.get_or_none(id=wallet_id, workspace_id=workspace_id)
-    if probe is None:
-        raise NotFound("wallet not found", code="WALLET_NOT_FOUND")
-    fee_currency = registry().native_currency(registry().currency(probe.currency_id).network.id)
-    ctx = await _outgoing_context(wallet_id, workspace_id, fee_currency.id)
-    version = await _hold(ctx, amount=amount, fee=fee_limit, sign=+1)
-    tx = await Transaction.create(
-        workspace_id=workspace_id, vault_id=ctx.vault.id, wallet_id=ctx.wallet.id, direction=WITHDRAWAL,
-        status=status, currency_id=ctx.currency.id, network=ctx.currency.network.id, amount=amount, fee=0,
-        fee_limit=fee_limit, fee_currency_id=fee_currency.id, from_address=ctx.address.address,
-        to_address=to_address, balance_version=version, idempotency_key=idempotency_key,
-        from_side=own_side(address=ctx.address.address, wallet=ctx.wallet, vault=ctx.vault, workspace=ctx.workspace,
-                           currency=ctx.currency, balance_version=version),
-        to_side=external_side(address=to_address, block_height=None),
-    )
-    await assign_positions([tx])
-    await publish(tx, created=True)
-    return tx
-
-
-async def settle_outgoing(
-    *, workspace_id: uuid.UUID, transaction_id: uuid.UUID, status: str, fee: int = 0,
-    tx_hash: str | None = None, block_height: int | None = None, error_code: str | None = None,
-) -> Transaction:
-    """End an outgoing transfer: release ``held``; when ``finished`` also take amount and the
-    actual fee out of ``total``. The transaction moves to a new log position."""
-    if status not in FINAL_STATUSES:
-        raise ValidationFailed(f"{status} is not a final status", code="VALIDATION_ERROR")
-    tx = await Transaction.filter(id=transaction_id, workspace_id=workspace_id, direction=WITHDRAWAL).select_for_update().first()
-    if tx is None:
-        raise NotFound("transaction not found", code="TRANSACTION_NOT_FOUND")
-    if tx.status in FINAL_STATUSES:
-        return tx
-    ctx = await _outgoing_context(tx.wallet_id, workspace_id, tx.fee_currency_id)  # type: ignore[attr-defined]
-    amount, fee_limit = int(tx.amount), int(tx.fee_limit)
-    version = await _hold(ctx, amount=amount, fee=fee_limit, sign=-1)
-    if status == FINISHED:
-        if ctx.fee_wallet.id == ctx.wallet.id:
-            version = await balances.apply_change(wallet=ctx.wallet, total=-(amount + fee), block_height=block_height)
-        else:
-            version = await balances.apply_change(wallet=ctx.wallet, total=-amount, block_height=block_height)
-            await balances.apply_change(wallet=ctx.fee_wallet, total=-fee, block_height=block_height)
-    tx.status, tx.fee, tx.error_code = status, fee, error_code  # type: ignore[assignment]
-    tx.tx_hash, tx.block_height, tx.balance_version = tx_hash or tx.tx_hash, block_height, version
-    tx.from_side = own_side(address=ctx.address.address, wallet=ctx.wallet, vault=ctx.vault, workspace=ctx.workspace,
-                            currency=ctx.currency, balance_version=version)
-    tx.to_side = external_side(address=tx.to_address, block_height=block_height)
-    await tx.save()
-    await assign_positions([tx])
-    await publish(tx, created=False)
-    return tx
+                     event_type=event_type_of(tx, created=created), data=to_resource(tx))
 
 
 # --------------------------------------------------------------------------------------------
@@ -395,3 +389,58 @@ async def get_transaction(*, principal: Principal | None, workspace_id: uuid.UUI
 
 def positions_of(items: Iterable[Transaction]) -> list[int]:
     return [int(tx.seq) for tx in items if tx.seq is not None]
+
+
+# --------------------------------------------------------------------------------------------
+# The filtered list (GET /transactions)
+# --------------------------------------------------------------------------------------------
+
+INCOMING, OUTGOING = "incoming", "outgoing"
+
+
+@dataclass(frozen=True)
+class TransactionFilter:
+    """What GET /transactions narrows by; every field optional, all of them combined (AND).
+
+    ``wallet_id`` / ``vault_id`` match the wallet or vault a transaction moves value out of or
+    into (an internal transfer matches its source and its target). ``direction``: ``incoming``
+    (deposits) or ``outgoing`` (withdrawals, internal transfers included). ``created_from`` is
+    inclusive, ``created_to`` exclusive.
+    """
+
+    statuses: Sequence[str] = ()
+    wallet_id: uuid.UUID | None = None
+    vault_id: uuid.UUID | None = None
+    direction: str | None = None
+    created_from: datetime | None = None
+    created_to: datetime | None = None
+
+
+async def list_transactions(*, principal: Principal | None, workspace_id: uuid.UUID, filters: TransactionFilter,
+                            limit: int = DEFAULT_PAGE, offset: int = 0) -> tuple[list[Transaction], int]:
+    """One page of the workspace's transactions, newest first, and how many match."""
+    if principal is not None:
+        principal.require(workspace_id, Permission.VIEW_WORKSPACE)
+    if filters.created_from and filters.created_to and filters.created_from >= filters.created_to:
+        raise ValidationFailed("created_from must be before created_to", code="VALIDATION_ERROR",
+                               details={"field": "created_from", "reason": "must be before created_to"})
+    query = Transaction.filter(workspace_id=workspace_id)
+    if filters.statuses:
+        query = query.filter(status__in=list(filters.statuses))
+    if filters.wallet_id is not None:
+        if not await Wallet.exists(id=filters.wallet_id, workspace_id=workspace_id):
+            raise NotFound("wallet not found", code="WALLET_NOT_FOUND")
+        query = query.filter(Q(wallet_id=filters.wallet_id) | Q(target_wallet_id=filters.wallet_id))
+    if filters.vault_id is not None:
+        if not await Vault.exists(id=filters.vault_id, workspace_id=workspace_id):
+            raise NotFound("vault not found", code="VAULT_NOT_FOUND", details={"vault_id": str(filters.vault_id)})
+        vault_wallets = await Wallet.filter(vault_id=filters.vault_id).values_list("id", flat=True)
+        query = query.filter(Q(vault_id=filters.vault_id) | Q(target_wallet_id__in=list(vault_wallets)))
+    if filters.direction is not None:
+        query = query.filter(direction=DEPOSIT if filters.direction == INCOMING else WITHDRAWAL)
+    if filters.created_from is not None:
+        query = query.filter(created_at__gte=filters.created_from)
+    if filters.created_to is not None:
+        query = query.filter(created_at__lt=filters.created_to)
+    total = await query.count()
+    return await query.order_by("-created_at", "-id").offset(offset).limit(limit), total

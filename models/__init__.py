@@ -23,6 +23,8 @@ MODEL_MODULES: tuple[str, ...] = (
     "models.transactions",
     "models.deposits",
     "models.devnet",
+    # withdrawals
+    "models.whitelist",
 )
 
 ORM_APP = OrmApp(model_modules=MODEL_MODULES, migrations="models.migrations")

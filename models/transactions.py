@@ -8,6 +8,11 @@ order, and a reader paging by ``seq`` can never skip a transaction that commits 
 lower position. The same counter is the cursor of the balance snapshot.
 
 ``chain_ref`` makes a deposit exactly-once: ``<network>:<tx_hash>:<address>:<currency>``.
+
+A withdrawal (domain.withdrawals) carries its pipeline state on the same row: who created it,
+where it goes (an internal wallet, a whitelisted wallet or a one-time address), its request
+keys (idempotency, attempt, UTXO intent), whether its amounts are ``holding`` (in ``held``),
+the unsigned transfer, its one signing session and signature, and its confirmations.
 """
 
 from __future__ import annotations
@@ -46,11 +51,54 @@ class Transaction(TimestampedModel):
     chain_ref = fields.CharField(max_length=255, null=True, unique=True)
     idempotency_key = fields.CharField(max_length=100, null=True)
     error_code = fields.CharField(max_length=64, null=True)
+    #: The reason behind ``error_code`` in words (the network's message, the check's reason).
+    error_message = fields.TextField(null=True)
+    #: Fiat value of ``amount`` from the price table when the transaction was recorded.
+    amount_usdt = fields.CharField(max_length=80, null=True)
+    #: Side of the fee-paying wallet when it is not ``from`` (a token transfer's native coin wallet).
+    fee_payer_side = fields.JSONField(null=True)
+
+    # --- withdrawals (domain.withdrawals) ---------------------------------------------------
+    #: The user (person or API user) who created it: the only one who may cancel it.
+    created_by = fields.UUIDField(null=True)
+    #: ``internal`` (a wallet of the workspace), ``whitelisted`` or ``one_time``.
+    destination_type = fields.CharField(max_length=12, null=True)
+    #: Internal transfer: the workspace wallet credited when the transfer is final.
+    target_wallet = fields.ForeignKeyField("models.Wallet", related_name=False, null=True,
+                                           on_delete=fields.RESTRICT)
+    whitelisted_wallet = fields.ForeignKeyField("models.WhitelistedWallet", related_name=False, null=True,
+                                                on_delete=fields.RESTRICT)
+    #: Account family: the gas price; UTXO family: sat/vB (what the transfer is built with).
+    fee_rate = money_field(null=True)
+    #: SHA-256 of the request (body and keys) under ``idempotency_key``.
+    request_hash = fields.CharField(max_length=64, null=True)
+    attempt_key = fields.CharField(max_length=100, null=True)
+    attempt_number = fields.IntField(null=True)
+    retry_of = fields.ForeignKeyField("models.Transaction", related_name=False, null=True,
+                                      on_delete=fields.RESTRICT)
+    utxo_intent_key = fields.CharField(max_length=100, null=True)
+    #: True while amount and fee limit are in the wallets' ``held`` (released exactly once).
+    holding = fields.BooleanField(default=False)
+    #: Frozen: the status to return to on unfreeze, and since when.
+    frozen_from = fields.CharField(max_length=24, null=True)
+    frozen_at = fields.DatetimeField(null=True)
+    #: A withdrawal not signing by then expires (moved by the frozen time on unfreeze).
+    expires_at = fields.DatetimeField(null=True)
+    #: Results of the check stage (domain.withdrawals.checks), one object per check.
+    checks = fields.JSONField(null=True)
+    #: The unsigned transfer body the adapter built (its signing payload is what was signed).
+    transfer = fields.JSONField(null=True)
+    #: The one signing session of this withdrawal: never a second one.
+    signing_session_id = fields.UUIDField(null=True, unique=True)
+    signature = fields.BinaryField(null=True)
+    confirmations = fields.IntField(null=True)
+    broadcast_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "transactions"
-        unique_together = (("workspace", "seq"),)
-        indexes = (("wallet_id", "created_at"),)
+        unique_together = (("workspace", "seq"), ("workspace", "idempotency_key"), ("workspace", "utxo_intent_key"))
+        indexes = (("wallet_id", "created_at"), ("workspace_id", "created_at"), ("network", "from_address", "status"),
+                   ("direction", "status"), ("workspace_id", "attempt_key"), ("target_wallet_id", "created_at"))
 
 
 class ChangeLog(TimestampedModel):

@@ -10,6 +10,8 @@ Jobs:
   min_cursor past changes older than ``CHANGELOG_RETENTION_DAYS``.
 - ``devnet.produce_blocks`` every ``DEVNET_BLOCK_INTERVAL_SECONDS`` (when ``DEVNET_ENABLED``).
 - ``webhooks.sweep`` every 30 s: re-enqueue webhook deliveries whose message was lost.
+- ``withdrawals.track`` every ``WITHDRAWAL_TRACK_INTERVAL_SECONDS``: confirmations and finality.
+- ``withdrawals.expire`` every ``WITHDRAWAL_EXPIRE_INTERVAL_SECONDS``: expiry, stalled steps.
 
 Every job but the outbox relay only enqueues an actor by name; the process entry point is
 ``custody scheduler`` (:mod:`custody.scheduler`).
@@ -31,6 +33,8 @@ from domain.maintenance import PURGE_EXPIRED
 from domain.networks.devnet_chain import PRODUCE_BLOCKS
 from domain.transactions import COMPACT_CHANGELOG
 from domain.webhooks.catalogue import SWEEP, SWEEP_INTERVAL_SECONDS
+from domain.withdrawals.pipeline import EXPIRE as EXPIRE_WITHDRAWALS
+from domain.withdrawals.pipeline import TRACK as TRACK_WITHDRAWALS
 from schedules.leader import LeaderLock
 
 logger = logging.getLogger(__name__)
@@ -72,6 +76,10 @@ class Scheduler:
             ScheduledJob(CHAIN_WATCH, settings.chain_watch_interval_seconds, _enqueue(CHAIN_WATCH, broker)),
             ScheduledJob(COMPACT_CHANGELOG, settings.changelog_compaction_interval_seconds,
                          _enqueue(COMPACT_CHANGELOG, broker)),
+            ScheduledJob(TRACK_WITHDRAWALS, settings.withdrawal_track_interval_seconds,
+                         _enqueue(TRACK_WITHDRAWALS, broker)),
+            ScheduledJob(EXPIRE_WITHDRAWALS, settings.withdrawal_expire_interval_seconds,
+                         _enqueue(EXPIRE_WITHDRAWALS, broker)),
         ]
         if settings.devnet_enabled:
             every.append(ScheduledJob(PRODUCE_BLOCKS, settings.devnet_block_interval_seconds,

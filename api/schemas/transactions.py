@@ -1,16 +1,19 @@
-"""The Transaction resource, its sides, and the change log."""
+"""The Transaction resource, its sides, the change log and the filtered list."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Literal
 
-from pydantic import Field
+from pydantic import AwareDatetime, Field
 
 from api.schemas.balances import BalanceAmounts
 from api.schemas.common import AtomicAmount, DecimalAmount, QueryParams, Resource
 from domain import transactions
+from domain.withdrawals import statuses
 from models.transactions import Transaction as TransactionRow
+
+TransactionStatus = Literal[statuses.ALL]  # type: ignore[valid-type]
 
 
 class TransactionSide(Resource):
@@ -36,11 +39,11 @@ class TransactionSide(Resource):
 
 
 class Transaction(Resource):
-    """A deposit or a withdrawal in its current state."""
+    """A deposit or a withdrawal in its current state (docs/withdrawals.md)."""
 
     id: uuid.UUID
     type: Literal["deposit", "withdrawal"]
-    status: str = Field(description="See the transaction statuses in docs/wallets.md.")
+    status: TransactionStatus = Field(description="See the status table in docs/withdrawals.md.")
     workspace_id: uuid.UUID
     vault_id: uuid.UUID
     wallet_id: uuid.UUID
@@ -49,21 +52,38 @@ class Transaction(Resource):
     descriptor: str | None
     decimals: int
     blockchain_name: str
+    network_id: str
     amount: AtomicAmount = Field(description="Atomic units (smallest unit of the currency).")
     formatted_amount: DecimalAmount
-    fee: AtomicAmount
+    amount_usdt: DecimalAmount | None = Field(description="Value of the amount from the price table when recorded.")
+    fee: AtomicAmount = Field(description="The actual network fee once known (0 before), in fee_asset_id.")
     formatted_fee: DecimalAmount
-    fee_limit: AtomicAmount
+    fee_limit: AtomicAmount = Field(description="The most the network fee may be (held until final).")
+    formatted_fee_limit: DecimalAmount
     fee_asset_id: str
+    fee_rate: AtomicAmount | None = Field(description="Gas price (gas networks) or sat/vB (UTXO networks).")
     from_: TransactionSide = Field(alias="from")
     to: TransactionSide
+    fee_payer: TransactionSide | None = Field(description="The wallet paying the fee when it is not `from` (a "
+                                              "token transfer's native coin wallet), with its absolute balance.")
+    destination_type: Literal["internal", "whitelisted", "one_time"] | None
     tx_hash: str | None
+    external_link: str | None = Field(description="The transaction on the network's block explorer.")
     block_height: int | None
     block_time: str | None = Field(description="RFC 3339 time of the block that holds the transaction.")
+    confirmations: int | None
+    required_confirmations: int | None
     balance_version: int | None
     seq: int | None = Field(description="Change-log position of the transaction's last change.")
     idempotency_key: str | None
+    attempt_key: str | None
+    attempt_number: int | None
+    retry_of: uuid.UUID | None = Field(description="The failed attempt this one retries (X-Attempt-Key).")
+    utxo_intent_key: str | None
+    created_by: uuid.UUID | None
     error_code: str | None
+    error_message: str | None
+    expires_at: str | None = Field(description="While live: when a withdrawal not yet signing expires.")
     created_at: str
     updated_at: str
 
@@ -86,3 +106,23 @@ class ChangesPage(Resource):
     has_more: bool
     min_cursor: int = Field(description="The oldest cursor the log can still serve.")
 
+
+class TransactionListQuery(QueryParams):
+    status: list[TransactionStatus] = Field(default_factory=list, max_length=len(statuses.ALL),
+                                            description="Only these statuses (repeat the parameter for several).")
+    wallet_id: uuid.UUID | None = Field(None, description="Transactions out of or into this wallet.")
+    vault_id: uuid.UUID | None = Field(None, description="Transactions out of or into a wallet of this vault.")
+    direction: Literal["incoming", "outgoing"] | None = Field(
+        None, description="incoming: deposits; outgoing: withdrawals (internal transfers included).")
+    created_from: AwareDatetime | None = Field(None, description="Created at or after (RFC 3339).")
+    created_to: AwareDatetime | None = Field(None, description="Created before (RFC 3339).")
+    limit: int = Field(transactions.DEFAULT_PAGE, ge=1, le=transactions.MAX_PAGE,
+                       description=f"Page size, 1 to {transactions.MAX_PAGE}.")
+    offset: int = Field(0, ge=0, le=2**63 - 1)
+
+
+class TransactionPage(Resource):
+    items: list[Transaction] = Field(description="Newest first.")
+    total: int
+    limit: int
+    offset: int

@@ -1,7 +1,8 @@
 """The network adapter interface: everything the service needs from a blockchain.
 
 An adapter builds unsigned transfers (the bytes the vault's threshold key signs), submits
-signed ones, estimates fees, reads blocks and says how many confirmations make a deposit final.
+signed ones and reports where they stand, estimates fees, reads blocks and says how many
+confirmations make a transfer final.
 The devnet (:mod:`domain.networks.devnet`) implements it over its own tables; a real node
 adapter implements the same methods over RPC and is registered in :mod:`domain.networks` under
 its registry ``adapter`` name, without touching wallets, deposits or balances.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from domain.currencies import Currency, Network
 from domain.errors import Conflict, ValidationFailed
@@ -95,6 +96,25 @@ class Transfer:
 
 
 @dataclass(frozen=True)
+class TransferStatus:
+    """Where a submitted transfer stands on the network (what a withdrawal's tracker asks).
+
+    ``state``: ``pending`` (in the mempool), ``included`` (in block ``block_height``; ``success``
+    False when it reverted: it moved nothing but may have paid ``fee``), ``dropped`` (left the
+    mempool without a block; nothing moved), ``unknown`` (the network has never seen it).
+    ``reason_code``/``reason`` carry the network's word for a revert or a drop.
+    """
+
+    tx_hash: str
+    state: Literal["pending", "included", "dropped", "unknown"]
+    block_height: int | None = None
+    success: bool = True
+    fee: int = 0
+    reason_code: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
 class Block:
     network_id: str
     height: int
@@ -127,8 +147,19 @@ class NetworkAdapter(Protocol):
                              to_address: str, amount: int, fee_rate: int | None = None) -> UnsignedTransfer:
         """An unsigned transfer of ``amount`` from the address of ``public_key``."""
 
+    def transaction_hash(self, *, body: dict[str, Any], signature: bytes) -> str:
+        """The hash the signed transfer will have on the network, known before it is submitted
+        (a withdrawal records it first, so a crash right after submitting loses nothing)."""
+
     async def submit_transfer(self, *, body: dict[str, Any], signature: bytes) -> str:
-        """Submit a signed transfer; returns its transaction hash or raises TransferRejected."""
+        """Submit a signed transfer; returns its transaction hash or raises TransferRejected.
+
+        Submitting the same signed transfer again must return the same hash and change nothing
+        (a withdrawal retried after a crash re-submits exactly the bytes it submitted before).
+        """
+
+    async def transfer_status(self, tx_hash: str) -> TransferStatus:
+        """Where the transfer ``tx_hash`` stands (mempool, block, dropped or unknown)."""
 
     async def latest_height(self) -> int:
         """Height of the newest block (0 before the first one)."""

@@ -28,8 +28,8 @@ from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 from tortoise import connections
 
-from domain.networks.base import InvalidSignature, TransferRejected
-from models.devnet import DevnetChain
+from domain.networks.base import InvalidSignature, TransferRejected, TransferStatus
+from models.devnet import DevnetChain, DevnetTransaction
 
 #: Domain separation of the bytes a devnet transfer signature covers.
 PAYLOAD_TAG = b"custody-devnet-transfer:v1:"
@@ -108,6 +108,21 @@ async def lock_chain(network_id: str) -> DevnetChain:
 async def latest_height(network_id: str) -> int:
     chain = await DevnetChain.get_or_none(network=network_id)
     return chain.height if chain else 0
+
+
+async def transfer_status(network_id: str, tx_hash: str) -> TransferStatus:
+    """A devnet transaction's state: mempool (pending), mined (confirmed / failed) or dropped."""
+    tx = await DevnetTransaction.get_or_none(network=network_id, tx_hash=tx_hash)
+    if tx is None:
+        return TransferStatus(tx_hash=tx_hash, state="unknown")
+    if tx.status == "pending":
+        return TransferStatus(tx_hash=tx_hash, state="pending")
+    if tx.status == "dropped":
+        return TransferStatus(tx_hash=tx_hash, state="dropped", reason_code="DROPPED", reason=tx.error)
+    failed = tx.status == "failed"
+    return TransferStatus(tx_hash=tx_hash, state="included", block_height=tx.block_height, success=not failed,
+                          fee=int(tx.fee), reason_code="EXECUTION_FAILED" if failed else None,
+                          reason=tx.error if failed else None)
 
 
 def faucet_address(adapter: Any) -> str:

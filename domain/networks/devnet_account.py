@@ -33,6 +33,7 @@ from domain.networks.base import (
     InsufficientGas,
     Transfer,
     TransferRejected,
+    TransferStatus,
     UnsignedTransfer,
 )
 from domain.networks.devnet import (
@@ -43,6 +44,7 @@ from domain.networks.devnet import (
     malformed,
     signing_payload,
     transaction_hash,
+    transfer_status,
     verify_sender,
 )
 from models.devnet import DevnetAccount, DevnetBalance, DevnetBlock, DevnetTransaction
@@ -90,10 +92,14 @@ class DevnetAccountAdapter:
                            gas_limit=gas_limit, gas_price=gas_price)
 
     async def next_nonce(self, address: str) -> int:
-        account = await DevnetAccount.get_or_none(network=self.network.id, address=address)
-        pending = await DevnetTransaction.filter(network=self.network.id, from_address=address, kind="transfer",
-                                                 status="pending").count()
-        return (account.nonce if account else 0) + pending
+        """The account's nonce plus its transfers waiting in the mempool, read in one statement: a
+        block mined meanwhile moves both at once, so they are never seen from two moments."""
+        rows = await connections.get("default").execute_query_dict(
+            "SELECT coalesce((SELECT nonce FROM devnet_accounts WHERE network = $1 AND address = $2), 0) + "
+            "(SELECT count(*) FROM devnet_transactions WHERE network = $1 AND from_address = $2 "
+            "AND kind = 'transfer' AND status = 'pending') AS next_nonce",
+            [self.network.id, address])
+        return int(rows[0]["next_nonce"])
 
     async def build_transfer(self, *, currency: Currency, from_address: str, public_key: bytes,
                              to_address: str, amount: int, fee_rate: int | None = None) -> UnsignedTransfer:
@@ -153,6 +159,12 @@ class DevnetAccountAdapter:
         return native, tokens
 
     # --- submitting ----------------------------------------------------------------------------
+
+    def transaction_hash(self, *, body: dict[str, Any], signature: bytes) -> str:
+        return transaction_hash(self.network.id, signing_payload(self.network.id, body), bytes(signature), prefix="0x")
+
+    async def transfer_status(self, tx_hash: str) -> TransferStatus:
+        return await transfer_status(self.network.id, tx_hash)
 
     async def submit_transfer(self, *, body: dict[str, Any], signature: bytes) -> str:
         if not isinstance(body, dict) or body.get("type") != "account-transfer":

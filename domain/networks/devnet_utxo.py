@@ -33,6 +33,7 @@ from domain.networks.base import (
     InsufficientFunds,
     Transfer,
     TransferRejected,
+    TransferStatus,
     UnsignedTransfer,
 )
 from domain.networks.devnet import (
@@ -43,6 +44,7 @@ from domain.networks.devnet import (
     malformed,
     signing_payload,
     transaction_hash,
+    transfer_status,
     verify_sender,
 )
 from models.devnet import DevnetBlock, DevnetTransaction, DevnetUtxo
@@ -152,6 +154,12 @@ class DevnetUtxoAdapter:
                                 fee_limit=selection.fee, fee_currency_id=currency.id)
 
     # --- submitting ----------------------------------------------------------------------------
+
+    def transaction_hash(self, *, body: dict[str, Any], signature: bytes) -> str:
+        return transaction_hash(self.network.id, signing_payload(self.network.id, body), bytes(signature))
+
+    async def transfer_status(self, tx_hash: str) -> TransferStatus:
+        return await transfer_status(self.network.id, tx_hash)
 
     async def submit_transfer(self, *, body: dict[str, Any], signature: bytes) -> str:
         if not isinstance(body, dict) or body.get("type") != "utxo-transfer" or body.get("network") != self.network.id:

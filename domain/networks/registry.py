@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Callable
 
 from domain.currencies import Network, registry
+from domain.errors import ValidationFailed
+from domain.networks.addresses import InvalidAddress
 from domain.networks.base import NetworkAdapter
 from domain.networks.devnet_account import DevnetAccountAdapter
 from domain.networks.devnet_utxo import DevnetUtxoAdapter
@@ -39,3 +41,13 @@ def get_adapter(network_id: str) -> NetworkAdapter:
 
 register_adapter("devnet", "account", DevnetAccountAdapter)  # type: ignore[arg-type]
 register_adapter("devnet", "utxo", DevnetUtxoAdapter)  # type: ignore[arg-type]
+
+
+def normalize_address(network_id: str, address: str, *, field: str = "address") -> str:
+    """``address`` in its canonical form on the network; 400 INVALID_ADDRESS naming ``field``
+    when it is not an address of that network (wrong form, checksum or prefix)."""
+    try:
+        return get_adapter(network_id).normalize_address(address)
+    except InvalidAddress as exc:
+        raise ValidationFailed(f"{field}: not an address of {network_id}: {exc}", code="INVALID_ADDRESS",
+                               details={"field": field, "reason": str(exc), "network_id": network_id}) from None

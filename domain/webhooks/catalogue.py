@@ -13,16 +13,32 @@ from domain.errors import NotFound, ValidationFailed, field_error
 
 TRANSACTION_CREATED = "transaction.created"
 TRANSACTION_UPDATED = "transaction.updated"
+#: A withdrawal reached a final status: one event type per final status (docs/withdrawals.md).
+TRANSACTION_FINISHED = "transaction.finished"
+TRANSACTION_FAILED = "transaction.failed"
+TRANSACTION_DECLINED = "transaction.declined"
+TRANSACTION_CANCELLED = "transaction.cancelled"
+TRANSACTION_EXPIRED = "transaction.expired"
 WEBHOOK_TEST = "webhook.test"
 
 #: Every event type the service emits, with what it reports (docs/webhooks.md).
 EVENT_TYPES: dict[str, str] = {
     TRANSACTION_CREATED: "a withdrawal was created or a deposit was detected",
-    TRANSACTION_UPDATED: "a transaction changed status, confirmations or balances",
+    TRANSACTION_UPDATED: "a withdrawal moved on without ending: a new status, confirmations, a freeze or unfreeze",
+    TRANSACTION_FINISHED: "a withdrawal is final on the network: the amount left the wallet",
+    TRANSACTION_FAILED: "a withdrawal failed (error_code says why); what it held is released",
+    TRANSACTION_DECLINED: "a withdrawal was declined by a check or an approver; what it held is released",
+    TRANSACTION_CANCELLED: "a withdrawal was cancelled by its creator before signing; what it held is released",
+    TRANSACTION_EXPIRED: "a withdrawal was not signing in time; what it held is released",
     WEBHOOK_TEST: "a test event sent on request to one webhook (POST .../test)",
 }
+#: The event type of a withdrawal that reaches each final status.
+FINAL_STATUS_EVENTS: dict[str, str] = {
+    "finished": TRANSACTION_FINISHED, "failed": TRANSACTION_FAILED, "declined": TRANSACTION_DECLINED,
+    "cancelled": TRANSACTION_CANCELLED, "expired": TRANSACTION_EXPIRED,
+}
 #: What a webhook may subscribe to: exact types and whole families.
-SUBSCRIBABLE_TYPES = frozenset({TRANSACTION_CREATED, TRANSACTION_UPDATED})
+SUBSCRIBABLE_TYPES = frozenset({TRANSACTION_CREATED, TRANSACTION_UPDATED, *FINAL_STATUS_EVENTS.values()})
 SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*"})
 
 STATUS_ACTIVE = "active"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from core.unit_of_work import unit_of_work
-from domain import prices, transactions
+from domain import prices
 from models.wallets import Wallet
 from tests.support.callers import make_caller
 from tests.support.wallets import Api, fund, open_wallet, vault_with_key, watch
+from tests.support.withdrawals import allow_one_time_addresses, withdraw
 
 EVM = "devnet-evm-testnet"
 UTXO = "devnet-utxo-testnet"
@@ -32,9 +32,8 @@ async def _funded_workspace(client):
     await fund(UTXO, btc.address.address, 50_000_000)
     await watch(EVM)
     await watch(UTXO)
-    async with unit_of_work():
-        await transactions.record_outgoing(workspace_id=ws.id, wallet_id=eth.id, to_address="0x" + "12" * 20,
-                                           amount=ETH // 2, fee_limit=21_000 * 10**9)
+    await allow_one_time_addresses(ws.id)
+    await withdraw(ws, eth, "0x" + "12" * 20, ETH // 2)  # holds 0.5 DETH plus a 21,000 gwei fee limit
     return Api(client, caller), ws, eth, btc
 
 

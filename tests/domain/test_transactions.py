@@ -13,10 +13,19 @@ from core.unit_of_work import unit_of_work
 from domain import balances, deposits, transactions
 from domain.errors import DomainError
 from domain.networks.registry import get_adapter
+from domain.withdrawals import create, lifecycle
+from domain.withdrawals.create import WithdrawalRequest
 from models.transactions import Transaction
 from models.wallets import Wallet
 from tests.support.environment import TEST_DATABASE
 from tests.support.wallets import address_of, fund, open_wallet, reload, vault_with_key, watch, workspace
+from tests.support.withdrawals import (
+    allow_one_time_addresses,
+    confirm,
+    external_utxo_address,
+    to_broadcast,
+    withdraw,
+)
 
 EVM = "devnet-evm-testnet"
 UTXO = "devnet-utxo-testnet"
@@ -95,12 +104,14 @@ async def test_concurrent_writers_never_make_a_reader_skip_or_reorder(broker):
     seen: dict[str, int] = {}
     cursors: list[int] = []
 
+    await allow_one_time_addresses(ws.id)
+    to = external_utxo_address()
+
     async def writer(wallet: Wallet) -> None:
-        for _ in range(per_writer):
+        for index in range(per_writer):
             async with unit_of_work():
-                await transactions.record_outgoing(workspace_id=ws.id, wallet_id=wallet.id,
-                                                   to_address="tdvb1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq",
-                                                   amount=1_000, fee_limit=500)
+                await create.create_withdrawal(principal=None, workspace=ws, request=WithdrawalRequest(
+                    amount=1_000 + index, source_wallet_id=wallet.id, target_address=to))
                 await asyncio.sleep(random.random() / 200)  # hold the position a little, uncommitted
             await asyncio.sleep(0)
 
@@ -162,6 +173,7 @@ async def test_min_cursor_advances_past_changes_older_than_the_retention(broker,
 
 async def test_held_is_the_sum_of_outgoing_transfers_in_flight(broker):
     ws = await workspace()
+    await allow_one_time_addresses(ws.id)
     tv = await vault_with_key(ws)
     token = await open_wallet(tv, "DUSD_TEST")
     native = await Wallet.get(vault_id=tv.vault.id, currency_id="DETH_TEST")
@@ -171,34 +183,28 @@ async def test_held_is_the_sum_of_outgoing_transfers_in_flight(broker):
     await watch(EVM)
     fee_limit = 65_000 * 10**9
     # When two token transfers are in flight
-    async with unit_of_work():
-        first = await transactions.record_outgoing(workspace_id=ws.id, wallet_id=token.id,
-                                                   to_address="0x" + "cd" * 20, amount=30_000_000, fee_limit=fee_limit)
-        second = await transactions.record_outgoing(workspace_id=ws.id, wallet_id=token.id,
-                                                    to_address="0x" + "cd" * 20, amount=20_000_000, fee_limit=fee_limit)
+    first = (await withdraw(ws, token, "0x" + "cd" * 20, 30_000_000)).transaction
+    second = (await withdraw(ws, token, "0x" + "cd" * 20, 20_000_000)).transaction
     # Then held is their sum (fees held on the native wallet) and available is reduced by it
     token, native = await reload(token), await reload(native)
     assert balances.parts_of(token).held == 50_000_000 and balances.parts_of(token).available == 50_000_000
     assert balances.parts_of(native).held == 2 * fee_limit and balances.parts_of(native).available == ETH - 2 * fee_limit
     # And a transfer beyond the available balance is refused, changing nothing
     with pytest.raises(DomainError) as refused:
-        async with unit_of_work():
-            await transactions.record_outgoing(workspace_id=ws.id, wallet_id=token.id, to_address="0x" + "cd" * 20,
-                                               amount=60_000_000, fee_limit=fee_limit)
+        await withdraw(ws, token, "0x" + "cd" * 20, 60_000_000)
     assert refused.value.code == "INSUFFICIENT_BALANCE"
-    # When one finishes (actual fee below the limit) and one is declined
+    # When one finishes on the network and the other is cancelled
+    first = await confirm(await to_broadcast(first, tv.key))
     async with unit_of_work():
-        await transactions.settle_outgoing(workspace_id=ws.id, transaction_id=first.id, status="finished",
-                                           fee=fee_limit // 2, tx_hash="0x" + "ee" * 32, block_height=7)
-        await transactions.settle_outgoing(workspace_id=ws.id, transaction_id=second.id, status="declined")
+        await lifecycle.cancel(principal=None, workspace_id=ws.id, transaction_id=second.id)
     token, native = await reload(token), await reload(native)
-    assert balances.parts_of(token) == balances.BalanceParts(total=70_000_000, held=0, block_height=7)
-    assert (balances.parts_of(native).total, balances.parts_of(native).held) == (ETH - fee_limit // 2, 0)
+    assert balances.parts_of(token) == balances.BalanceParts(total=70_000_000, held=0, block_height=2)
+    assert (balances.parts_of(native).total, balances.parts_of(native).held) == (ETH - int(first.fee), 0)
     # And the log holds each transaction once, in its current state, after the deposits
     items = await _all_changes(ws.id)
     assert [(t.direction, t.status) for t in items] == [
-        ("deposit", "finished"), ("deposit", "finished"), ("withdrawal", "finished"), ("withdrawal", "declined")]
-    assert [t.seq for t in items] == [1, 2, 5, 6]
+        ("deposit", "finished"), ("deposit", "finished"), ("withdrawal", "finished"), ("withdrawal", "cancelled")]
+    assert [t.seq for t in items] == [1, 2, 10, 11]
     # And the address's balance_version only grew, one step per balance change
     versions = [t.balance_version for t in items]
     assert versions == sorted(versions) and len(set(versions)) == len(versions)

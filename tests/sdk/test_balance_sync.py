@@ -3,6 +3,8 @@ events (delivered by the service, verified by the SDK) and the change log."""
 
 from __future__ import annotations
 
+import json
+import random
 import uuid
 from datetime import timedelta
 
@@ -11,10 +13,21 @@ from custody_sdk import BalanceSync, Credentials, Custody, WebhookVerifier
 from custody_sdk.openapi.api.webhooks import create_webhook
 from custody_sdk.openapi.models import WebhookCreate
 from domain import transactions
+from domain.withdrawals import lifecycle, pipeline
+from models.webhooks import WebhookEvent
 from models.workspaces import Workspace
 from tests.support.callers import make_caller
 from tests.support.sdk import sdk_for, service_clock
-from tests.support.wallets import Api, fund, open_wallet, vault_with_key, watch
+from tests.support.wallets import Api, address_of, fund, mine_block, open_wallet, send, vault_with_key, watch
+from tests.support.withdrawals import (
+    allow_one_time_addresses,
+    confirm,
+    funded_wallet,
+    sign_with_test_key,
+    step,
+    to_broadcast,
+    withdraw,
+)
 
 EVM = "devnet-evm-testnet"
 UTXO = "devnet-utxo-testnet"
@@ -68,9 +81,8 @@ async def test_client_survives_duplicates_reordering_and_a_missed_range(client, 
     await deposit(EVM, evm_cold, 3 * ETH)                    # 4: cold DETH v1
     await deposit(EVM, evm_hot, 4 * ETH)                     # 5: hot DETH v4  (missed)
     await deposit(UTXO, btc_hot, 30_000)                     # 6: hot DBTC v2  (missed)
-    async with unit_of_work():                               # an outgoing transfer in flight (missed)
-        outgoing = await transactions.record_outgoing(workspace_id=ws.id, wallet_id=cold_eth.id,
-                                                      to_address="0x" + "99" * 20, amount=ETH, fee_limit=10**15)
+    await allow_one_time_addresses(ws.id)                    # an outgoing transfer in flight (missed)
+    outgoing = (await withdraw(ws, cold_eth, "0x" + "99" * 20, ETH, fee=10**15)).transaction
     events.append((str(uuid.uuid4()), transactions.to_resource(outgoing)))  # 7 (missed)
 
     # Delivered: duplicates (same event id twice; same transaction under a new event id) and
@@ -90,7 +102,7 @@ async def test_client_survives_duplicates_reordering_and_a_missed_range(client, 
     assert await sync.sync() is True
     # Then its copy equals the server's snapshot, per currency and per wallet, held included
     assert _local_state(sync) == (server_totals, server_wallets)
-    assert sync.totals()["DETH_TEST"]["held"] == ETH + 10**15
+    assert sync.totals()["DETH_TEST"]["held"] == ETH + 21_000 * (10**15 // 21_000)
     assert sync.resets == 1 and len(sync.transactions) == 8
 
     # When it falls so far behind that the log was compacted past its cursor
@@ -126,6 +138,60 @@ async def test_without_versions_the_newest_block_wins():
     sync.apply_event("b", event(9, 400))   # older block arriving late: ignored
     sync.apply_event("c", event(11, 700))
     assert sync.balances[("tdvb1abc", "DBTC_TEST")].parts["total"] == 700
+
+
+async def test_client_stays_correct_through_withdrawals(client, broker):
+    # Given a workspace with a token wallet (and its gas) and a second vault, and a client on its snapshot
+    caller = await make_caller(role="ADMIN")
+    api = Api(client, caller)
+    ws = await Workspace.get(id=caller.workspace_id)
+    await allow_one_time_addresses(ws.id)
+    hot, cold = await vault_with_key(ws, name="Hot"), await vault_with_key(ws, name="Cold")
+    custody = sdk_for(client, caller)
+    sync = BalanceSync(custody)
+    await sync.reset()
+    token = await funded_wallet(hot, "DUSD_TEST", 50_000_000, gas=ETH)
+    cold_usd = await open_wallet(cold, "DUSD_TEST")
+    # When withdrawals run: a token payout (its gas from the native wallet), an internal transfer,
+    # one frozen then unfrozen, one refused by the network
+    payout = (await withdraw(ws, token, "0x" + "99" * 20, 10_000_000)).transaction
+    await confirm(await to_broadcast(payout, hot.key))
+    internal = (await withdraw(ws, token, await address_of(cold_usd), 5_000_000,
+                               target_wallet_id=cold_usd.id)).transaction
+    await confirm(await to_broadcast(internal, hot.key))
+    held = (await withdraw(ws, token, "0x" + "99" * 20, 1_000_000)).transaction
+    async with unit_of_work():
+        await lifecycle.freeze(principal=None, workspace_id=ws.id, transaction_id=held.id)
+    async with unit_of_work():
+        await lifecycle.unfreeze(principal=None, workspace_id=ws.id, transaction_id=held.id)
+    refused = (await withdraw(ws, token, "0x" + "99" * 20, 2_000_000)).transaction
+    await step(pipeline.run_checks, refused)
+    await step(pipeline.start_signing, refused)
+    await sign_with_test_key(refused, hot.key)
+    await step(pipeline.collect_signature, refused)
+    await send(hot, "DETH_TEST", "0x" + "98" * 20, 1)  # uses the nonce the signed transfer was built with
+    await mine_block(EVM)
+    await watch(EVM)
+    assert (await step(pipeline.broadcast, refused)).error_code == "NONCE_MISMATCH"
+    # And the client receives the events as a webhook delivers them: out of order, some twice, some never
+    events = [(str(event.id), json.loads(event.payload)["data"])
+              for event in await WebhookEvent.filter(workspace_id=ws.id).order_by("created_at")]
+    assert any(data.get("fee_payer") for _, data in events)
+    random.Random(3).shuffle(events)
+    delivered = events[: len(events) * 2 // 3]
+    for event_id, data in delivered + delivered[:5]:
+        sync.apply_event(event_id, data)
+    # Then after reconciling, its copy equals the server's snapshot per wallet (fee payer included;
+    # the cold vault's DETH wallet, opened after the client's snapshot and never touched, is zero)
+    assert await sync.sync() is True
+    server_totals, server_wallets = await _server_state(api)
+    assert sync.totals() == server_totals
+    assert _local_state(sync)[1] == {
+        k: v for k, v in server_wallets.items() if any(v.values())}
+    local = sync.balances
+    assert local[(await address_of(cold_usd), "DUSD_TEST")].parts["total"] == 5_000_000
+    assert local[(await address_of(token), "DUSD_TEST")].parts["held"] == 1_000_000
+    await custody.aclose()
 
 
 async def test_verified_webhook_events_keep_the_copy_equal_to_the_server(client, worker, receiver):

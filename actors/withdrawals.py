@@ -1,0 +1,76 @@
+"""The withdrawal pipeline's actors (queue ``withdrawals``): thin wrappers of domain.withdrawals.
+
+The four steps are outbox command actors: a redelivered message finds its command done, and each
+step also checks the withdrawal's status under its row lock, so a repeated command is harmless.
+``withdrawals.track`` and ``withdrawals.expire`` are scheduled; each withdrawal is handled in
+its own unit of work, so one failure does not hold up the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+
+from core.jobs import actor, command_actor
+from core.outbox import Command
+from core.unit_of_work import unit_of_work
+from domain.withdrawals import lifecycle, pipeline
+from domain.withdrawals.create import CHECK
+
+logger = logging.getLogger(__name__)
+
+
+@command_actor(CHECK)
+async def check(*, command: Command, transaction_id: str) -> None:
+    """pending → checks → approved | awaiting_approvals | declined."""
+    await pipeline.run_checks(transaction_id=transaction_id)
+
+
+@command_actor(pipeline.SIGN)
+async def sign(*, command: Command, transaction_id: str) -> None:
+    """approved → signing: build the transfer and request its one threshold signature."""
+    await pipeline.start_signing(transaction_id=transaction_id)
+
+
+@command_actor(pipeline.COLLECT_SIGNATURE)
+async def collect_signature(*, command: Command, transaction_id: str, poll: int = 0) -> None:
+    """signing → awaiting_broadcast once the signature exists (else look again later)."""
+    await pipeline.collect_signature(transaction_id=transaction_id, poll=poll)
+
+
+@command_actor(pipeline.BROADCAST)
+async def broadcast(*, command: Command, transaction_id: str) -> None:
+    """awaiting_broadcast → broadcast: submit the stored signed transfer."""
+    await pipeline.broadcast(transaction_id=transaction_id)
+
+
+#: Broadcast withdrawals tracked at once by one run (each in its own unit of work and connection).
+TRACK_CONCURRENCY = 8
+
+
+@actor(pipeline.TRACK, max_retries=0)
+async def track() -> None:
+    """Confirmations and finality of every broadcast withdrawal (the next tick is the retry)."""
+    limit = asyncio.Semaphore(TRACK_CONCURRENCY)
+
+    async def one(transaction_id: uuid.UUID) -> None:
+        async with limit:
+            try:
+                async with unit_of_work():
+                    await pipeline.track(transaction_id=transaction_id)
+            except Exception:  # noqa: BLE001 - one withdrawal's network trouble must not stop the others
+                logger.exception("withdrawals.track: %s failed", transaction_id)
+
+    await asyncio.gather(*(one(transaction_id) for transaction_id in await pipeline.broadcast_withdrawals()))
+
+
+@actor(pipeline.EXPIRE, max_retries=0)
+async def expire() -> None:
+    """Expire withdrawals past their time limit; issue again the steps that stalled."""
+    for transaction_id in await lifecycle.due_for_expiry():
+        async with unit_of_work():
+            await lifecycle.expire(transaction_id=transaction_id)
+    for transaction_id in await lifecycle.stalled():
+        async with unit_of_work():
+            await lifecycle.resume_stalled(transaction_id=transaction_id)

@@ -1,0 +1,496 @@
+"""Benchmark: withdrawals accepted by POST /transaction, and withdrawals carried to finished.
+
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
+        .venv/bin/python bench/withdrawals.py [--requests 2000] [--concurrency 32] [--wallets 16] \\
+        [--withdrawals 200] [--vaults 8] [--no-e2e]
+
+One run prints:
+
+1. **POST /transaction accepted/s** with p50/p99 latency: ``--requests`` withdrawals through the
+   whole API in this process (authentication, validation, destination, fee, the reservation
+   under the wallet lock, the transaction row, its change-log position, audit entry, webhook
+   event and outbox command, the commit and the enqueue to Redis), ``--concurrency`` requests in
+   flight over ``--wallets`` wallets;
+2. **raw asyncpg transactions/s** writing the same rows (the transaction, its audit entry, its
+   webhook event, its two outbox commands; the wallet, address-version and change-log updates)
+   with the same pool size and concurrency: what the database alone costs. The ratio of the two
+   is the figure;
+3. **create → finished/s** and p50/p99 latency on the devnet with instant blocks (a block as soon
+   as the mempool holds a transfer, the tracker right after), through the real processes: a
+   ``--workers`` general worker processes and the two signer processes (``custody.isolated_worker``,
+   each signer with only its own queue and key), ``--withdrawals`` withdrawals over ``--vaults`` vaults (in
+   ``--workspaces`` workspaces) whose keys came from the DKG with an in-process co-signer;
+4. **threshold signatures/s** through the same processes (signing sessions alone, no
+   withdrawal around them), and the ratio of (3) to it: what the pipeline costs beyond signing.
+
+It creates (and drops) its own database ``custody_bench_withdrawals`` and uses its own Redis
+namespace.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+BENCH_DATABASE = "custody_bench_withdrawals"
+ETH = 10**18
+TARGET = "0x" + "ab" * 20
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+class AppClient:
+    """Requests into the app in-process: its start-up once (ASGI lifespan), then httpx over ASGI."""
+
+    def __init__(self, app: Any) -> None:
+        import httpx
+
+        self.app = app
+        self.http = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench", timeout=60)
+        self._to_app: asyncio.Queue = asyncio.Queue()
+        self._from_app: asyncio.Queue = asyncio.Queue()
+        self._lifespan: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        scope = {"type": "lifespan", "asgi": {"version": "3.0", "spec_version": "2.0"}}
+        self._lifespan = asyncio.create_task(self.app(scope, self._to_app.get, self._from_app.put))
+        await self._to_app.put({"type": "lifespan.startup"})
+        await self._from_app.get()
+
+    async def stop(self) -> None:
+        await self.http.aclose()
+        if self._lifespan is not None:
+            await self._to_app.put({"type": "lifespan.shutdown"})
+            await self._from_app.get()
+            await self._lifespan
+
+    async def request(self, method: str, path: str, *, json_body: Any = None,
+                      headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        response = await self.http.request(method, path, json=json_body, headers=headers or {})
+        return response.status_code, (response.json() if response.content else None)
+
+
+async def api_user(workspace_id: uuid.UUID, role: str = "ADMIN") -> tuple[Any, str, Any]:
+    """An API user of the workspace: (member, access token, signing key)."""
+    from nacl.signing import SigningKey
+
+    from core import clock
+    from core.unit_of_work import unit_of_work
+    from domain import auth, users
+
+    key = SigningKey.generate()
+    async with unit_of_work():
+        member = await users.create_api_user(principal=None, workspace_id=workspace_id, name=f"bench-{role.lower()}",
+                                             role=role, public_key=bytes(key.verify_key))
+        data = json.dumps({"client_type": "user", "client_id": str(member.user.id),
+                           "timestamp": int(clock.now().timestamp()), "nonce": uuid.uuid4().hex})
+        issued = await auth.issue_access_token(data=data,
+                                               signature=base64.b64encode(key.sign(data.encode()).signature).decode())
+    return member, issued.access_token, key
+
+
+async def new_workspace() -> Any:
+    from core.unit_of_work import unit_of_work
+    from domain import companies, whitelist, workspaces
+
+    async with unit_of_work():
+        company = await companies.create_company(principal=None, name="Bench", email="bench@example.com")
+        workspace = await workspaces.create_workspace(principal=None, company_id=company.id, name="Bench",
+                                                      network_type="testnet")
+        await whitelist.set_settings(principal=None, workspace_id=workspace.id, one_time_addresses_allowed=True)
+    return workspace
+
+
+# --------------------------------------------------------------------------------------------
+# 1 and 2: accepted by the API, against raw asyncpg
+# --------------------------------------------------------------------------------------------
+
+
+def _load_main(pipe: Any, url: str, headers: dict[str, str], sources: list[str], requests: int,
+               concurrency: int) -> None:
+    """The load generator (a child process, so its CPU is not the API's): POSTs over real HTTP."""
+    import aiohttp
+
+    async def go() -> tuple[float, list[float], dict[int, int]]:
+        latencies: list[float] = []
+        statuses: dict[int, int] = {}
+        limit = asyncio.Semaphore(concurrency)
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=concurrency)) as session:
+            async def post(index: int, record: bool) -> None:
+                body = {"amount": str(1000 + index), "source_wallet_id": sources[index % len(sources)],
+                        "target_address": TARGET}
+                async with limit:
+                    start = time.perf_counter()
+                    async with session.post(url, json=body, headers=headers) as response:
+                        await response.read()
+                    if record:
+                        latencies.append(time.perf_counter() - start)
+                        statuses[response.status] = statuses.get(response.status, 0) + 1
+
+            await asyncio.gather(*(post(-1 - i, False) for i in range(min(100, requests))))  # warm up
+            start = time.perf_counter()
+            await asyncio.gather(*(post(i, True) for i in range(requests)))
+            return time.perf_counter() - start, latencies, statuses
+
+    pipe.send(asyncio.run(go()))
+
+
+async def accepted_per_second(settings: Any, requests: int, concurrency: int, wallet_count: int) -> dict[str, float]:
+    import multiprocessing
+
+    import asyncpg
+    from nacl.signing import SigningKey
+    from sanic import Sanic
+    from tortoise import connections
+
+    from api.app import create_app
+    from core import clock
+    from core.unit_of_work import unit_of_work
+    from domain import balances, vaults, wallets
+    from models.keys import KeySet
+
+    workspace = await new_workspace()
+    _, token, _ = await api_user(workspace.id)
+    sources = []
+    for index in range(wallet_count):
+        # A vault whose key set is marked ready under a plain Ed25519 key: this part signs nothing.
+        async with unit_of_work():
+            view = await vaults.create_vault(principal=None, workspace_id=workspace.id, name=f"Bench {index}")
+            key_set = await KeySet.get(vault_id=view.vault.id)
+            key_set.status, key_set.group_public_key = "ready", bytes(SigningKey.generate().verify_key)
+            key_set.verifying_shares, key_set.ready_at = {}, clock.now()
+            await key_set.save()
+        async with unit_of_work():
+            (opened,) = await wallets.create_wallet(principal=None, workspace=workspace, vault_id=view.vault.id,
+                                                    currency_id="DETH_TEST")
+            locked = await balances.lock_wallets([opened.wallet.id])
+            await balances.apply_change(wallet=locked[opened.wallet.id], total=10**6 * ETH)
+        sources.append(str(opened.wallet.id))
+
+    # The API served on a real socket by this process (one API process, as `custody web` runs one
+    # worker by default); the requests come from a child process over HTTP.
+    Sanic.test_mode = True
+    app = create_app(settings, name="custody_bench_withdrawals")
+    server = await app.create_server(host="127.0.0.1", port=0, return_asyncio_server=True, access_log=False)
+    assert server is not None
+    await server.startup()
+    await server.start_serving()
+    port = server.server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    headers = {"Authorization": f"Bearer {token}", "X-Workspace-Id": str(workspace.id)}
+    context = multiprocessing.get_context("spawn")
+    parent, child = context.Pipe()
+    load = context.Process(target=_load_main, args=(child, f"http://127.0.0.1:{port}/api/v1/transaction", headers,
+                                                    sources, requests, concurrency), daemon=True)
+    load.start()
+    try:
+        while not parent.poll():
+            await asyncio.sleep(0.05)
+        elapsed, latencies, statuses = parent.recv()
+    finally:
+        load.join(timeout=10)
+        server.close()
+        await server.wait_closed()
+    if statuses.get(201, 0) != requests:
+        raise SystemExit(f"POST /transaction answered {statuses}")
+    api_rate = requests / elapsed
+    limit = asyncio.Semaphore(concurrency)
+
+    # The same rows, written with raw asyncpg: one database transaction per withdrawal.
+    conn = connections.get("default")
+    pool_size = conn.pool_maxsize  # type: ignore[attr-defined]
+    template = (await conn.execute_query_dict(
+        "SELECT * FROM transactions WHERE direction = 'withdrawal' ORDER BY created_at DESC LIMIT 1"))[0]
+    audit = (await conn.execute_query_dict("SELECT * FROM audit_log WHERE object_id = $1",
+                                           [str(template["id"])]))[0]
+    event = (await conn.execute_query_dict("SELECT * FROM webhook_events WHERE payload LIKE $1 LIMIT 1",
+                                           [f'%"id":"{template["id"]}"%']))[0]
+    commands = await conn.execute_query_dict("SELECT * FROM outbox_commands ORDER BY created_at DESC LIMIT 2")
+    addresses = {r["id"]: r["address_id"] for r in await conn.execute_query_dict(
+        "SELECT id, address_id FROM wallets WHERE id = ANY($1::uuid[])", [[uuid.UUID(s) for s in sources]])}
+
+    def insert_sql(table: str, row: dict[str, Any]) -> tuple[str, list[str]]:
+        columns = list(row)
+        return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+                f"({', '.join(f'${i + 1}' for i in range(len(columns)))})", columns)
+
+    statements = {name: insert_sql(table, row) for name, table, row in (
+        ("tx", "transactions", template), ("audit", "audit_log", audit), ("event", "webhook_events", event),
+        ("command", "outbox_commands", commands[0]))}
+    pool = await asyncpg.create_pool(settings.database_url.split("?")[0], min_size=pool_size, max_size=pool_size)
+    raw_latencies: list[float] = []
+
+    async def raw(index: int) -> None:
+        wallet_id = uuid.UUID(sources[index % wallet_count])
+        async with limit, pool.acquire() as db:
+            start = time.perf_counter()
+            async with db.transaction():
+                await db.execute("UPDATE wallet_addresses SET balance_version = balance_version + 1 WHERE id = $1",
+                                 addresses[wallet_id])
+                await db.execute("UPDATE wallets SET held = held + $2 WHERE id = $1", wallet_id, 1000 + index)
+                position = await db.fetchval("UPDATE transaction_change_logs SET position = position + 1 "
+                                             "WHERE workspace_id = $1 RETURNING position", workspace.id)
+                tx_id = uuid.uuid4()
+                for name, overrides in (("tx", {"id": tx_id, "seq": position, "wallet_id": wallet_id,
+                                                 "amount": 1000 + index}),
+                                        ("audit", {"id": uuid.uuid4(), "object_id": str(tx_id)}),
+                                        ("event", {"id": uuid.uuid4()}),
+                                        ("command", {"id": uuid.uuid4()}), ("command", {"id": uuid.uuid4()})):
+                    sql, columns = statements[name]
+                    row = {"tx": template, "audit": audit, "event": event, "command": commands[0]}[name]
+                    await db.execute(sql, *[overrides.get(c, row[c]) for c in columns])
+            raw_latencies.append(time.perf_counter() - start)
+
+    try:
+        start = time.perf_counter()
+        await asyncio.gather(*(raw(i) for i in range(requests)))
+        raw_rate = requests / (time.perf_counter() - start)
+    finally:
+        await pool.close()
+    return {"api_rate": api_rate, "api_p50": statistics.median(latencies), "api_p99": percentile(latencies, 0.99),
+            "raw_rate": raw_rate, "raw_p50": statistics.median(raw_latencies),
+            "raw_p99": percentile(raw_latencies, 0.99), "pool": pool_size}
+
+
+# --------------------------------------------------------------------------------------------
+# 3 and 4: create → finished through the real worker and signer processes
+# --------------------------------------------------------------------------------------------
+
+
+def start_process(settings: Any, namespace: str, queues: list[str], *, threads: int,
+                  participant: int | None = None) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": settings.database_url,
+           "REDIS_URL": settings.redis_url, "CUSTODY_ENV": "test", "CUSTODY_DATA_DIR": str(settings.data_dir),
+           "LOG_LEVEL": "WARNING"}
+    env.pop("SIGNER_1_SHARE_KEY", None)
+    env.pop("SIGNER_2_SHARE_KEY", None)
+    if participant is not None:
+        env["SIGNER_PARTICIPANT"] = str(participant)
+    return subprocess.Popen([sys.executable, "-m", "custody.isolated_worker", "--namespace", namespace,
+                             "--threads", str(threads), "--queues", *queues], cwd=ROOT, env=env)
+
+
+async def create_to_finished(settings: Any, namespace: str, withdrawals: int, vault_count: int,
+                             general_workers: int, workspace_count: int) -> dict[str, float]:
+    from nacl import pwhash
+    from sanic import Sanic
+
+    from actors import withdrawals as withdrawal_actors
+    from api.app import create_app
+    from client.cosigner import CoSigner, Credentials, ShareStore
+    from core.unit_of_work import unit_of_work
+    from custody.processes import general_queues
+    from custody.wiring import setup_broker
+    from domain import deposits, vaults, wallets
+    from domain.networks import devnet_chain
+    from domain.signing import sessions
+    from domain.withdrawals import create
+    from domain.withdrawals.create import WithdrawalRequest
+    from models.devnet import DevnetTransaction
+    from models.keys import KeySet
+    from models.sessions import SigningSession
+    from models.transactions import Transaction
+    from threshold.cosigner_part import KdfParams
+
+    network = "devnet-evm-testnet"
+    broker = setup_broker(settings, worker=False, namespace=namespace)  # what this process enqueues goes there
+    processes = [*(start_process(settings, namespace, general_queues(), threads=8) for _ in range(general_workers)),
+                 start_process(settings, namespace, ["signer_1"], threads=8, participant=1),
+                 start_process(settings, namespace, ["signer_2"], threads=8, participant=2)]
+    Sanic.test_mode = True
+    app_client = AppClient(create_app(settings, name="custody_bench_withdrawals_e2e"))
+    await app_client.start()
+    try:
+        # Workspaces, each with its co-signer (an API user); vault i belongs to workspace i % count
+        workspaces, cosigners = [], []
+        for index in range(workspace_count):
+            workspace = await new_workspace()
+            member, _, cosigner_key = await api_user(workspace.id, role="SIGNER")
+            workspaces.append(workspace)
+            cosigners.append(CoSigner(
+                app_client,
+                credentials=Credentials(base_url="http://bench", workspace_id=str(workspace.id),
+                                        client_id=str(member.user.id), client_type="user", signing_key=cosigner_key),
+                store=ShareStore(settings.data_dir / f"cosigner-{index}", b"bench",
+                                 params=KdfParams(pwhash.argon2id.OPSLIMIT_MIN, pwhash.argon2id.MEMLIMIT_MIN))))
+        vault_ids = []
+        for index in range(vault_count):
+            async with unit_of_work():
+                view = await vaults.create_vault(principal=None, workspace_id=workspaces[index % workspace_count].id,
+                                                 name=f"Vault {index}")
+            vault_ids.append(view.vault.id)
+        deadline = time.monotonic() + 300
+        while await KeySet.filter(vault_id__in=vault_ids).exclude(status__in=["ready", "failed"]).exists():
+            if time.monotonic() > deadline:
+                raise SystemExit("key generation did not finish (are the worker processes running?)")
+            for cosigner in cosigners:
+                await cosigner.step()
+            await asyncio.sleep(0.05)
+        if await KeySet.filter(vault_id__in=vault_ids, status="failed").exists():
+            raise SystemExit("a key generation failed")
+        sources = []
+        for index, vault_id in enumerate(vault_ids):
+            workspace = workspaces[index % workspace_count]
+            async with unit_of_work():
+                (view,) = await wallets.create_wallet(principal=None, workspace=workspace, vault_id=vault_id,
+                                                      currency_id="DETH_TEST")
+                await devnet_chain.faucet(network_id=network, address=view.address.address, amount=1000 * ETH)
+            sources.append((workspace, view.wallet.id))
+        async with unit_of_work():
+            await devnet_chain.produce_block(network_id=network)
+        while True:
+            async with unit_of_work():
+                if await deposits.scan_next_block(network_id=network) is None:
+                    break
+
+        stop = asyncio.Event()
+
+        async def chain() -> None:
+            """Instant blocks: mine as soon as a transfer waits, then track what was broadcast."""
+            while not stop.is_set():
+                if await DevnetTransaction.exists(network=network, status="pending"):
+                    async with unit_of_work():
+                        await devnet_chain.produce_block(network_id=network)
+                await withdrawal_actors.track()  # what the scheduled withdrawals.track runs
+                await asyncio.sleep(0.005)
+
+        chain_task = asyncio.create_task(chain())
+        created: list[uuid.UUID] = []
+        creating = asyncio.Semaphore(8)
+
+        async def make(index: int) -> None:
+            workspace, wallet_id = sources[index % vault_count]
+            async with creating, unit_of_work():
+                made = await create.create_withdrawal(principal=None, workspace=workspace, request=WithdrawalRequest(
+                    amount=1000 + index, source_wallet_id=wallet_id, target_address=TARGET))
+            created.append(made.transaction.id)
+
+        start = time.time()
+        await asyncio.gather(*(make(index) for index in range(withdrawals)))
+        created_in = time.time() - start
+        deadline = time.monotonic() + 600
+        while await Transaction.filter(id__in=created).exclude(status__in=["finished", "failed"]).exists():
+            if time.monotonic() > deadline:
+                raise SystemExit("the withdrawals did not finish within 600 s")
+            await asyncio.sleep(0.02)
+        stop.set()
+        await chain_task
+        rows = await Transaction.filter(id__in=created)
+        failed = [r for r in rows if r.status != "finished"]
+        if failed:
+            raise SystemExit(f"{len(failed)} withdrawals failed, e.g. {failed[0].error_code}: {failed[0].error_message}")
+        finished_at = max(r.updated_at for r in rows).timestamp()
+        latencies = [(r.updated_at - r.created_at).total_seconds() for r in rows]
+        withdrawal_rate = withdrawals / (finished_at - start)
+
+        # Signatures alone through the same processes: as many sessions, spread over the vaults
+        start = time.time()
+        session_ids = []
+        for index in range(withdrawals):
+            async with unit_of_work():
+                session = await sessions.request_signature(workspace_id=sources[index % vault_count][0].id,
+                                                           vault_id=vault_ids[index % vault_count],
+                                                           message=f"bench {index}".encode(), purpose="bench")
+            session_ids.append(session.id)
+        while await SigningSession.filter(id__in=session_ids, status__in=["round1", "round2"]).exists():
+            await asyncio.sleep(0.02)
+        completed = await SigningSession.filter(id__in=session_ids)
+        signing_rate = withdrawals / (max(s.completed_at or s.updated_at for s in completed).timestamp() - start)
+        return {"rate": withdrawal_rate, "p50": statistics.median(latencies), "p99": percentile(latencies, 0.99),
+                "signing_rate": signing_rate, "created_in": created_in}
+    finally:
+        await app_client.stop()
+        broker.close()
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+async def run(args: argparse.Namespace) -> None:
+    from _support import drop_database, flush_namespace, recreate_database
+
+    from core.settings import Settings, configure, get_settings
+    from custody.wiring import close_database, migrate, open_database, setup_broker
+
+    env = get_settings()
+    if not (env.database_url and env.redis_url):
+        raise SystemExit("bench/withdrawals.py needs DATABASE_URL and REDIS_URL")
+    database_url = await recreate_database(env.database_url, BENCH_DATABASE) + f"?maxsize={args.pool}"
+    namespace = f"custody-bench-withdrawals-{os.getpid()}"
+    data_dir = Path(tempfile.mkdtemp(prefix="custody-bench-"))
+    settings = configure(Settings(database_url=database_url, redis_url=env.redis_url, environment="test",
+                                  base_url="http://bench", data_dir=data_dir))
+    await migrate(settings)
+    await open_database(settings)
+    broker = setup_broker(settings, worker=False, namespace=namespace)
+    try:
+        api = await accepted_per_second(settings, args.requests, args.concurrency, args.wallets)
+        print(f"POST /transaction: {args.requests} withdrawals, {args.concurrency} in flight over {args.wallets} "
+              f"wallets, one API process, database pool {api['pool']}")
+        print(f"  accepted: {api['api_rate']:.0f}/s, latency p50 {api['api_p50'] * 1000:.1f} ms, "
+              f"p99 {api['api_p99'] * 1000:.1f} ms")
+        print(f"  raw asyncpg, the same rows (same pool, same concurrency): {api['raw_rate']:.0f} transactions/s, "
+              f"p50 {api['raw_p50'] * 1000:.1f} ms, p99 {api['raw_p99'] * 1000:.1f} ms")
+        print(f"  ratio accepted/s : raw/s = {api['api_rate'] / api['raw_rate']:.3f} "
+              f"(1 : {api['raw_rate'] / api['api_rate']:.1f})")
+        if not args.no_e2e:
+            # A namespace of its own: nothing of the first part (its queued checks) runs here
+            e2e = await create_to_finished(settings, f"{namespace}-e2e", args.withdrawals, args.vaults, args.workers,
+                                           args.workspaces)
+            print(f"create -> finished on the devnet with instant blocks: {args.withdrawals} withdrawals over "
+                  f"{args.vaults} vaults in {args.workspaces} workspace(s), {args.workers} general worker "
+                  "process(es), signer processes 1 and 2")
+            print(f"  finished: {e2e['rate']:.1f}/s, latency p50 {e2e['p50'] * 1000:.0f} ms, "
+                  f"p99 {e2e['p99'] * 1000:.0f} ms (all {args.withdrawals} created within {e2e['created_in']:.1f} s)")
+            print(f"  threshold signatures alone through the same processes: {e2e['signing_rate']:.1f}/s")
+            print(f"  ratio finished/s : signatures/s = {e2e['rate'] / e2e['signing_rate']:.3f}")
+    finally:
+        broker.close()
+        flush_namespace(settings.redis_url, namespace)  # type: ignore[arg-type]  # and "-e2e"
+        await close_database()
+        await drop_database(env.database_url, BENCH_DATABASE)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=2000, help="POST /transaction requests measured")
+    parser.add_argument("--concurrency", type=int, default=32, help="requests (and raw transactions) in flight")
+    parser.add_argument("--wallets", type=int, default=16, help="source wallets the requests spread over")
+    parser.add_argument("--pool", type=int, default=10, help="database pool size of this process")
+    parser.add_argument("--withdrawals", type=int, default=200, help="withdrawals carried to finished")
+    parser.add_argument("--vaults", type=int, default=16, help="vaults (signing lanes) they spread over")
+    parser.add_argument("--workers", type=int, default=3, help="general worker processes (signers: one each)")
+    parser.add_argument("--workspaces", type=int, default=1, help="workspaces the vaults belong to (the change "
+                        "log is per workspace)")
+    parser.add_argument("--no-e2e", action="store_true", help="only the API figures")
+    args = parser.parse_args()
+    import logging
+
+    logging.basicConfig(level=logging.WARNING)
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

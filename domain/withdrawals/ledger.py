@@ -1,0 +1,180 @@
+"""What a withdrawal does to balances, and how every one of its changes is written.
+
+Balances (all under the wallet locks of :func:`domain.balances.lock_wallets`):
+
+* :func:`hold` moves the amount and the fee limit from available into ``held`` (the fee limit
+  in the fee currency's wallet: the same wallet, or the native coin's for a token) and sets
+  ``holding``; :func:`release` gives both back **only while** ``holding`` and clears it, so
+  every release path (declined, failed, cancelled, expired, frozen) releases exactly once, and
+  an unfreeze can hold again;
+* :func:`settle` ends a transfer the network made final: releases, takes the amount (when it
+  succeeded) and the actual fee out of ``total``, and credits an internal target wallet.
+
+Every change of a withdrawal goes through :func:`write_change`, in the caller's database
+transaction: the status move is checked against the table (domain.withdrawals.statuses); the
+sides are refreshed with each affected wallet's absolute balance and its address's
+``balance_version`` read as one state; an audit entry is written; the transaction takes a new
+change-log position (``seq``) and the ``transaction.*`` webhook event carrying it is written.
+Lock order: the withdrawal row, then wallets (addresses first), then the change-log counter.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from domain import audit, balances, transactions
+from domain.currencies import Currency, registry
+from domain.withdrawals import fees, statuses
+from models.transactions import Transaction
+from models.vaults import Vault
+from models.wallets import Wallet
+from models.workspaces import Workspace
+
+
+@dataclass
+class Parties:
+    """A withdrawal and the wallets it touches (locked when loaded with ``lock=True``)."""
+
+    tx: Transaction
+    source: Wallet
+    fee_wallet: Wallet
+    target: Wallet | None
+    currency: Currency
+    #: The source vault and the workspace, loaded on first use when not given.
+    vault: Vault | None = None
+    workspace: Workspace | None = None
+
+    @property
+    def wallet_ids(self) -> list[uuid.UUID]:
+        return [w.id for w in (self.source, self.fee_wallet, self.target) if w is not None]
+
+    @property
+    def same_fee_wallet(self) -> bool:
+        return self.fee_wallet.id == self.source.id
+
+
+async def fee_wallet_of(source: Wallet, fee_currency_id: str) -> Wallet:
+    if fee_currency_id == source.currency_id:
+        return source
+    return await Wallet.get(vault_id=source.vault_id, currency_id=fee_currency_id)  # type: ignore[attr-defined]
+
+
+async def load(tx: Transaction, *, lock: bool) -> Parties:
+    """The withdrawal's wallets; ``lock`` takes their row locks (needed to change balances)."""
+    source = await Wallet.get(id=tx.wallet_id)  # type: ignore[attr-defined]
+    fee_wallet = await fee_wallet_of(source, tx.fee_currency_id)
+    target = await Wallet.get(id=tx.target_wallet_id) if tx.target_wallet_id else None  # type: ignore[attr-defined]
+    parties = Parties(tx, source, fee_wallet, target, registry().currency(tx.currency_id))
+    if lock:
+        locked = await balances.lock_wallets(parties.wallet_ids)
+        parties.source, parties.fee_wallet = locked[source.id], locked[fee_wallet.id]
+        parties.target = locked[target.id] if target is not None else None
+    return parties
+
+
+async def hold(parties: Parties) -> None:
+    """Reserve amount and fee limit (409 INSUFFICIENT_BALANCE, or INSUFFICIENT_GAS for a token's fee)."""
+    tx = parties.tx
+    amount, fee_limit = int(tx.amount), int(tx.fee_limit)
+    if parties.same_fee_wallet:
+        await balances.apply_change(wallet=parties.source, held=amount + fee_limit)
+    else:
+        await balances.apply_change(wallet=parties.source, held=amount)
+        fees.require_gas_for_token_transfer(fee_wallet=parties.fee_wallet, fee_limit=fee_limit,
+                                            address=tx.from_address or "")
+        await balances.apply_change(wallet=parties.fee_wallet, held=fee_limit)
+    tx.holding = True
+
+
+async def release(parties: Parties) -> bool:
+    """Give back what the withdrawal holds; False (and no change) when it holds nothing."""
+    tx = parties.tx
+    if not tx.holding:
+        return False
+    amount, fee_limit = int(tx.amount), int(tx.fee_limit)
+    if parties.same_fee_wallet:
+        await balances.apply_change(wallet=parties.source, held=-(amount + fee_limit))
+    else:
+        await balances.apply_change(wallet=parties.source, held=-amount)
+        await balances.apply_change(wallet=parties.fee_wallet, held=-fee_limit)
+    tx.holding = False
+    return True
+
+
+async def settle(parties: Parties, *, moved: bool, fee: int, block_height: int | None) -> None:
+    """The network made the transfer final: release, then take out what it cost.
+
+    ``moved``: the amount left (and reached an internal target); False for a transfer that was
+    included but reverted, which still paid ``fee``.
+    """
+    await release(parties)
+    amount = int(parties.tx.amount) if moved else 0
+    if parties.same_fee_wallet:
+        await balances.apply_change(wallet=parties.source, total=-(amount + fee), block_height=block_height)
+    else:
+        if amount:
+            await balances.apply_change(wallet=parties.source, total=-amount, block_height=block_height)
+        await balances.apply_change(wallet=parties.fee_wallet, total=-fee, block_height=block_height)
+    if moved and parties.target is not None:
+        await balances.apply_change(wallet=parties.target, total=amount, block_height=block_height)
+
+
+# --------------------------------------------------------------------------------------------
+# Writing a change
+# --------------------------------------------------------------------------------------------
+
+
+async def _sides(parties: Parties) -> None:
+    """Refresh from / to / fee_payer with the wallets' current absolute balances and versions."""
+    tx = parties.tx
+    states = await transactions.wallet_states(parties.wallet_ids)
+    if parties.vault is None:
+        parties.vault = await Vault.get(id=tx.vault_id)  # type: ignore[attr-defined]
+    if parties.workspace is None:
+        parties.workspace = await Workspace.get(id=tx.workspace_id)  # type: ignore[attr-defined]
+    vault, workspace = parties.vault, parties.workspace
+    source_state = states[parties.source.id]
+    tx.from_side = transactions.wallet_side(state=source_state, vault=vault, workspace=workspace,
+                                            currency=parties.currency)
+    tx.balance_version = source_state.balance_version
+    if parties.target is not None:
+        target_vault = vault if parties.target.vault_id == vault.id else await Vault.get(  # type: ignore[attr-defined]
+            id=parties.target.vault_id)  # type: ignore[attr-defined]
+        tx.to_side = transactions.wallet_side(state=states[parties.target.id], vault=target_vault,
+                                              workspace=workspace, currency=parties.currency)
+    else:
+        previous = tx.to_side or {}
+        tx.to_side = transactions.external_side(address=tx.to_address, block_height=tx.block_height,
+                                                whitelisted_wallet_name=previous.get("whitelisted_wallet_name"))
+    if not parties.same_fee_wallet:
+        tx.fee_payer_side = transactions.wallet_side(state=states[parties.fee_wallet.id], vault=vault,
+                                                     workspace=workspace,
+                                                     currency=registry().currency(parties.fee_wallet.currency_id))
+
+
+async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | None, created: bool = False,
+                       details: dict[str, Any] | None = None) -> Transaction:
+    """Record a change of the withdrawal (see the module docstring); returns the saved row.
+
+    The change-log position is taken as late as possible: every writer of the workspace waits
+    for it until this transaction commits, so only the row (with its ``seq``) and the event that
+    carries the ``seq`` are written after it.
+    """
+    tx = parties.tx
+    if not created:
+        statuses.require_move(tx.status, status)
+    previous = None if created else tx.status
+    tx.status = status
+    await _sides(parties)
+    action = "withdrawal.created" if created else (
+        "withdrawal.confirmations" if previous == status else f"withdrawal.{status}")
+    await audit.record(action=action, object_type="transaction", object_id=tx.id, actor_id=actor_id,
+                       workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+                       details={"from_status": previous, "status": status, "balance_version": tx.balance_version,
+                                **(details or {})})
+    await tx.save()
+    await transactions.take_position(tx)
+    await transactions.publish(tx, created=created)
+    return tx

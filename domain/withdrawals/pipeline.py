@@ -1,0 +1,351 @@
+"""The withdrawal pipeline's steps, each run by an outbox command actor (actors/withdrawals.py).
+
+::
+
+    withdrawals.check              pending → checks → approved | awaiting_approvals | declined
+    withdrawals.sign               approved → signing: build the transfer, request the signature
+    withdrawals.collect_signature  signing → awaiting_broadcast (polls the signing session)
+    withdrawals.broadcast          awaiting_broadcast → broadcast (or failed with the network's code)
+    withdrawals.track (scheduled)  broadcast → broadcast (confirmations) → finished | failed
+
+Every step locks the withdrawal row and checks its status first, so a redelivered, repeated or
+late command does nothing: the pipeline moves forward only along the table of
+domain.withdrawals.statuses.
+
+Never signed twice, never broadcast twice
+    A withdrawal gets one signing session, recorded (``signing_session_id``, unique) in the same
+    database transaction that requests it; the sign step runs only from ``approved`` without a
+    session. The signature and the transfer's hash are stored (``awaiting_broadcast``) before
+    anything is submitted, and the broadcast step submits exactly those signed bytes; a network
+    treats the same signed transfer as one transaction (a re-submission returns the same hash),
+    so a broadcast interrupted at any point (a killed worker, a redelivered message) is
+    completed by submitting the same bytes again, never by signing anew.
+
+The signing lane
+    A transfer is built when it is signed: the nonce (gas networks) or the inputs (UTXO
+    networks) are chosen then, so a second transfer from the same address must be built after
+    the first is in the network's mempool. A withdrawal in ``signing`` or
+    ``awaiting_broadcast`` holds its source address's lane; an approved one whose lane is held
+    waits in ``approved`` and is started (:func:`kick_lane`) when the lane frees, oldest first.
+    All lane decisions are made under the source address's row lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from datetime import timedelta
+
+from nacl.exceptions import BadSignatureError
+from nacl.signing import VerifyKey
+
+from core import clock
+from core.faults import crash_point
+from core.outbox import add_command
+from domain.errors import DomainError
+from domain.networks.base import InsufficientFunds, TransferRejected
+from domain.networks.registry import get_adapter
+from domain.signing import sessions
+from domain.withdrawals import checks, ledger, statuses
+from domain.withdrawals.create import CHECK
+from models.transactions import Transaction
+from models.vaults import Vault
+from models.wallets import WalletAddress
+
+logger = logging.getLogger(__name__)
+
+SIGN = "withdrawals.sign"
+COLLECT_SIGNATURE = "withdrawals.collect_signature"
+BROADCAST = "withdrawals.broadcast"
+#: Scheduled actors: confirmations and finality (every WITHDRAWAL_TRACK_INTERVAL_SECONDS), and
+#: expiry plus the sweep of stalled steps (every WITHDRAWAL_EXPIRE_INTERVAL_SECONDS).
+TRACK = "withdrawals.track"
+EXPIRE = "withdrawals.expire"
+
+#: Polling of the signing session: 100 ms (about one signature's latency), growing by half per
+#: look up to 1 s for about two minutes (the service signers answer in well under a second),
+#: then every 15 s (a co-signer that is offline or waits for a person).
+FIRST_POLL = timedelta(milliseconds=100)
+FAST_POLL_CAP = timedelta(seconds=1)
+FAST_POLLS = 120
+SLOW_POLL = timedelta(seconds=15)
+
+
+def poll_delay(poll: int) -> timedelta:
+    """How long to wait before look number ``poll`` (0-based) at the signing session."""
+    if poll >= FAST_POLLS:
+        return SLOW_POLL
+    return min(FIRST_POLL * 1.5 ** min(poll, 20), FAST_POLL_CAP)
+#: The crash point between submitting a signed transfer and recording it (core.faults).
+AFTER_SUBMIT = "withdrawals.broadcast.submitted"
+
+
+async def lock_withdrawal(transaction_id: uuid.UUID | str) -> Transaction | None:
+    return await Transaction.filter(id=transaction_id, direction="withdrawal").select_for_update().first()
+
+
+async def _command(step: str, tx: Transaction, *, delay: timedelta | None = None, **payload: object) -> None:
+    await add_command(actor_name=step, payload={"transaction_id": str(tx.id), **payload},
+                      workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+                      run_at=clock.now() + delay if delay else None)
+
+
+async def fail(parties: ledger.Parties, *, code: str, message: str, actor_id: uuid.UUID | None = None,
+               details: dict | None = None) -> None:
+    """End the withdrawal ``failed`` with ``code``, releasing what it holds (wallets locked)."""
+    await ledger.release(parties)
+    parties.tx.error_code, parties.tx.error_message = code[:64], message[:2000]
+    await ledger.write_change(parties, status=statuses.FAILED, actor_id=actor_id,
+                              details={"error_code": code, **(details or {})})
+
+
+# --------------------------------------------------------------------------------------------
+# The check stage
+# --------------------------------------------------------------------------------------------
+
+
+async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
+    """pending → checks, run the registered checks (domain.withdrawals.checks), act on the outcome."""
+    tx = await lock_withdrawal(transaction_id)
+    if tx is None or tx.status not in (statuses.PENDING, statuses.CHECKS):
+        return
+    parties = await ledger.load(tx, lock=False)
+    if tx.status == statuses.PENDING:
+        await ledger.write_change(parties, status=statuses.CHECKS, actor_id=None)
+    subject = checks.CheckSubject(
+        transaction=tx, workspace_id=tx.workspace_id, vault=await Vault.get(id=tx.vault_id),  # type: ignore[attr-defined]
+        source_wallet=parties.source, currency=parties.currency, amount=int(tx.amount),
+        destination_type=tx.destination_type or "", target_address=tx.to_address or "",
+        target_wallet_id=tx.target_wallet_id, whitelisted_wallet_id=tx.whitelisted_wallet_id,  # type: ignore[attr-defined]
+        amount_usdt=tx.amount_usdt)
+    outcome = await checks.run_checks(subject)
+    tx.checks = [r.to_dict() for r in outcome.results]
+    results = {"checks": tx.checks}
+    if outcome.verdict is checks.Verdict.DEFER:
+        await tx.save(update_fields=["checks"])
+        await _command(CHECK, tx, delay=outcome.retry_after)
+    elif outcome.verdict is checks.Verdict.BLOCK:
+        decisive = outcome.decisive
+        assert decisive is not None
+        parties = await ledger.load(tx, lock=True)
+        await ledger.release(parties)
+        tx.error_code = (decisive.code or f"{decisive.check.upper()}_BLOCKED")[:64]
+        tx.error_message = decisive.reason or f"blocked by the {decisive.check} check"
+        await ledger.write_change(parties, status=statuses.DECLINED, actor_id=None, details=results)
+    elif outcome.verdict is checks.Verdict.REQUIRE_APPROVAL:
+        await ledger.write_change(parties, status=statuses.AWAITING_APPROVALS, actor_id=None, details=results)
+    else:
+        await ledger.write_change(parties, status=statuses.APPROVED, actor_id=None, details=results)
+        await _command(SIGN, tx)
+
+
+async def resolve_approvals(*, transaction_id: uuid.UUID | str, approved: bool, actor_id: uuid.UUID | None = None,
+                            reason: str | None = None) -> Transaction | None:
+    """The approvals of an ``awaiting_approvals`` withdrawal are complete: approved → signing
+    follows; rejected → declined (hold released, ``error_code`` APPROVAL_REJECTED).
+
+    The hook of the transaction-approvals work; anything but ``awaiting_approvals`` is left as is.
+    """
+    tx = await lock_withdrawal(transaction_id)
+    if tx is None or tx.status != statuses.AWAITING_APPROVALS:
+        return tx
+    if approved:
+        await ledger.write_change(await ledger.load(tx, lock=False), status=statuses.APPROVED, actor_id=actor_id,
+                                  details={"reason": reason})
+        await _command(SIGN, tx)
+        return tx
+    parties = await ledger.load(tx, lock=True)
+    await ledger.release(parties)
+    tx.error_code, tx.error_message = "APPROVAL_REJECTED", reason or "rejected by an approver"
+    await ledger.write_change(parties, status=statuses.DECLINED, actor_id=actor_id, details={"reason": reason})
+    return tx
+
+
+# --------------------------------------------------------------------------------------------
+# The signing lane, building and signing
+# --------------------------------------------------------------------------------------------
+
+
+async def _lane_busy(tx: Transaction, *, besides: bool = True) -> bool:
+    """Whether a withdrawal (other than ``tx`` when ``besides``) holds ``tx``'s source address's lane."""
+    query = Transaction.filter(network=tx.network, from_address=tx.from_address, status__in=list(statuses.IN_LANE))
+    return await (query.exclude(id=tx.id) if besides else query).exists()
+
+
+async def _unconfirmed_in_lane(tx: Transaction) -> bool:
+    return await Transaction.filter(network=tx.network, from_address=tx.from_address,
+                                    status=statuses.BROADCAST).exclude(id=tx.id).exists()
+
+
+async def kick_lane(tx: Transaction) -> None:
+    """Start the oldest approved withdrawal of ``tx``'s source address if its lane is free
+    (call with the address locked, after ``tx`` left the lane or confirmed)."""
+    if await _lane_busy(tx, besides=False):
+        return
+    waiting = await Transaction.filter(network=tx.network, from_address=tx.from_address, status=statuses.APPROVED,
+                                       signing_session_id__isnull=True).exclude(id=tx.id).order_by(
+        "created_at", "id").first()
+    if waiting is not None:
+        await _command(SIGN, waiting)
+
+
+async def start_signing(*, transaction_id: uuid.UUID | str) -> None:
+    """approved → signing: build the transfer (lane permitting) and request its one signature."""
+    tx = await lock_withdrawal(transaction_id)
+    if tx is None or tx.status != statuses.APPROVED or tx.signing_session_id is not None:
+        return
+    parties = await ledger.load(tx, lock=True)  # the source address's lock guards the lane
+    vault = await Vault.get(id=tx.vault_id)  # type: ignore[attr-defined]
+    if vault.is_frozen:
+        # A frozen vault signs nothing: hold the withdrawal like a manual freeze would.
+        await ledger.release(parties)
+        tx.frozen_from, tx.frozen_at = statuses.APPROVED, clock.now()
+        await ledger.write_change(parties, status=statuses.FROZEN, actor_id=None, details={"reason": "vault_frozen"})
+        return
+    if await _lane_busy(tx):
+        return  # started by kick_lane when the withdrawal holding the lane leaves it
+    adapter = get_adapter(tx.network)
+    address = await WalletAddress.get(id=parties.source.address_id)  # type: ignore[attr-defined]
+    try:
+        unsigned = await adapter.build_transfer(currency=parties.currency, from_address=tx.from_address or "",
+                                                public_key=bytes(address.public_key), to_address=tx.to_address or "",
+                                                amount=int(tx.amount),
+                                                fee_rate=None if tx.fee_rate is None else int(tx.fee_rate))
+    except TransferRejected as exc:
+        if isinstance(exc, InsufficientFunds) and await _unconfirmed_in_lane(tx):
+            return  # outputs are in the mempool (UTXO change): built again when they confirm
+        await fail(parties, code=exc.code, message=exc.message, details={"step": "build"})
+        await kick_lane(tx)
+        return
+    if unsigned.fee_limit > int(tx.fee_limit):
+        await fail(parties, code="FEE_LIMIT_EXCEEDED",
+                   message=f"the transfer would cost up to {unsigned.fee_limit}, above the fee limit {tx.fee_limit}",
+                   details={"needed_fee_limit": str(unsigned.fee_limit)})
+        await kick_lane(tx)
+        return
+    try:
+        session = await sessions.request_signature(workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+                                                   vault_id=vault.id, message=unsigned.signing_payload,
+                                                   purpose=f"withdrawal:{tx.id}")
+    except DomainError as exc:
+        await fail(parties, code=exc.code, message=exc.message, details={"step": "sign"})
+        await kick_lane(tx)
+        return
+    tx.transfer, tx.signing_session_id = unsigned.body, session.id
+    await ledger.write_change(parties, status=statuses.SIGNING, actor_id=None,
+                              details={"signing_session_id": str(session.id), "participants": session.participants})
+    await _command(COLLECT_SIGNATURE, tx, delay=poll_delay(0), poll=0)
+
+
+async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0) -> None:
+    """signing → awaiting_broadcast once the session completed (the signature and the transfer's
+    hash are stored before anything is submitted); failed if the session failed; else look again."""
+    tx = await lock_withdrawal(transaction_id)
+    if tx is None or tx.status != statuses.SIGNING or tx.signing_session_id is None:
+        return
+    session = await sessions.get_session(workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+                                         session_id=tx.signing_session_id)
+    if session.status == "completed":
+        signature = bytes(session.signature)  # type: ignore[arg-type]
+        parties = await ledger.load(tx, lock=False)
+        address = await WalletAddress.get(id=parties.source.address_id)  # type: ignore[attr-defined]
+        try:
+            VerifyKey(bytes(address.public_key)).verify(bytes(session.message), signature)
+        except BadSignatureError:
+            parties = await ledger.load(tx, lock=True)
+            await fail(parties, code="SIGNING_FAILED", message="the signature does not verify under the vault's key")
+            await kick_lane(tx)
+            return
+        tx.signature = signature
+        tx.tx_hash = get_adapter(tx.network).transaction_hash(body=tx.transfer or {}, signature=signature)
+        await ledger.write_change(parties, status=statuses.AWAITING_BROADCAST, actor_id=None,
+                                  details={"tx_hash": tx.tx_hash})
+        await _command(BROADCAST, tx)
+    elif session.status == "failed":
+        parties = await ledger.load(tx, lock=True)
+        await fail(parties, code="SIGNING_FAILED", message=f"threshold signing failed: {session.failure_reason}",
+                   details={"participant": session.failed_participant})
+        await kick_lane(tx)
+    else:
+        await _command(COLLECT_SIGNATURE, tx, delay=poll_delay(poll + 1), poll=poll + 1)
+
+
+# --------------------------------------------------------------------------------------------
+# Broadcast and confirmations
+# --------------------------------------------------------------------------------------------
+
+
+async def broadcast(*, transaction_id: uuid.UUID | str) -> None:
+    """awaiting_broadcast → broadcast: submit the stored signed transfer (exactly those bytes).
+
+    A network refusal ends the withdrawal ``failed`` with the network's code and message; a
+    network that cannot be reached raises (the command is retried, then the sweep re-issues it).
+    """
+    tx = await lock_withdrawal(transaction_id)
+    if tx is None or tx.status != statuses.AWAITING_BROADCAST:
+        return
+    parties = await ledger.load(tx, lock=True)
+    adapter = get_adapter(tx.network)
+    try:
+        tx_hash = await adapter.submit_transfer(body=tx.transfer or {}, signature=bytes(tx.signature or b""))
+    except TransferRejected as exc:
+        await fail(parties, code=exc.code, message=exc.message, details={"step": "broadcast", **exc.details})
+        await kick_lane(tx)
+        return
+    crash_point(AFTER_SUBMIT)
+    if tx_hash != tx.tx_hash:
+        logger.warning("withdrawal %s: the network named its transfer %s, not %s", tx.id, tx_hash, tx.tx_hash)
+        tx.tx_hash = tx_hash
+    tx.broadcast_at, tx.confirmations = clock.now(), 0
+    await ledger.write_change(parties, status=statuses.BROADCAST, actor_id=None, details={"tx_hash": tx_hash})
+    await kick_lane(tx)
+
+
+async def track(*, transaction_id: uuid.UUID | str) -> None:
+    """Count a broadcast withdrawal's confirmations; when final, finish it (or fail it)."""
+    tx = await lock_withdrawal(transaction_id)
+    if tx is None or tx.status != statuses.BROADCAST or not tx.tx_hash:
+        return
+    adapter = get_adapter(tx.network)
+    state = await adapter.transfer_status(tx.tx_hash)
+    if state.state in ("pending", "unknown"):
+        return
+    if state.state == "dropped":
+        parties = await ledger.load(tx, lock=True)
+        await fail(parties, code=state.reason_code or "DROPPED",
+                   message=state.reason or "the network dropped the transfer without including it")
+        await kick_lane(tx)
+        return
+    height = int(state.block_height or 0)
+    confirmations = max(await adapter.latest_height() - height + 1, 0)
+    required = adapter.confirmations_required()
+    if confirmations < required:
+        if confirmations != tx.confirmations or height != tx.block_height:
+            block = await adapter.read_block(height) if height != tx.block_height else None
+            tx.block_height, tx.confirmations = height, confirmations
+            if block is not None:
+                tx.block_time = block.time
+            await ledger.write_change(await ledger.load(tx, lock=False), status=statuses.BROADCAST, actor_id=None,
+                                      details={"confirmations": confirmations, "block_height": height})
+        return
+    parties = await ledger.load(tx, lock=True)
+    if height != tx.block_height or tx.block_time is None:
+        block = await adapter.read_block(height)
+        tx.block_time = block.time if block is not None else None
+    tx.block_height, tx.confirmations, tx.fee = height, confirmations, state.fee  # type: ignore[assignment]
+    await ledger.settle(parties, moved=state.success, fee=state.fee, block_height=height)
+    if state.success:
+        await ledger.write_change(parties, status=statuses.FINISHED, actor_id=None,
+                                  details={"confirmations": confirmations, "fee": str(state.fee)})
+    else:
+        tx.error_code = state.reason_code or "EXECUTION_FAILED"
+        tx.error_message = state.reason or "the network included the transfer but it did not execute"
+        await ledger.write_change(parties, status=statuses.FAILED, actor_id=None,
+                                  details={"error_code": tx.error_code, "fee": str(state.fee)})
+    await kick_lane(tx)  # UTXO: the change output is spendable now
+
+
+async def broadcast_withdrawals(*, limit: int = 1000) -> list[uuid.UUID]:
+    """Ids of withdrawals the tracker follows (broadcast, oldest first)."""
+    return list(await Transaction.filter(direction="withdrawal", status=statuses.BROADCAST).order_by(
+        "broadcast_at").limit(limit).values_list("id", flat=True))
