@@ -69,6 +69,8 @@ from .list_deliveries_event_type import ListDeliveriesEventType
 from .list_deliveries_status import ListDeliveriesStatus
 from .list_tags_order_by import ListTagsOrderBy
 from .list_tags_order_dir import ListTagsOrderDir
+from .list_transactions_direction import ListTransactionsDirection
+from .list_transactions_status_item import ListTransactionsStatusItem
 from .list_vaults_tag_match_mode import ListVaultsTagMatchMode
 from .pairing_initiate import PairingInitiate
 from .pairing_invitation import PairingInvitation
@@ -112,7 +114,11 @@ from .token_access_permissions_item import TokenAccessPermissionsItem
 from .token_access_role import TokenAccessRole
 from .token_request import TokenRequest
 from .transaction import Transaction
+from .transaction_create import TransactionCreate
+from .transaction_destination_type import TransactionDestinationType
+from .transaction_page import TransactionPage
 from .transaction_side import TransactionSide
+from .transaction_status import TransactionStatus
 from .transaction_type import TransactionType
 from .user_add import UserAdd
 from .user_add_role import UserAddRole
@@ -151,6 +157,11 @@ from .webhook_update_status import WebhookUpdateStatus
 from .webhook_with_secret import WebhookWithSecret
 from .webhook_with_secret_event_types_item import WebhookWithSecretEventTypesItem
 from .webhook_with_secret_status import WebhookWithSecretStatus
+from .whitelist_settings import WhitelistSettings
+from .whitelist_settings_update import WhitelistSettingsUpdate
+from .whitelisted_wallet import WhitelistedWallet
+from .whitelisted_wallet_create import WhitelistedWalletCreate
+from .whitelisted_wallet_page import WhitelistedWalletPage
 from .workspace import Workspace
 from .workspace_balances import WorkspaceBalances
 from .workspace_create import WorkspaceCreate
@@ -235,6 +246,8 @@ __all__ = (
     "ListDeliveriesStatus",
     "ListTagsOrderBy",
     "ListTagsOrderDir",
+    "ListTransactionsDirection",
+    "ListTransactionsStatusItem",
     "ListVaultsTagMatchMode",
     "PairingInitiate",
     "PairingInvitation",
@@ -278,7 +291,11 @@ __all__ = (
     "TokenAccessRole",
     "TokenRequest",
     "Transaction",
+    "TransactionCreate",
+    "TransactionDestinationType",
+    "TransactionPage",
     "TransactionSide",
+    "TransactionStatus",
     "TransactionType",
     "UserAdd",
     "UserAddRole",
@@ -317,6 +334,11 @@ __all__ = (
     "WebhookWithSecret",
     "WebhookWithSecretEventTypesItem",
     "WebhookWithSecretStatus",
+    "WhitelistedWallet",
+    "WhitelistedWalletCreate",
+    "WhitelistedWalletPage",
+    "WhitelistSettings",
+    "WhitelistSettingsUpdate",
     "Workspace",
     "WorkspaceBalances",
     "WorkspaceCreate",

@@ -1,10 +1,25 @@
 from typing import Literal
 
-ListDeliveriesEventType = Literal["transaction.*", "transaction.created", "transaction.updated", "webhook.test"]
+ListDeliveriesEventType = Literal[
+    "transaction.*",
+    "transaction.cancelled",
+    "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
+    "transaction.updated",
+    "webhook.test",
+]
 
 LIST_DELIVERIES_EVENT_TYPE_VALUES: set[ListDeliveriesEventType] = {
     "transaction.*",
+    "transaction.cancelled",
     "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
     "transaction.updated",
     "webhook.test",
 }

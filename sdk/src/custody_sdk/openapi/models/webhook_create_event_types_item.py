@@ -1,10 +1,24 @@
 from typing import Literal
 
-WebhookCreateEventTypesItem = Literal["transaction.*", "transaction.created", "transaction.updated"]
+WebhookCreateEventTypesItem = Literal[
+    "transaction.*",
+    "transaction.cancelled",
+    "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
+    "transaction.updated",
+]
 
 WEBHOOK_CREATE_EVENT_TYPES_ITEM_VALUES: set[WebhookCreateEventTypesItem] = {
     "transaction.*",
+    "transaction.cancelled",
     "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
     "transaction.updated",
 }
 

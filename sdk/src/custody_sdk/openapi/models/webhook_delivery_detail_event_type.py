@@ -1,9 +1,23 @@
 from typing import Literal
 
-WebhookDeliveryDetailEventType = Literal["transaction.created", "transaction.updated", "webhook.test"]
+WebhookDeliveryDetailEventType = Literal[
+    "transaction.cancelled",
+    "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
+    "transaction.updated",
+    "webhook.test",
+]
 
 WEBHOOK_DELIVERY_DETAIL_EVENT_TYPE_VALUES: set[WebhookDeliveryDetailEventType] = {
+    "transaction.cancelled",
     "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
     "transaction.updated",
     "webhook.test",
 }

@@ -1,9 +1,23 @@
 from typing import Literal
 
-WebhookDeliveryEventType = Literal["transaction.created", "transaction.updated", "webhook.test"]
+WebhookDeliveryEventType = Literal[
+    "transaction.cancelled",
+    "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
+    "transaction.updated",
+    "webhook.test",
+]
 
 WEBHOOK_DELIVERY_EVENT_TYPE_VALUES: set[WebhookDeliveryEventType] = {
+    "transaction.cancelled",
     "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
     "transaction.updated",
     "webhook.test",
 }

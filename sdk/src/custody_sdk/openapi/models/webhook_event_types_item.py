@@ -1,10 +1,24 @@
 from typing import Literal
 
-WebhookEventTypesItem = Literal["transaction.*", "transaction.created", "transaction.updated"]
+WebhookEventTypesItem = Literal[
+    "transaction.*",
+    "transaction.cancelled",
+    "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
+    "transaction.updated",
+]
 
 WEBHOOK_EVENT_TYPES_ITEM_VALUES: set[WebhookEventTypesItem] = {
     "transaction.*",
+    "transaction.cancelled",
     "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
     "transaction.updated",
 }
 

@@ -1,10 +1,24 @@
 from typing import Literal
 
-WebhookUpdateEventTypesItem = Literal["transaction.*", "transaction.created", "transaction.updated"]
+WebhookUpdateEventTypesItem = Literal[
+    "transaction.*",
+    "transaction.cancelled",
+    "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
+    "transaction.updated",
+]
 
 WEBHOOK_UPDATE_EVENT_TYPES_ITEM_VALUES: set[WebhookUpdateEventTypesItem] = {
     "transaction.*",
+    "transaction.cancelled",
     "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
     "transaction.updated",
 }
 

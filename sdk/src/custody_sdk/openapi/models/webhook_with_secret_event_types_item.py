@@ -1,10 +1,24 @@
 from typing import Literal
 
-WebhookWithSecretEventTypesItem = Literal["transaction.*", "transaction.created", "transaction.updated"]
+WebhookWithSecretEventTypesItem = Literal[
+    "transaction.*",
+    "transaction.cancelled",
+    "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
+    "transaction.updated",
+]
 
 WEBHOOK_WITH_SECRET_EVENT_TYPES_ITEM_VALUES: set[WebhookWithSecretEventTypesItem] = {
     "transaction.*",
+    "transaction.cancelled",
     "transaction.created",
+    "transaction.declined",
+    "transaction.expired",
+    "transaction.failed",
+    "transaction.finished",
     "transaction.updated",
 }
 

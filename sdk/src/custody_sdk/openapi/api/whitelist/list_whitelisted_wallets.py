@@ -1,0 +1,226 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.whitelisted_wallet_page import WhitelistedWalletPage
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    currency_id: None | str | Unset = UNSET,
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
+    x_workspace_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_workspace_id, Unset):
+        headers["X-Workspace-Id"] = x_workspace_id
+
+    params: dict[str, Any] = {}
+
+    json_currency_id: None | str | Unset
+    if isinstance(currency_id, Unset):
+        json_currency_id = UNSET
+    else:
+        json_currency_id = currency_id
+    params["currency_id"] = json_currency_id
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/whitelist/wallets",
+        "params": params,
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> WhitelistedWalletPage | None:
+    if response.status_code == 200:
+        response_200 = WhitelistedWalletPage.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[WhitelistedWalletPage]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    currency_id: None | str | Unset = UNSET,
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[WhitelistedWalletPage]:
+    """Whitelisted wallets of the workspace, newest first
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND.
+
+    Args:
+        currency_id (None | str | Unset):
+        limit (int | Unset):  Default: 100.
+        offset (int | Unset):  Default: 0.
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[WhitelistedWalletPage]
+    """
+
+    kwargs = _get_kwargs(
+        currency_id=currency_id,
+        limit=limit,
+        offset=offset,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    currency_id: None | str | Unset = UNSET,
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
+    x_workspace_id: str | Unset = UNSET,
+) -> WhitelistedWalletPage | None:
+    """Whitelisted wallets of the workspace, newest first
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND.
+
+    Args:
+        currency_id (None | str | Unset):
+        limit (int | Unset):  Default: 100.
+        offset (int | Unset):  Default: 0.
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        WhitelistedWalletPage
+    """
+
+    return sync_detailed(
+        client=client,
+        currency_id=currency_id,
+        limit=limit,
+        offset=offset,
+        x_workspace_id=x_workspace_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    currency_id: None | str | Unset = UNSET,
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[WhitelistedWalletPage]:
+    """Whitelisted wallets of the workspace, newest first
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND.
+
+    Args:
+        currency_id (None | str | Unset):
+        limit (int | Unset):  Default: 100.
+        offset (int | Unset):  Default: 0.
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[WhitelistedWalletPage]
+    """
+
+    kwargs = _get_kwargs(
+        currency_id=currency_id,
+        limit=limit,
+        offset=offset,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    currency_id: None | str | Unset = UNSET,
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
+    x_workspace_id: str | Unset = UNSET,
+) -> WhitelistedWalletPage | None:
+    """Whitelisted wallets of the workspace, newest first
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND.
+
+    Args:
+        currency_id (None | str | Unset):
+        limit (int | Unset):  Default: 100.
+        offset (int | Unset):  Default: 0.
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        WhitelistedWalletPage
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            currency_id=currency_id,
+            limit=limit,
+            offset=offset,
+            x_workspace_id=x_workspace_id,
+        )
+    ).parsed
