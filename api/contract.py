@@ -80,6 +80,8 @@ def to_openapi30(schema: Any) -> Any:
             else:
                 out[combiner] = rest
             out["nullable"] = True
+            if isinstance(out.get("enum"), list) and None not in out["enum"]:
+                out["enum"] = [*out["enum"], None]  # OpenAPI 3.0.3: nullable does not extend an enum
     if "const" in out:
         out["enum"] = [out.pop("const")]
     for bound, flag in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):

@@ -7,13 +7,14 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-from client.balance_sync import BalanceSync
 from custody.faucet import faucet_command
+from custody_sdk import BalanceSync
 from models.transactions import Transaction
 from models.vaults import Vault
 from models.webhooks import WebhookEvent
 from models.workspaces import Workspace
 from tests.support.callers import make_caller
+from tests.support.sdk import sdk_for
 from tests.support.signing import cosigner_for, settle, status_is
 from tests.support.wallets import Api, vault_with_key, watch
 from tests.support.webhooks import verify
@@ -65,7 +66,8 @@ async def test_end_to_end_fund_withdraw_out_and_in_and_see_it_all(client, worker
     # And a webhook for transaction.*, and an integrator's balance copy from the snapshot
     status, webhook = await api.post("/api/v1/webhooks", {"url": receiver.url(), "event_types": ["transaction.*"]})
     assert status == 201
-    sync = BalanceSync(api.fetch)
+    custody = sdk_for(client, owner)
+    sync = BalanceSync(custody)
     await sync.reset()
     # When the treasury is funded on the devnet (custody faucet) and the deposit is seen
     await faucet_command(network=EVM, address=treasury_address, amount="2", mine=True)
@@ -121,6 +123,7 @@ async def test_end_to_end_fund_withdraw_out_and_in_and_see_it_all(client, worker
         sync.apply_event(event["id"], event["data"])
     assert await sync.sync() is True
     assert sync.totals()["DETH_TEST"]["total"] == 2 * ETH - ETH // 2 - 2 * FEE  # the 0.25 moved within
+    await custody.aclose()
 
 
 async def _wait_for_deliveries(receiver, count: int) -> None:

@@ -38,7 +38,7 @@ class KeyGeneration:
         vault_id (UUID):
         scheme (str):
         status (KeyGenerationStatus):
-        action (KeyGenerationAction): The co-signer's next step; finalize = register and commit its part.
+        action (KeyGenerationAction | None): The co-signer's next step; finalize = register and commit its part.
         participant (KeyGenerationParticipant):
         min_signers (int):
         max_signers (int):
@@ -55,7 +55,7 @@ class KeyGeneration:
     vault_id: UUID
     scheme: str
     status: KeyGenerationStatus
-    action: KeyGenerationAction
+    action: KeyGenerationAction | None
     participant: KeyGenerationParticipant
     min_signers: int
     max_signers: int
@@ -79,7 +79,11 @@ class KeyGeneration:
 
         status: str = self.status
 
-        action: str = self.action
+        action: None | str
+        if isinstance(self.action, str):
+            action = self.action
+        else:
+            action = self.action
 
         participant: int = self.participant
 
@@ -153,7 +157,20 @@ class KeyGeneration:
 
         status = check_key_generation_status(d.pop("status"))
 
-        action = check_key_generation_action(d.pop("action"))
+        def _parse_action(data: object) -> KeyGenerationAction | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                action_type_1 = check_key_generation_action(data)
+
+                return action_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(KeyGenerationAction | None, data)
+
+        action = _parse_action(d.pop("action"))
 
         participant = check_key_generation_participant(d.pop("participant"))
 

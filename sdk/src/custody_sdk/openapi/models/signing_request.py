@@ -33,7 +33,7 @@ class SigningRequest:
         vault_id (UUID):
         key_set_id (UUID):
         status (SigningRequestStatus):
-        action (SigningRequestAction): The co-signer's next step.
+        action (None | SigningRequestAction): The co-signer's next step.
         purpose (str):
         message (str): Base64 of the message to sign.
         participants (list[int]):
@@ -47,7 +47,7 @@ class SigningRequest:
     vault_id: UUID
     key_set_id: UUID
     status: SigningRequestStatus
-    action: SigningRequestAction
+    action: None | SigningRequestAction
     purpose: str
     message: str
     participants: list[int]
@@ -66,7 +66,11 @@ class SigningRequest:
 
         status: str = self.status
 
-        action: str = self.action
+        action: None | str
+        if isinstance(self.action, str):
+            action = self.action
+        else:
+            action = self.action
 
         purpose = self.purpose
 
@@ -121,7 +125,20 @@ class SigningRequest:
 
         status = check_signing_request_status(d.pop("status"))
 
-        action = check_signing_request_action(d.pop("action"))
+        def _parse_action(data: object) -> None | SigningRequestAction:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                action_type_1 = check_signing_request_action(data)
+
+                return action_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SigningRequestAction, data)
+
+        action = _parse_action(d.pop("action"))
 
         purpose = d.pop("purpose")
 

@@ -59,7 +59,7 @@ class Transaction:
             external address only ``address`` (and ``block_height``) are known.
         fee_payer (None | TransactionSide): The wallet paying the fee when it is not `from` (a token transfer's native
             coin wallet), with its absolute balance.
-        destination_type (TransactionDestinationType):
+        destination_type (None | TransactionDestinationType):
         tx_hash (None | str):
         external_link (None | str): The transaction on the network's block explorer.
         block_height (int | None):
@@ -105,7 +105,7 @@ class Transaction:
     from_: TransactionSide
     to: TransactionSide
     fee_payer: None | TransactionSide
-    destination_type: TransactionDestinationType
+    destination_type: None | TransactionDestinationType
     tx_hash: None | str
     external_link: None | str
     block_height: int | None
@@ -185,7 +185,11 @@ class Transaction:
         else:
             fee_payer = self.fee_payer
 
-        destination_type: str = self.destination_type
+        destination_type: None | str
+        if isinstance(self.destination_type, str):
+            destination_type = self.destination_type
+        else:
+            destination_type = self.destination_type
 
         tx_hash: None | str
         tx_hash = self.tx_hash
@@ -382,7 +386,20 @@ class Transaction:
 
         fee_payer = _parse_fee_payer(d.pop("fee_payer"))
 
-        destination_type = check_transaction_destination_type(d.pop("destination_type"))
+        def _parse_destination_type(data: object) -> None | TransactionDestinationType:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                destination_type_type_1 = check_transaction_destination_type(data)
+
+                return destination_type_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | TransactionDestinationType, data)
+
+        destination_type = _parse_destination_type(d.pop("destination_type"))
 
         def _parse_tx_hash(data: object) -> None | str:
             if data is None:

@@ -22,7 +22,7 @@ def _get_kwargs(
     status: list[ListTransactionsStatusItem] | Unset = UNSET,
     wallet_id: None | Unset | UUID = UNSET,
     vault_id: None | Unset | UUID = UNSET,
-    direction: ListTransactionsDirection | Unset = UNSET,
+    direction: ListTransactionsDirection | None | Unset = UNSET,
     created_from: datetime.datetime | None | Unset = UNSET,
     created_to: datetime.datetime | None | Unset = UNSET,
     limit: int | Unset = 100,
@@ -62,10 +62,13 @@ def _get_kwargs(
         json_vault_id = vault_id
     params["vault_id"] = json_vault_id
 
-    json_direction: str | Unset = UNSET
-    if not isinstance(direction, Unset):
+    json_direction: None | str | Unset
+    if isinstance(direction, Unset):
+        json_direction = UNSET
+    elif isinstance(direction, str):
         json_direction = direction
-
+    else:
+        json_direction = direction
     params["direction"] = json_direction
 
     json_created_from: None | str | Unset
@@ -129,7 +132,7 @@ def sync_detailed(
     status: list[ListTransactionsStatusItem] | Unset = UNSET,
     wallet_id: None | Unset | UUID = UNSET,
     vault_id: None | Unset | UUID = UNSET,
-    direction: ListTransactionsDirection | Unset = UNSET,
+    direction: ListTransactionsDirection | None | Unset = UNSET,
     created_from: datetime.datetime | None | Unset = UNSET,
     created_to: datetime.datetime | None | Unset = UNSET,
     limit: int | Unset = 100,
@@ -146,7 +149,7 @@ def sync_detailed(
         status (list[ListTransactionsStatusItem] | Unset):
         wallet_id (None | Unset | UUID):
         vault_id (None | Unset | UUID):
-        direction (ListTransactionsDirection | Unset):
+        direction (ListTransactionsDirection | None | Unset):
         created_from (datetime.datetime | None | Unset):
         created_to (datetime.datetime | None | Unset):
         limit (int | Unset):  Default: 100.
@@ -186,7 +189,7 @@ def sync(
     status: list[ListTransactionsStatusItem] | Unset = UNSET,
     wallet_id: None | Unset | UUID = UNSET,
     vault_id: None | Unset | UUID = UNSET,
-    direction: ListTransactionsDirection | Unset = UNSET,
+    direction: ListTransactionsDirection | None | Unset = UNSET,
     created_from: datetime.datetime | None | Unset = UNSET,
     created_to: datetime.datetime | None | Unset = UNSET,
     limit: int | Unset = 100,
@@ -203,7 +206,7 @@ def sync(
         status (list[ListTransactionsStatusItem] | Unset):
         wallet_id (None | Unset | UUID):
         vault_id (None | Unset | UUID):
-        direction (ListTransactionsDirection | Unset):
+        direction (ListTransactionsDirection | None | Unset):
         created_from (datetime.datetime | None | Unset):
         created_to (datetime.datetime | None | Unset):
         limit (int | Unset):  Default: 100.
@@ -238,7 +241,7 @@ async def asyncio_detailed(
     status: list[ListTransactionsStatusItem] | Unset = UNSET,
     wallet_id: None | Unset | UUID = UNSET,
     vault_id: None | Unset | UUID = UNSET,
-    direction: ListTransactionsDirection | Unset = UNSET,
+    direction: ListTransactionsDirection | None | Unset = UNSET,
     created_from: datetime.datetime | None | Unset = UNSET,
     created_to: datetime.datetime | None | Unset = UNSET,
     limit: int | Unset = 100,
@@ -255,7 +258,7 @@ async def asyncio_detailed(
         status (list[ListTransactionsStatusItem] | Unset):
         wallet_id (None | Unset | UUID):
         vault_id (None | Unset | UUID):
-        direction (ListTransactionsDirection | Unset):
+        direction (ListTransactionsDirection | None | Unset):
         created_from (datetime.datetime | None | Unset):
         created_to (datetime.datetime | None | Unset):
         limit (int | Unset):  Default: 100.
@@ -293,7 +296,7 @@ async def asyncio(
     status: list[ListTransactionsStatusItem] | Unset = UNSET,
     wallet_id: None | Unset | UUID = UNSET,
     vault_id: None | Unset | UUID = UNSET,
-    direction: ListTransactionsDirection | Unset = UNSET,
+    direction: ListTransactionsDirection | None | Unset = UNSET,
     created_from: datetime.datetime | None | Unset = UNSET,
     created_to: datetime.datetime | None | Unset = UNSET,
     limit: int | Unset = 100,
@@ -310,7 +313,7 @@ async def asyncio(
         status (list[ListTransactionsStatusItem] | Unset):
         wallet_id (None | Unset | UUID):
         vault_id (None | Unset | UUID):
-        direction (ListTransactionsDirection | Unset):
+        direction (ListTransactionsDirection | None | Unset):
         created_from (datetime.datetime | None | Unset):
         created_to (datetime.datetime | None | Unset):
         limit (int | Unset):  Default: 100.

@@ -18,7 +18,7 @@ def _get_kwargs(
     limit: int | Unset = 100,
     offset: int | Unset = 0,
     tag_ids: list[UUID] | None | Unset = UNSET,
-    tag_match_mode: ListAccountsTagMatchMode | Unset = UNSET,
+    tag_match_mode: ListAccountsTagMatchMode | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -44,10 +44,13 @@ def _get_kwargs(
         json_tag_ids = tag_ids
     params["tag_ids"] = json_tag_ids
 
-    json_tag_match_mode: str | Unset = UNSET
-    if not isinstance(tag_match_mode, Unset):
+    json_tag_match_mode: None | str | Unset
+    if isinstance(tag_match_mode, Unset):
+        json_tag_match_mode = UNSET
+    elif isinstance(tag_match_mode, str):
         json_tag_match_mode = tag_match_mode
-
+    else:
+        json_tag_match_mode = tag_match_mode
     params["tag_match_mode"] = json_tag_match_mode
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -89,7 +92,7 @@ def sync_detailed(
     limit: int | Unset = 100,
     offset: int | Unset = 0,
     tag_ids: list[UUID] | None | Unset = UNSET,
-    tag_match_mode: ListAccountsTagMatchMode | Unset = UNSET,
+    tag_match_mode: ListAccountsTagMatchMode | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[VaultList]:
     """Vaults (accounts) of the workspace with their tags, filtered by tags (VIEW_WORKSPACE)
@@ -102,7 +105,7 @@ def sync_detailed(
         limit (int | Unset):  Default: 100.
         offset (int | Unset):  Default: 0.
         tag_ids (list[UUID] | None | Unset):
-        tag_match_mode (ListAccountsTagMatchMode | Unset):
+        tag_match_mode (ListAccountsTagMatchMode | None | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -134,7 +137,7 @@ def sync(
     limit: int | Unset = 100,
     offset: int | Unset = 0,
     tag_ids: list[UUID] | None | Unset = UNSET,
-    tag_match_mode: ListAccountsTagMatchMode | Unset = UNSET,
+    tag_match_mode: ListAccountsTagMatchMode | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> VaultList | None:
     """Vaults (accounts) of the workspace with their tags, filtered by tags (VIEW_WORKSPACE)
@@ -147,7 +150,7 @@ def sync(
         limit (int | Unset):  Default: 100.
         offset (int | Unset):  Default: 0.
         tag_ids (list[UUID] | None | Unset):
-        tag_match_mode (ListAccountsTagMatchMode | Unset):
+        tag_match_mode (ListAccountsTagMatchMode | None | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -174,7 +177,7 @@ async def asyncio_detailed(
     limit: int | Unset = 100,
     offset: int | Unset = 0,
     tag_ids: list[UUID] | None | Unset = UNSET,
-    tag_match_mode: ListAccountsTagMatchMode | Unset = UNSET,
+    tag_match_mode: ListAccountsTagMatchMode | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[VaultList]:
     """Vaults (accounts) of the workspace with their tags, filtered by tags (VIEW_WORKSPACE)
@@ -187,7 +190,7 @@ async def asyncio_detailed(
         limit (int | Unset):  Default: 100.
         offset (int | Unset):  Default: 0.
         tag_ids (list[UUID] | None | Unset):
-        tag_match_mode (ListAccountsTagMatchMode | Unset):
+        tag_match_mode (ListAccountsTagMatchMode | None | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -217,7 +220,7 @@ async def asyncio(
     limit: int | Unset = 100,
     offset: int | Unset = 0,
     tag_ids: list[UUID] | None | Unset = UNSET,
-    tag_match_mode: ListAccountsTagMatchMode | Unset = UNSET,
+    tag_match_mode: ListAccountsTagMatchMode | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> VaultList | None:
     """Vaults (accounts) of the workspace with their tags, filtered by tags (VIEW_WORKSPACE)
@@ -230,7 +233,7 @@ async def asyncio(
         limit (int | Unset):  Default: 100.
         offset (int | Unset):  Default: 0.
         tag_ids (list[UUID] | None | Unset):
-        tag_match_mode (ListAccountsTagMatchMode | Unset):
+        tag_match_mode (ListAccountsTagMatchMode | None | Unset):
         x_workspace_id (str | Unset):
 
     Raises:

@@ -22,8 +22,8 @@ def _get_kwargs(
     *,
     limit: int | Unset = 50,
     offset: int | Unset = 0,
-    status: ListDeliveriesStatus | Unset = UNSET,
-    event_type: ListDeliveriesEventType | Unset = UNSET,
+    status: ListDeliveriesStatus | None | Unset = UNSET,
+    event_type: ListDeliveriesEventType | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -36,16 +36,22 @@ def _get_kwargs(
 
     params["offset"] = offset
 
-    json_status: str | Unset = UNSET
-    if not isinstance(status, Unset):
+    json_status: None | str | Unset
+    if isinstance(status, Unset):
+        json_status = UNSET
+    elif isinstance(status, str):
         json_status = status
-
+    else:
+        json_status = status
     params["status"] = json_status
 
-    json_event_type: str | Unset = UNSET
-    if not isinstance(event_type, Unset):
+    json_event_type: None | str | Unset
+    if isinstance(event_type, Unset):
+        json_event_type = UNSET
+    elif isinstance(event_type, str):
         json_event_type = event_type
-
+    else:
+        json_event_type = event_type
     params["event_type"] = json_event_type
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -89,8 +95,8 @@ def sync_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 50,
     offset: int | Unset = 0,
-    status: ListDeliveriesStatus | Unset = UNSET,
-    event_type: ListDeliveriesEventType | Unset = UNSET,
+    status: ListDeliveriesStatus | None | Unset = UNSET,
+    event_type: ListDeliveriesEventType | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[WebhookDeliveryList]:
     """Delivery history, newest first (VIEW_WEBHOOKS)
@@ -103,8 +109,8 @@ def sync_detailed(
         webhook_id (UUID):
         limit (int | Unset):  Default: 50.
         offset (int | Unset):  Default: 0.
-        status (ListDeliveriesStatus | Unset):
-        event_type (ListDeliveriesEventType | Unset):
+        status (ListDeliveriesStatus | None | Unset):
+        event_type (ListDeliveriesEventType | None | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -137,8 +143,8 @@ def sync(
     client: AuthenticatedClient,
     limit: int | Unset = 50,
     offset: int | Unset = 0,
-    status: ListDeliveriesStatus | Unset = UNSET,
-    event_type: ListDeliveriesEventType | Unset = UNSET,
+    status: ListDeliveriesStatus | None | Unset = UNSET,
+    event_type: ListDeliveriesEventType | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> WebhookDeliveryList | None:
     """Delivery history, newest first (VIEW_WEBHOOKS)
@@ -151,8 +157,8 @@ def sync(
         webhook_id (UUID):
         limit (int | Unset):  Default: 50.
         offset (int | Unset):  Default: 0.
-        status (ListDeliveriesStatus | Unset):
-        event_type (ListDeliveriesEventType | Unset):
+        status (ListDeliveriesStatus | None | Unset):
+        event_type (ListDeliveriesEventType | None | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -180,8 +186,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 50,
     offset: int | Unset = 0,
-    status: ListDeliveriesStatus | Unset = UNSET,
-    event_type: ListDeliveriesEventType | Unset = UNSET,
+    status: ListDeliveriesStatus | None | Unset = UNSET,
+    event_type: ListDeliveriesEventType | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[WebhookDeliveryList]:
     """Delivery history, newest first (VIEW_WEBHOOKS)
@@ -194,8 +200,8 @@ async def asyncio_detailed(
         webhook_id (UUID):
         limit (int | Unset):  Default: 50.
         offset (int | Unset):  Default: 0.
-        status (ListDeliveriesStatus | Unset):
-        event_type (ListDeliveriesEventType | Unset):
+        status (ListDeliveriesStatus | None | Unset):
+        event_type (ListDeliveriesEventType | None | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -226,8 +232,8 @@ async def asyncio(
     client: AuthenticatedClient,
     limit: int | Unset = 50,
     offset: int | Unset = 0,
-    status: ListDeliveriesStatus | Unset = UNSET,
-    event_type: ListDeliveriesEventType | Unset = UNSET,
+    status: ListDeliveriesStatus | None | Unset = UNSET,
+    event_type: ListDeliveriesEventType | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> WebhookDeliveryList | None:
     """Delivery history, newest first (VIEW_WEBHOOKS)
@@ -240,8 +246,8 @@ async def asyncio(
         webhook_id (UUID):
         limit (int | Unset):  Default: 50.
         offset (int | Unset):  Default: 0.
-        status (ListDeliveriesStatus | Unset):
-        event_type (ListDeliveriesEventType | Unset):
+        status (ListDeliveriesStatus | None | Unset):
+        event_type (ListDeliveriesEventType | None | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
