@@ -11,6 +11,7 @@ from domain.currencies import Network, registry
 from domain.networks.base import NetworkAdapter
 from domain.networks.devnet_account import DevnetAccountAdapter
 from domain.networks.devnet_utxo import DevnetUtxoAdapter
+from domain.networks.solana import SolanaAdapter
 
 AdapterFactory = Callable[[Network], NetworkAdapter]
 
@@ -39,3 +40,4 @@ def get_adapter(network_id: str) -> NetworkAdapter:
 
 register_adapter("devnet", "account", DevnetAccountAdapter)  # type: ignore[arg-type]
 register_adapter("devnet", "utxo", DevnetUtxoAdapter)  # type: ignore[arg-type]
+register_adapter("solana", "account", SolanaAdapter)  # type: ignore[arg-type]
