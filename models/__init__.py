@@ -23,6 +23,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "models.transactions",
     "models.deposits",
     "models.devnet",
+    "models.utxos",
 )
 
 ORM_APP = OrmApp(model_modules=MODEL_MODULES, migrations="models.migrations")

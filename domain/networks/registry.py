@@ -9,6 +9,7 @@ from typing import Callable
 
 from domain.currencies import Network, registry
 from domain.networks.base import NetworkAdapter
+from domain.networks.bitcoin import BitcoinAdapter
 from domain.networks.devnet_account import DevnetAccountAdapter
 from domain.networks.devnet_utxo import DevnetUtxoAdapter
 from domain.networks.solana import SolanaAdapter
@@ -41,3 +42,4 @@ def get_adapter(network_id: str) -> NetworkAdapter:
 register_adapter("devnet", "account", DevnetAccountAdapter)  # type: ignore[arg-type]
 register_adapter("devnet", "utxo", DevnetUtxoAdapter)  # type: ignore[arg-type]
 register_adapter("solana", "account", SolanaAdapter)  # type: ignore[arg-type]
+register_adapter("bitcoin", "utxo", BitcoinAdapter)  # type: ignore[arg-type]
