@@ -24,7 +24,7 @@ async def watch(network_id: str | None = None, max_blocks: int | None = None) ->
     """
     limit = max_blocks or get_settings().chain_watch_batch_blocks
     scanned: dict[str, int] = {}
-    for network in [network_id] if network_id else sorted(registry().networks):
+    for network in [network_id] if network_id else sorted(n.id for n in registry().enabled_networks()):
         try:
             for _ in range(limit):
                 async with unit_of_work():

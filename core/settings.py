@@ -157,6 +157,17 @@ class Settings(BaseSettings):
         "CHAIN_WATCH_INTERVAL_SECONDS", "chain_watch_interval_seconds"))
     chain_watch_batch_blocks: int = Field(100, ge=1, validation_alias=AliasChoices("CHAIN_WATCH_BATCH_BLOCKS",
                                                                                    "chain_watch_batch_blocks"))
+    #: Registry networks to enable beyond those the registry file enables (comma or space
+    #: separated ids), e.g. ``solana-testnet`` (docs/networks.md).
+    networks_enabled: Annotated[tuple[str, ...], NoDecode, BeforeValidator(_word_list)] = Field(
+        (), validation_alias=AliasChoices("NETWORKS_ENABLED", "networks_enabled"))
+    #: Node endpoints by network id (a JSON object), overriding the registry's ``params.rpc_url``:
+    #: ``{"bitcoin-mainnet": "http://user:password@node:8332"}``. May hold credentials: never logged.
+    network_rpc_urls: dict[str, str] = Field(default_factory=dict, repr=False, validation_alias=AliasChoices(
+        "NETWORK_RPC_URLS", "network_rpc_urls"))
+    #: Serve the Solana networks from an in-process LiteSVM chain instead of JSON-RPC (tests and
+    #: single-process development; each process has its own chain).
+    solana_local_chain: bool = Field(False, validation_alias=AliasChoices("SOLANA_LOCAL_CHAIN", "solana_local_chain"))
     #: The change log keeps changes of the last N days; older ones are compacted away and
     #: ``min_cursor`` moves past them (``transactions.compact_changelog``, every interval seconds).
     changelog_retention_days: int = Field(90, ge=1, validation_alias=AliasChoices("CHANGELOG_RETENTION_DAYS",

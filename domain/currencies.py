@@ -5,15 +5,21 @@ The file (``config/currencies.json``, or the one named by ``CURRENCIES_FILE``) h
 * ``networks``: ``id``, ``blockchain_name``, ``blockchain_icon_url``, ``network_type``
   (``mainnet`` | ``testnet``), ``family`` (``account``: EVM-like with gas | ``utxo``: BTC-like),
   ``adapter`` (``devnet`` is built in, see :mod:`domain.networks`), ``native_currency_id``,
-  ``confirmations`` (blocks a transfer needs before it is final), ``explorer_tx_url`` (optional:
-  a block explorer's page of a transaction, with ``{tx_hash}`` where the hash goes; it gives a
-  transaction its ``external_link``) and adapter ``params``;
+  ``confirmations`` (blocks a deposit needs before it is final) and adapter ``params``;
+  optionally ``explorer`` (link templates: ``transaction`` with ``{tx_hash}``, which gives a
+  transaction its ``external_link``; ``address`` with ``{address}``; ``token`` with ``{contract}``)
+  and ``enabled`` (default true);
 * ``currencies``: ``id``, ``symbol``, ``descriptor``, ``decimals``, ``network_id``,
-  ``icon_url`` and ``contract`` (the token contract on an account network; null for the native
-  coin).
+  ``icon_url`` and ``contract`` (the token contract on an account network, e.g. an SPL mint;
+  null for the native coin). A ``0x`` contract is case-insensitive (kept lowercase); any other
+  (base58) is kept exactly.
 
 A workspace sees and configures only the currencies of its own network type: everything that
-resolves a currency for a workspace goes through :func:`currency_for_workspace`.
+resolves a currency for a workspace goes through :func:`currency_for_workspace`. It also sees
+only *enabled* networks: a network with ``"enabled": false`` (the real networks until phase 2
+of issue 14 wires their key sets, docs/networks.md) is known to the registry, its adapter and
+the tools, but lists no currency, opens no wallet and is not watched, unless the deployment
+names it in ``NETWORKS_ENABLED``.
 """
 
 from __future__ import annotations
@@ -51,17 +57,24 @@ class Network:
     native_currency_id: str
     confirmations: int
     params: Mapping[str, Any] = field(default_factory=dict)
-    explorer_tx_url: str | None = None
+    #: Link templates of a block explorer: ``transaction`` ({tx_hash}), ``address`` ({address}),
+    #: ``token`` ({contract}).
+    explorer: Mapping[str, str] = field(default_factory=dict)
+    #: Whether workspaces see the network (its currencies, wallets, the deposit watcher).
+    enabled: bool = True
 
     @property
     def testnet(self) -> bool:
         return self.network_type == "testnet"
 
+    def explorer_url(self, kind: str, **values: str) -> str | None:
+        """The explorer link of a transaction, address or token, or None without a template."""
+        template = self.explorer.get(kind)
+        return template.format(**values) if template else None
+
     def explorer_link(self, tx_hash: str | None) -> str | None:
         """The explorer page of ``tx_hash`` on this network (None without a template or hash)."""
-        if not tx_hash or not self.explorer_tx_url:
-            return None
-        return self.explorer_tx_url.replace("{tx_hash}", tx_hash)
+        return self.explorer_url("transaction", tx_hash=tx_hash) if tx_hash else None
 
 
 @dataclass(frozen=True)
@@ -108,14 +121,39 @@ class Registry:
         """The currency of ``contract`` on the network (``None`` = the native coin)."""
         if contract is None:
             return self.native_currency(network_id)
-        contract = contract.lower()
+        contract = normalize_contract(contract)
         for currency in self.currencies.values():
             if currency.network.id == network_id and currency.contract is not None and currency.contract == contract:
                 return currency
         return None
 
     def of_network_type(self, network_type: str) -> list[Currency]:
-        return [c for c in self.currencies.values() if c.network.network_type == network_type]
+        """The currencies of enabled networks of ``network_type`` (what a workspace sees)."""
+        return [c for c in self.currencies.values() if c.network.network_type == network_type and c.network.enabled]
+
+    def enabled_networks(self) -> list[Network]:
+        return [n for n in self.networks.values() if n.enabled]
+
+
+def normalize_contract(contract: str) -> str:
+    """``0x`` contracts (EVM) are case-insensitive: lowercase; base58 ones (SPL mints) are exact."""
+    return contract.lower() if contract[:2].lower() == "0x" else contract
+
+
+_EXPLORER_KINDS = {"transaction": "tx_hash", "address": "address", "token": "contract"}
+
+
+def _explorer(entry: Mapping[str, Any], where: str) -> dict[str, str]:
+    explorer = entry.get("explorer") or {}
+    if not isinstance(explorer, Mapping):
+        raise RegistryError(f"{where}: explorer must be an object of link templates")
+    for kind, template in explorer.items():
+        placeholder = _EXPLORER_KINDS.get(kind)
+        if placeholder is None or not isinstance(template, str) or not template.startswith("https://") \
+                or "{" + placeholder + "}" not in template:
+            raise RegistryError(f"{where}: explorer.{kind} must be an https:// template with {{{placeholder}}} "
+                                f"(kinds: {sorted(_EXPLORER_KINDS)})")
+    return dict(explorer)
 
 
 def _text(entry: Mapping[str, Any], name: str, where: str, *, optional: bool = False) -> str | None:
@@ -127,8 +165,11 @@ def _text(entry: Mapping[str, Any], name: str, where: str, *, optional: bool = F
     return value
 
 
-def parse_registry(document: Mapping[str, Any]) -> Registry:
-    """Validate a registry document (see the module docstring) and build the registry."""
+def parse_registry(document: Mapping[str, Any], *, enable: frozenset[str] = frozenset()) -> Registry:
+    """Validate a registry document (see the module docstring) and build the registry.
+
+    ``enable`` names networks to enable even when the document says ``"enabled": false``.
+    """
     if not isinstance(document, Mapping):
         raise RegistryError("the registry must be a JSON object with networks and currencies")
     networks: dict[str, Network] = {}
@@ -150,9 +191,9 @@ def parse_registry(document: Mapping[str, Any]) -> Registry:
         params = entry.get("params") or {}
         if not isinstance(params, Mapping):
             raise RegistryError(f"{where}: params must be an object")
-        explorer = _text(entry, "explorer_tx_url", where, optional=True)
-        if explorer is not None and (explorer.count("{tx_hash}") != 1 or not explorer.startswith("https://")):
-            raise RegistryError(f"{where}: explorer_tx_url must be an https URL holding {{tx_hash}} once")
+        enabled = entry.get("enabled", True)
+        if not isinstance(enabled, bool):
+            raise RegistryError(f"{where}: enabled must be true or false")
         networks[network_id] = Network(
             id=network_id,
             blockchain_name=_text(entry, "blockchain_name", where),  # type: ignore[arg-type]
@@ -163,7 +204,8 @@ def parse_registry(document: Mapping[str, Any]) -> Registry:
             native_currency_id=_text(entry, "native_currency_id", where),  # type: ignore[arg-type]
             confirmations=confirmations,
             params=dict(params),
-            explorer_tx_url=explorer,
+            explorer=_explorer(entry, where),
+            enabled=enabled or network_id in enable,
         )
     currencies: dict[str, Currency] = {}
     symbols: set[tuple[str, str]] = set()
@@ -189,7 +231,7 @@ def parse_registry(document: Mapping[str, Any]) -> Registry:
         if contract is not None:
             if network.family != "account":
                 raise RegistryError(f"{where}: tokens exist only on account (gas) networks")
-            contract = contract.lower()
+            contract = normalize_contract(contract)
         currencies[currency_id] = Currency(
             id=currency_id, symbol=symbol, descriptor=_text(entry, "descriptor", where),  # type: ignore[arg-type]
             decimals=decimals, network=network, icon_url=_text(entry, "icon_url", where, optional=True) or "",
@@ -199,11 +241,14 @@ def parse_registry(document: Mapping[str, Any]) -> Registry:
         native = currencies.get(network.native_currency_id)
         if native is None or native.network is not network or not native.is_native:
             raise RegistryError(f"network {network.id!r}: native_currency_id must name a native currency of it")
+    unknown = enable - set(networks)
+    if unknown:
+        raise RegistryError(f"NETWORKS_ENABLED names networks the registry does not have: {sorted(unknown)}")
     return Registry(networks=networks, currencies=currencies)
 
 
 _lock = threading.Lock()
-_cache: dict[Path, Registry] = {}
+_cache: dict[tuple[Path, frozenset[str]], Registry] = {}
 
 
 def registry_path() -> Path:
@@ -213,14 +258,15 @@ def registry_path() -> Path:
 def registry() -> Registry:
     """The registry of the configured file (parsed once per file and process)."""
     path = registry_path()
+    enable = frozenset(get_settings().networks_enabled)
     with _lock:
-        cached = _cache.get(path)
+        cached = _cache.get((path, enable))
         if cached is None:
             try:
                 document = json.loads(path.read_text())
             except (OSError, ValueError) as exc:
                 raise RegistryError(f"cannot read the currency registry {path}: {exc}") from exc
-            cached = _cache[path] = parse_registry(document)
+            cached = _cache[(path, enable)] = parse_registry(document, enable=enable)
         return cached
 
 
@@ -244,6 +290,9 @@ def list_currencies(*, network_type: str, testnet: bool) -> list[Currency]:
 def currency_for_workspace(*, currency_id: str, network_type: str) -> Currency:
     """Resolve a currency a workspace refers to: unknown → 404, other network type → 400."""
     currency = registry().currency(currency_id)
+    if not currency.network.enabled:  # not offered by this deployment: as unknown as a missing one
+        raise NotFound(f"unknown currency {currency_id!r}", code="CURRENCY_NOT_FOUND",
+                       details={"currency_id": currency_id})
     if currency.network_type != network_type:
         raise ValidationFailed(
             f"currency {currency_id} is a {currency.network_type} currency; this workspace is {network_type}",

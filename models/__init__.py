@@ -25,6 +25,8 @@ MODEL_MODULES: tuple[str, ...] = (
     "models.devnet",
     # withdrawals
     "models.whitelist",
+    # real networks
+    "models.utxos",
 )
 
 ORM_APP = OrmApp(model_modules=MODEL_MODULES, migrations="models.migrations")

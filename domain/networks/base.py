@@ -9,16 +9,30 @@ its registry ``adapter`` name, without touching wallets, deposits or balances.
 
 Adapter methods run in the caller's database transaction (the devnet's state is in PostgreSQL)
 and never commit.
+
+What a network family may add (docs/networks.md; every addition is optional, so an adapter
+written for the first interface, such as the devnet's, keeps working unchanged):
+
+- ``key_scheme``: the threshold scheme (:mod:`threshold.scheme`) of the key its addresses derive
+  from and its transfers are signed with; :func:`key_scheme_of` defaults to FROST(Ed25519);
+- ``UnsignedTransfer.payloads``: several signing payloads for one transfer (one per Bitcoin
+  input), each naming the scheme and Taproot tweak to sign with (:func:`signing_payloads`);
+  :func:`submit_signed` hands all signatures back (``submit_signatures``);
+- ``FeeEstimate.account_creation_fee`` / ``UnsignedTransfer.account_creation_fee``: what the
+  sender pays to create the recipient's account (Solana's rent-exempt token account);
+- ``UnsignedTransfer.inputs``: the outputs a UTXO transfer spends (:class:`SpentOutput`), so a
+  retry of the same payment can reuse exactly them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, Sequence, runtime_checkable
 
 from domain.currencies import Currency, Network
 from domain.errors import Conflict, ValidationFailed
+from threshold.scheme import ED25519_SCHEME
 
 
 class TransferRejected(ValidationFailed):
@@ -56,6 +70,34 @@ class FeeEstimate:
     gas_price: int | None = None
     fee_rate_sat_per_vb: int | None = None
     vsize: int | None = None
+    #: Paid once, on top of ``fee``, to create the recipient's account (Solana: the rent-exempt
+    #: minimum of an associated token account the recipient does not have yet).
+    account_creation_fee: int = 0
+
+
+@dataclass(frozen=True)
+class SigningPayload:
+    """One message the vault's key signs for a transfer, and how.
+
+    ``scheme`` is the threshold scheme (:mod:`threshold.scheme`); ``merkle_root`` is the
+    Taproot tweak of ``threshold.taproot.TAPROOT.for_output`` (``b""``: a key-path-only output;
+    ``None`` for every other scheme). ``input_index`` names the Bitcoin input it authorizes.
+    """
+
+    message: bytes
+    scheme: str = ED25519_SCHEME
+    merkle_root: bytes | None = None
+    input_index: int | None = None
+
+
+@dataclass(frozen=True)
+class SpentOutput:
+    """An output a UTXO transfer spends: outpoint, value and the script it is locked by (hex)."""
+
+    tx_hash: str
+    index: int
+    amount: int
+    script_pubkey: str
 
 
 @dataclass(frozen=True)
@@ -73,6 +115,13 @@ class UnsignedTransfer:
     #: The most the transfer can cost (fee limit); the actual fee may be lower (gas refund).
     fee_limit: int
     fee_currency_id: str
+    #: Every payload to sign, in order, when there are several or they need another scheme than
+    #: FROST(Ed25519); empty means just ``signing_payload`` with FROST(Ed25519).
+    payloads: tuple[SigningPayload, ...] = ()
+    #: Part of ``fee_limit`` that creates the recipient's account (see FeeEstimate).
+    account_creation_fee: int = 0
+    #: The outputs a UTXO transfer spends, in input order (empty for account networks).
+    inputs: tuple[SpentOutput, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -124,6 +173,31 @@ class Block:
     transfers: list[Transfer] = field(default_factory=list)
 
 
+def key_scheme_of(adapter: Any) -> str:
+    """The scheme of the key an adapter's addresses derive from (FROST(Ed25519) unless it says)."""
+    return getattr(adapter, "key_scheme", ED25519_SCHEME)
+
+
+def signing_payloads(unsigned: UnsignedTransfer) -> tuple[SigningPayload, ...]:
+    """What the vault's key signs for ``unsigned``, in order: one signature per payload."""
+    return unsigned.payloads or (SigningPayload(unsigned.signing_payload),)
+
+
+async def submit_signed(adapter: Any, *, body: dict[str, Any], signatures: Sequence[bytes]) -> str:
+    """Submit a transfer with one signature per payload (:func:`signing_payloads`), in order.
+
+    Adapters with several payloads per transfer implement ``submit_signatures``; the others
+    take their one signature through ``submit_transfer``.
+    """
+    submit_many = getattr(adapter, "submit_signatures", None)
+    if submit_many is not None:
+        return await submit_many(body=body, signatures=list(signatures))
+    if len(signatures) != 1:
+        raise InvalidSignature("this network takes exactly one signature per transfer",
+                               details={"signatures": len(signatures)})
+    return await adapter.submit_transfer(body=body, signature=signatures[0])
+
+
 @runtime_checkable
 class NetworkAdapter(Protocol):
     """One blockchain network (a registry entry), as the service uses it."""
@@ -131,7 +205,8 @@ class NetworkAdapter(Protocol):
     network: Network
 
     def address_from_public_key(self, public_key: bytes) -> str:
-        """The receiving address of a 32-byte Ed25519 group public key on this network."""
+        """The receiving address of a group public key on this network: a 32-byte Ed25519 key,
+        or for ``key_scheme`` secp256k1 networks the 33-byte SEC1 key of the key set."""
 
     def normalize_address(self, address: str) -> str:
         """The canonical form of ``address``; raises addresses.InvalidAddress if it is not one."""

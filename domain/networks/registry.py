@@ -11,8 +11,10 @@ from domain.currencies import Network, registry
 from domain.errors import ValidationFailed
 from domain.networks.addresses import InvalidAddress
 from domain.networks.base import NetworkAdapter
+from domain.networks.bitcoin import BitcoinAdapter
 from domain.networks.devnet_account import DevnetAccountAdapter
 from domain.networks.devnet_utxo import DevnetUtxoAdapter
+from domain.networks.solana import SolanaAdapter
 
 AdapterFactory = Callable[[Network], NetworkAdapter]
 
@@ -41,6 +43,8 @@ def get_adapter(network_id: str) -> NetworkAdapter:
 
 register_adapter("devnet", "account", DevnetAccountAdapter)  # type: ignore[arg-type]
 register_adapter("devnet", "utxo", DevnetUtxoAdapter)  # type: ignore[arg-type]
+register_adapter("solana", "account", SolanaAdapter)  # type: ignore[arg-type]
+register_adapter("bitcoin", "utxo", BitcoinAdapter)  # type: ignore[arg-type]
 
 
 def normalize_address(network_id: str, address: str, *, field: str = "address") -> str:

@@ -6,12 +6,19 @@ import json
 
 import pytest
 
-from domain.currencies import RegistryError, format_amount, parse_amount, parse_registry, registry
+from config import CURRENCIES_FILE
+from domain.currencies import (
+    RegistryError,
+    currency_for_workspace,
+    format_amount,
+    parse_amount,
+    parse_registry,
+    registry,
+)
+from domain.errors import DomainError
 
 
 def test_registry_file_is_validated():
-    from config import CURRENCIES_FILE
-
     document = json.loads(CURRENCIES_FILE.read_text())
     assert set(parse_registry(document).currencies) == set(registry().currencies)
     broken = json.loads(CURRENCIES_FILE.read_text())
@@ -40,3 +47,30 @@ def test_amounts_are_formatted_and_parsed_with_integers_only():
         parse_amount("0.000000001", 8)
     with pytest.raises(ValueError):
         parse_amount("1e5", 8)
+
+
+def test_real_networks_are_known_but_disabled_until_enabled():
+    # Given the shipped registry / Then Solana and Bitcoin are known, disabled, and hidden from workspaces
+    document = json.loads(CURRENCIES_FILE.read_text())
+    shipped = parse_registry(document)
+    assert {"solana-mainnet", "solana-testnet", "bitcoin-mainnet", "bitcoin-testnet", "bitcoin-regtest"} \
+        <= set(shipped.networks) - {n.id for n in shipped.enabled_networks()}
+    assert "SOL_TEST" not in {c.id for c in shipped.of_network_type("testnet")}
+    with pytest.raises(DomainError) as hidden:
+        currency_for_workspace(currency_id="SOL", network_type="mainnet")
+    assert hidden.value.code == "CURRENCY_NOT_FOUND"
+    # When a deployment enables one / Then its currencies are listed; an unknown id is refused
+    enabled = parse_registry(document, enable=frozenset({"solana-testnet"}))
+    assert {"SOL_TEST", "USDC_SOL_TEST"} <= {c.id for c in enabled.of_network_type("testnet")}
+    with pytest.raises(RegistryError, match="NETWORKS_ENABLED"):
+        parse_registry(document, enable=frozenset({"nope"}))
+    # And SPL mints keep their case (base58), explorer links fill their templates
+    usdc = enabled.currency("USDC_SOL_TEST")
+    assert usdc.contract == "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU"
+    assert enabled.currency_by_contract("solana-testnet", usdc.contract) is usdc
+    assert enabled.network("bitcoin-mainnet").explorer_url("transaction", tx_hash="ab") == "https://mempool.space/tx/ab"
+    assert enabled.network("bitcoin-regtest").explorer_url("transaction", tx_hash="ab") is None
+    broken = json.loads(CURRENCIES_FILE.read_text())
+    broken["networks"][-1]["explorer"] = {"transaction": "http://example.com/{address}"}
+    with pytest.raises(RegistryError, match="explorer"):
+        parse_registry(broken)
