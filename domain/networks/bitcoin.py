@@ -68,6 +68,7 @@ from domain.networks.base import (
     SpentOutput,
     Transfer,
     TransferRejected,
+    TransferStatus,
     UnsignedTransfer,
 )
 from domain.networks.bitcoin_node import AlreadyKnown, BitcoinNode, RpcBitcoinNode
@@ -322,6 +323,19 @@ class BitcoinAdapter:
             if prevout.script_pubkey != sender_script.hex():
                 raise _malformed("every input must spend an output of the sending address")
         return tx, spent, sender_script
+
+    def transaction_hash(self, *, body: dict[str, Any], signature: bytes) -> str:
+        """The txid: a Taproot spend's witnesses are not part of it, so it is known before signing."""
+        tx, _, _ = self._parse_signed_body(body)
+        return tx.txid().hex()
+
+    async def transfer_status(self, tx_hash: str) -> TransferStatus:
+        """``included`` once a block the watcher read holds the spend, ``pending`` until then (a
+        Taproot key-path spend of confirmed inputs cannot revert once mined)."""
+        status = await self.transaction_status(tx_hash)
+        if status is None:
+            return TransferStatus(tx_hash=tx_hash, state="pending")
+        return TransferStatus(tx_hash=tx_hash, state="included", block_height=status[0])
 
     async def submit_transfer(self, *, body: dict[str, Any], signature: bytes) -> str:
         """A one-input transfer with its one signature (see :meth:`submit_signatures`)."""

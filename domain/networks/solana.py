@@ -63,6 +63,7 @@ from domain.networks.base import (
     InvalidSignature,
     Transfer,
     TransferRejected,
+    TransferStatus,
     UnsignedTransfer,
 )
 from domain.networks.solana_chain import TOKEN_ACCOUNT_SIZE, SlotTransaction, SolanaChain, local_chain
@@ -251,6 +252,23 @@ class SolanaAdapter:
                 code="RENT_EXEMPT_MINIMUM", details={"left": str(left), "minimum": str(rent_minimum)})
 
     # --- submitting ----------------------------------------------------------------------------
+
+    def transaction_hash(self, *, body: dict[str, Any], signature: bytes) -> str:
+        """A Solana transaction is named by its first signature: the fee payer's (base58)."""
+        if not isinstance(signature, (bytes, bytearray)) or len(signature) != 64:
+            raise InvalidSignature("the signature must be 64 bytes (Ed25519)")
+        return str(Signature.from_bytes(bytes(signature)))
+
+    async def transfer_status(self, tx_hash: str) -> TransferStatus:
+        """Landed (``included``, failed ones with ``success`` False) or not seen yet (``pending``:
+        a Solana transaction either lands before its blockhash expires or never)."""
+        status = await self.chain.signature_status(tx_hash)
+        if status is None:
+            return TransferStatus(tx_hash=tx_hash, state="pending")
+        if status.error is not None:
+            return TransferStatus(tx_hash=tx_hash, state="included", block_height=status.slot, success=False,
+                                  reason_code="TRANSACTION_FAILED", reason=str(status.error))
+        return TransferStatus(tx_hash=tx_hash, state="included", block_height=status.slot)
 
     async def submit_transfer(self, *, body: dict[str, Any], signature: bytes) -> str:
         if not isinstance(body, dict) or body.get("type") != "solana-transfer" or body.get("network") != self.network.id:

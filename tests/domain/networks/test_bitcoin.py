@@ -118,8 +118,11 @@ async def test_a_vault_receives_bitcoin_and_spends_it_by_the_key_path(
     assert all(p.scheme == TAPROOT_SCHEME and p.merkle_root == b"" and len(p.message) == 32 for p in payloads)
     # And each input is signed by a different pair of participants (the key is never whole)
     signatures = [vault_key.sign(p.message, signers) for p, signers in zip(payloads, [(1, 2), (2, 3)])]
+    # (the txid is known before any signature: Taproot witnesses are not part of it)
+    expected_txid = adapter.transaction_hash(body=unsigned.body, signature=b"")
     async with unit_of_work():
         txid = await submit_signed(adapter, body=unsigned.body, signatures=signatures)
+        assert txid == expected_txid and (await adapter.transfer_status(txid)).state == "pending"
     # Then the kernel accepted every input's script into its mempool and connects the block holding it
     assert [tx.txid().hex() for tx in node.mempool] == [txid]
     node.mine(other_script())
@@ -134,6 +137,8 @@ async def test_a_vault_receives_bitcoin_and_spends_it_by_the_key_path(
     async with unit_of_work():
         assert await adapter.balance_of(address=address, currency=btc) == 30 * COIN - fee
         assert await adapter.transaction_status(txid) == (spent_block, 1)
+        status = await adapter.transfer_status(txid)
+        assert (status.state, status.block_height) == ("included", spent_block)
     node.mine(other_script(), 2)
     async with unit_of_work():
         assert await adapter.transaction_status(txid) == (spent_block, 3)

@@ -107,6 +107,10 @@ async def test_a_vault_receives_sol_and_a_token_and_sends_both_with_every_signer
         received = await _deposits_to(adapter, recipient, height + 1)
         assert [(t.tx_hash, t.currency_id, t.amount, t.from_address) for t in received] == [
             (sent[0][0], "SOL_TEST", SOL // 10, vault), (sent[1][0], "USDC_SOL_TEST", 25_000_000, vault)]
+        # And the hash is known before submitting, and the tracker sees the transfer landed
+        assert adapter.transaction_hash(body=unsigned.body, signature=signature) == sent[1][0]
+        status = await adapter.transfer_status(sent[0][0])
+        assert (status.state, status.success) == ("included", True)
         # And the chain reports their confirmations, growing with new slots
         slot, confirmations = await adapter.transaction_status(sent[0][0])
         chain.advance(3)
