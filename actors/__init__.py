@@ -1,7 +1,8 @@
 """Dramatiq actors: thin wrappers around domain functions, one module per domain.
 
 Importing this package collects the actors; :func:`declare_all` binds them to a broker.
-Queues (one per job family): ``companies``, ``auth``, ``keys``, ``signing``, ``backups``; and
+Queues (one per job family): ``companies``, ``auth``, ``keys``, ``signing``, ``backups``,
+``notifications``, ...; and
 ``signer_1`` / ``signer_2``, each consumed only by its own signer process. See the README for
 worker pools.
 """
@@ -18,6 +19,7 @@ from actors import (  # noqa: E402,F401
     deposits,
     devnet,
     keys,
+    notifications,
     service_signer,
     sessions,
     transactions,

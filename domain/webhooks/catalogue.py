@@ -14,16 +14,24 @@ from domain.errors import NotFound, ValidationFailed, field_error
 TRANSACTION_CREATED = "transaction.created"
 TRANSACTION_UPDATED = "transaction.updated"
 WEBHOOK_TEST = "webhook.test"
+#: Security events: what the workspace's administrators are told of (domain/notifications.py).
+BACKUP_STARTED = "backup.started"
+BACKUP_FILE_DOWNLOADED = "backup.file_downloaded"
+WORKSPACE_OWNER_CHANGED = "workspace.owner_changed"
 
 #: Every event type the service emits, with what it reports (docs/webhooks.md).
 EVENT_TYPES: dict[str, str] = {
     TRANSACTION_CREATED: "a withdrawal was created or a deposit was detected",
     TRANSACTION_UPDATED: "a transaction changed status, confirmations or balances",
     WEBHOOK_TEST: "a test event sent on request to one webhook (POST .../test)",
+    BACKUP_STARTED: "someone started a backup: an export of every key share of the workspace",
+    BACKUP_FILE_DOWNLOADED: "someone downloaded the workspace's backup file",
+    WORKSPACE_OWNER_CHANGED: "an ownership transfer completed: the workspace has a new owner",
 }
 #: What a webhook may subscribe to: exact types and whole families.
-SUBSCRIBABLE_TYPES = frozenset({TRANSACTION_CREATED, TRANSACTION_UPDATED})
-SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*"})
+SUBSCRIBABLE_TYPES = frozenset({TRANSACTION_CREATED, TRANSACTION_UPDATED, BACKUP_STARTED, BACKUP_FILE_DOWNLOADED,
+                                WORKSPACE_OWNER_CHANGED})
+SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*", "backup.*", "workspace.*"})
 
 STATUS_ACTIVE = "active"
 STATUS_DISABLED = "disabled"
