@@ -315,26 +315,30 @@ async def list_members(*, principal: Principal, workspace_id: uuid.UUID, limit: 
     return [Member(user=m.user, role=m.role, role_status=m.role_status) for m in members], await query.count()
 
 
-async def _membership_to_manage(principal: Principal, workspace_id: uuid.UUID,
-                                user_id: uuid.UUID) -> tuple[str, WorkspaceMember]:
-    """The caller's role and the target's membership (locked), if the caller may act on it."""
+async def _membership_to_manage(principal: Principal, workspace_id: uuid.UUID, user_id: uuid.UUID, *,
+                                owner: Conflict, self_: Conflict) -> tuple[str, WorkspaceMember]:
+    """The caller's role and the target's membership (locked), if the caller may act on it:
+    not the owner (``owner``), not the caller itself (``self_``), not a member above the caller."""
     access = principal.require(workspace_id, Permission.MANAGE_USERS)
     membership = await WorkspaceMember.filter(workspace_id=workspace_id, user_id=user_id).select_for_update() \
         .prefetch_related("user").first()
     if membership is None:
         raise NotFound("user not found", code="USER_NOT_FOUND")
+    if membership.role == WorkspaceRole.OWNER:
+        raise owner
+    if user_id == principal.user.id:
+        raise self_
+    if not grantable(membership.role, by=access.role):
+        raise not_grantable(membership.role, by=access.role, acting_on=True)
     return access.role, membership
 
 
 async def change_role(*, principal: Principal, workspace_id: uuid.UUID, user_id: uuid.UUID, role: str) -> Member:
     """Give a member another role, under the grant rule; the owner's role changes only by a transfer."""
-    caller_role, membership = await _membership_to_manage(principal, workspace_id, user_id)
-    if membership.role == WorkspaceRole.OWNER:
-        raise Conflict("the owner's role changes only by an ownership transfer", code="CANNOT_CHANGE_OWNER_ROLE")
-    if user_id == principal.user.id:
-        raise Conflict("you cannot change your own role", code="CANNOT_CHANGE_OWN_ROLE")
-    if not grantable(membership.role, by=caller_role):
-        raise not_grantable(membership.role, by=caller_role, acting_on=True)
+    caller_role, membership = await _membership_to_manage(
+        principal, workspace_id, user_id,
+        owner=Conflict("the owner's role changes only by an ownership transfer", code="CANNOT_CHANGE_OWNER_ROLE"),
+        self_=Conflict("you cannot change your own role", code="CANNOT_CHANGE_OWN_ROLE"))
     if not grantable(role, by=caller_role):
         raise not_grantable(role, by=caller_role)
     previous = membership.role
@@ -350,13 +354,10 @@ async def change_role(*, principal: Principal, workspace_id: uuid.UUID, user_id:
 async def remove_user(*, principal: Principal, workspace_id: uuid.UUID, user_id: uuid.UUID) -> None:
     """Remove a member. Their devices in the workspace are revoked; an API user, or a person left
     in no workspace, is deactivated and their tokens revoked at once."""
-    caller_role, membership = await _membership_to_manage(principal, workspace_id, user_id)
-    if membership.role == WorkspaceRole.OWNER:
-        raise Conflict("the workspace owner cannot be removed", code="CANNOT_REMOVE_OWNER")
-    if user_id == principal.user.id:
-        raise Conflict("you cannot remove yourself", code="CANNOT_REMOVE_SELF")
-    if not grantable(membership.role, by=caller_role):
-        raise not_grantable(membership.role, by=caller_role, acting_on=True)
+    _, membership = await _membership_to_manage(
+        principal, workspace_id, user_id,
+        owner=Conflict("the workspace owner cannot be removed", code="CANNOT_REMOVE_OWNER"),
+        self_=Conflict("you cannot remove yourself", code="CANNOT_REMOVE_SELF"))
     await membership.delete()
     revoked_devices = await devices.revoke_member_devices(workspace_id=workspace_id, user_id=user_id)
     await OwnershipTransfer.filter(workspace_id=workspace_id, to_user_id=user_id, status="pending").update(
