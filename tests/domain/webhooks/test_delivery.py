@@ -15,7 +15,6 @@ import uuid
 from datetime import timedelta
 
 import pytest
-
 from standardwebhooks.webhooks import Webhook as StandardWebhook
 
 from core.unit_of_work import unit_of_work
