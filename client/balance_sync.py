@@ -33,6 +33,8 @@ from typing import Any, Awaitable, Callable, Mapping
 SNAPSHOT_PATH = "/api/v1/asset/balances/currencies"
 CHANGES_PATH = "/api/v1/transactions/changes"
 PAGE_SIZE = 1000
+#: Per-wallet balances per snapshot page (the service's maximum).
+WALLETS_PAGE_SIZE = 1000
 PARTS = ("available", "frozen", "held", "total")
 
 Fetch = Callable[[str, Mapping[str, Any]], Awaitable[tuple[int, Any]]]
@@ -78,21 +80,35 @@ class BalanceSync:
         """Take the snapshot as truth and its cursor as the position."""
         if "wallet_balances" not in snapshot:
             raise ValueError("request the snapshot with wallets=true: per-wallet balances seed the local copy")
-        self.balances = {
-            (w["address"], w["currency_id"]): LocalBalance(
-                address=w["address"], currency_id=w["currency_id"], parts=_atomic(w["balance"]),
-                balance_version=w.get("balance_version"), block_height=w.get("block_height"),
-            )
-            for w in snapshot["wallet_balances"]
-        }
+        self.balances = {}
+        for wallet in snapshot["wallet_balances"]:
+            self._seed(wallet)
         self.cursor = snapshot["cursor"]
 
+    def _seed(self, w: Mapping[str, Any]) -> None:
+        self.balances[(w["address"], w["currency_id"])] = LocalBalance(
+            address=w["address"], currency_id=w["currency_id"], parts=_atomic(w["balance"]),
+            balance_version=w.get("balance_version"), block_height=w.get("block_height"))
+
     async def reset(self) -> Mapping[str, Any]:
-        """Rules 1 and 6: a fresh snapshot becomes the truth; continue from its cursor."""
-        status, snapshot = await self.fetch(SNAPSHOT_PATH, {"wallets": "true"})
+        """Rules 1 and 6: a fresh snapshot becomes the truth; continue from its cursor.
+
+        The per-wallet balances come in pages; each page is a state of its own. Every wallet is
+        seeded from its page, and the change log is continued from the *first* page's cursor:
+        a change replayed onto a wallet seeded later carries a balance_version it already has.
+        """
+        params: dict[str, Any] = {"wallets": "true", "wallets_limit": WALLETS_PAGE_SIZE}
+        status, snapshot = await self.fetch(SNAPSHOT_PATH, params)
         if status != 200:
             raise SyncError(status, snapshot)
         self.load_snapshot(snapshot)
+        page = snapshot
+        while page.get("next_wallets_after"):
+            status, page = await self.fetch(SNAPSHOT_PATH, {**params, "wallets_after": page["next_wallets_after"]})
+            if status != 200:
+                raise SyncError(status, page)
+            for wallet in page["wallet_balances"]:
+                self._seed(wallet)
         self.resets += 1
         return snapshot
 

@@ -70,3 +70,32 @@ async def test_openapi_document_is_served(client, database):
     assert response.status == 200
     paths = response.json["paths"]
     assert "/api/v2/auth/access-token" in paths and "/api/v1/company" in paths
+
+
+async def test_a_body_over_the_limit_is_a_413_envelope_for_any_operation(client, settings):
+    caller = await make_caller(role="ADMIN")
+    oversized = b'{"name": "' + b"x" * settings.request_max_bytes + b'"}'
+    for method, path in (("POST", "/api/v1/vault/accounts"), ("GET", "/api/v1/workspace"),
+                         ("POST", "/api/v2/auth/access-token")):
+        _, response = await client.request(method, path, content=oversized, headers=caller.headers())
+        body = assert_envelope(response, 413, "PAYLOAD_TOO_LARGE")
+        assert str(settings.request_max_bytes) in body["error"]
+    # A body at the limit is read (and judged on its content)
+    _, fits = await client.post("/api/v1/vault/accounts", content=b"{" + b" " * (settings.request_max_bytes - 2) + b"}",
+                                headers=caller.headers())
+    assert fits.status == 400 and fits.json["details"]["field"] == "name"
+
+
+async def test_a_wrong_method_names_the_allowed_ones(client, database):
+    _, response = await client.request("PUT", "/api/v1/vault/accounts")
+    assert_envelope(response, 405, "METHOD_NOT_ALLOWED")
+    assert {"GET", "POST"} <= {m.strip() for m in response.headers["allow"].split(",")}
+
+
+async def test_blank_and_repeated_query_values_are_refused_not_ignored(client):
+    caller = await make_caller(role="ADMIN")
+    for query, field in (("wallets=", "wallets"), ("limit=", "limit"), ("limit=1&limit=2", "limit")):
+        path = "/api/v1/asset/balances/currencies" if field == "wallets" else "/api/v1/vault/accounts"
+        _, response = await client.get(f"{path}?{query}", headers=caller.headers())
+        body = assert_envelope(response, 400, "VALIDATION_ERROR")
+        assert body["details"]["field"] == field, query
