@@ -14,7 +14,6 @@ one SQL statement, so ``cursor`` names exactly the changes the balances include.
 from __future__ import annotations
 
 import json
-
 import uuid
 from dataclasses import dataclass
 from datetime import datetime

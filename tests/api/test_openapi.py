@@ -16,8 +16,8 @@ import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given
-from hypothesis.errors import Unsatisfiable
 from hypothesis import settings as hypothesis_settings
+from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.failures import FailureGroup
