@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import uuid
-
 from datetime import timedelta
 
 from core import clock
