@@ -17,6 +17,7 @@ from api import (
     cosigner,
     currencies,
     devices,
+    docs,
     errors,
     transactions,
     users,
@@ -41,7 +42,11 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     settings = settings or get_settings()
     app = Sanic(name)
     app.config.FALLBACK_ERROR_FORMAT = "json"
-    app.config.OAS_UI_DEFAULT = "swagger"
+    # sanic-ext serves /docs/openapi.json; the pages are api/docs.py's (Swagger UI from an
+    # installed package: its own pages would load the UI from a CDN).
+    app.config.OAS_UI_SWAGGER = False
+    app.config.OAS_UI_REDOC = False
+    app.config.OAS_UI_DEFAULT = None
     app.config.OAS_URL_PREFIX = "/docs"
     app.config.CORS = False
     # A body over the limit is refused with 413 PAYLOAD_TOO_LARGE before it is read in full.
@@ -54,6 +59,7 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     for module in (auth, devices, companies, workspaces, users, cosigner, backups,
                    currencies, vaults, wallets, balances, transactions, webhooks):
         app.blueprint(module.bp)
+    docs.install(app)
     errors.install(app)
 
     @app.on_request(priority=100)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.support.callers import make_caller
 
 
@@ -99,3 +101,22 @@ async def test_blank_and_repeated_query_values_are_refused_not_ignored(client):
         _, response = await client.get(f"{path}?{query}", headers=caller.headers())
         body = assert_envelope(response, 400, "VALIDATION_ERROR")
         assert body["details"]["field"] == field, query
+
+
+async def test_the_docs_page_works_offline_its_assets_served_by_the_service(client, database):
+    # Given the browsable documentation page
+    _, page = await client.get("/docs")
+    assert page.status == 200 and "text/html" in page.headers["content-type"]
+    # Then everything it loads is served by the service itself: no CDN, no other host
+    sources = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert sources and all(source.startswith("/docs/") for source in sources), sources
+    for source in sources:
+        _, asset = await client.get(source)
+        assert asset.status == 200 and len(asset.body) > 0, source
+    _, script = await client.get("/docs/assets/swagger-ui-bundle.js")
+    assert b"SwaggerUIBundle" in script.body and "javascript" in script.headers["content-type"]
+    _, init = await client.get("/docs/init.js")
+    assert "/docs/openapi.json" in init.text and "http" not in init.text.replace("window.location.origin", "")
+    # And nothing outside the Swagger UI files is served from the package folder
+    _, other = await client.get("/docs/assets/index.html")
+    assert other.status == 404
