@@ -40,7 +40,9 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     """Build the API. The process that serves it opens the database and the broker
     (``custody.web``); the tests provide both themselves."""
     settings = settings or get_settings()
-    app = Sanic(name)
+    # Sanic's own handlers would print every line a second time beside the process's logging
+    # (core/logs.py): its loggers propagate to that one instead.
+    app = Sanic(name, configure_logging=False)
     app.config.FALLBACK_ERROR_FORMAT = "json"
     # sanic-ext serves /docs/openapi.json; the pages are api/docs.py's (Swagger UI from an
     # installed package: its own pages would load the UI from a CDN).

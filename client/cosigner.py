@@ -305,9 +305,16 @@ class CoSigner:
 
     async def run(self, *, interval: float = 2.0, stop: asyncio.Event | None = None) -> None:
         stop = stop or asyncio.Event()
+        announced = False
         while not stop.is_set():
             try:
                 report = await self.step()
+                if not announced:
+                    # Once: the operator knows it is signed in and polling (then it is quiet when idle).
+                    logger.info("co-signer: signed in as %s in workspace %s; waiting for key generations and "
+                                "signing requests (every %gs)", self.credentials.client_id,
+                                self.credentials.workspace_id, interval)
+                    announced = True
                 if report != StepReport():
                     logger.info("co-signer: %s", report)
             except (CosignerError, OSError) as exc:

@@ -37,6 +37,7 @@ from custody import faucet, signer
 from custody.embedded import ensure_servers
 from custody.processes import general_queues, worker_command
 from custody.queues import queue_report
+from custody.readiness import wait_for_service
 from custody.scheduler import run_forever
 from custody.web import serve
 from custody.wiring import close_database, migrate, open_database, setup_broker
@@ -45,7 +46,10 @@ from domain.permissions import WorkspaceRole
 
 
 def _with_embedded_servers(settings: Settings) -> tuple[Settings, object]:
-    """Start embedded servers for unset URLs; export the URLs so child processes share them."""
+    """Start embedded servers for unset URLs; export the URLs so child processes share them.
+
+    SIGTERM ends the command through its ``finally`` (SystemExit), so that it releases them."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     servers = ensure_servers(database_url=settings.database_url, redis_url=settings.redis_url,
                              data_dir=settings.data_dir)
     os.environ["DATABASE_URL"] = servers.database_url  # type: ignore[assignment]
@@ -65,11 +69,13 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     servers = None
     if args.embedded:
         settings, servers = _with_embedded_servers(settings)
-    _require_urls(settings)
-    asyncio.run(migrate(settings))
+    try:
+        _require_urls(settings)
+        asyncio.run(migrate(settings))
+    finally:
+        if servers is not None:
+            servers.stop()  # type: ignore[attr-defined]
     print("migrations applied")
-    if servers is not None:
-        servers.stop()  # type: ignore[attr-defined]
     return 0
 
 
@@ -145,12 +151,20 @@ def cmd_dev(args: argparse.Namespace) -> int:
 
 def cmd_bootstrap(args: argparse.Namespace) -> int:
     settings = get_settings()
+    out = Path(args.out)
+    # Checked before anything is created: the file will hold a private key.
+    if out.is_symlink():
+        sys.exit(f"custody: {out} is a symbolic link; refusing to write credentials through it")
+    if out.exists() and not args.force:
+        sys.exit(f"custody: {out} exists; pass --force to overwrite")
+    base_url = args.base_url or settings.base_url
+    # Right after `scripts/dev &`: the service (and the embedded servers it starts) first.
+    if args.wait > 0 and not wait_for_service(base_url, timeout=args.wait):
+        sys.exit(f"custody: the service at {base_url} did not answer within {args.wait:g} s; is `scripts/dev` "
+                 "running? (--wait 0 bootstraps without it)")
     servers = None
     if not (settings.database_url and settings.redis_url):
         settings, servers = _with_embedded_servers(settings)
-    out = Path(args.out)
-    if out.exists() and not args.force:
-        sys.exit(f"custody: {out} exists; pass --force to overwrite")
 
     async def run() -> dict:
         await migrate(settings)
@@ -176,20 +190,30 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
             "public_key": result.public_key,
         }
 
-    credentials = asyncio.run(run())
+    try:
+        credentials = asyncio.run(run())
+    finally:
+        if servers is not None:
+            servers.stop()  # type: ignore[attr-defined]
     # 0600 from the start, never through a symlink: the file holds a private key.
     write_private_file(out, json.dumps(credentials, indent=2))
     print(f"bootstrap: workspace {credentials['workspace_id']}, API user {credentials['client_id']}; "
           f"credentials written to {out} (mode 0600)")
-    if servers is not None:
-        servers.stop()  # type: ignore[attr-defined]
     return 0
 
 
 def cmd_queues(args: argparse.Namespace) -> int:
     settings = get_settings()
-    _require_urls(settings)
-    report = asyncio.run(queue_report(settings))
+    servers = None
+    if not (settings.database_url and settings.redis_url):
+        settings, servers = _with_embedded_servers(settings)  # as bootstrap and faucet do
+    try:
+        if servers is not None:
+            asyncio.run(migrate(settings))  # a fresh development database has no outbox yet
+        report = asyncio.run(queue_report(settings))
+    finally:
+        if servers is not None:
+            servers.stop()  # type: ignore[attr-defined]
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -248,7 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--role", default="ADMIN", choices=[role.value for role in WorkspaceRole if role != WorkspaceRole.OWNER],
                    help="workspace role of the API user (default ADMIN)")
     p.add_argument("--platform-admin", action="store_true", help="also make the API user PLATFORM_ADMIN")
-    p.add_argument("--base-url", default=None, help="written to the file; default CUSTODY_BASE_URL")
+    p.add_argument("--base-url", default=None, help="the service's URL, written to the file; default CUSTODY_BASE_URL")
+    p.add_argument("--wait", type=float, default=120.0,
+                   help="seconds to wait for the service at the base URL to answer (0: do not wait)")
     p.add_argument("--force", action="store_true")
     p.set_defaults(func=cmd_bootstrap)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Make a first authenticated call with the file written by `custody bootstrap --out FILE`.
 
-    python examples/first_call.py custody-bootstrap.json
+    python examples/first_call.py custody-credentials.json
 
 It reads base_url, client_id, private_key (Ed25519 seed, base64) and workspace_id; asks the
 server for its time; signs the token request payload; exchanges it for an access token; then
@@ -30,6 +30,10 @@ def call(method: str, url: str, body: dict | None = None, headers: dict | None =
             return json.loads(response.read() or b"null")
     except urllib.error.HTTPError as error:
         sys.exit(f"{method} {url} -> {error.code}: {error.read().decode()}")
+    except (urllib.error.URLError, OSError) as error:
+        reason = getattr(error, "reason", error)
+        base = url.split("/api/", 1)[0]
+        sys.exit(f"service not reachable at {base}: {reason} (is `scripts/dev` running?)")
 
 
 def main(path: str) -> None:
