@@ -163,7 +163,8 @@ async def test_starting_a_backup_and_downloading_its_file_are_audited_and_announ
     # Then the download is audited and announced too
     entry = await AuditEntry.get(action="backup.downloaded", actor_id=owner.user_id)
     assert entry.details == {"file_sha256": "ab" * 32}
-    assert [e.subject for e in await queued_emails("sec@acme.test")][-1] == "The workspace's backup file was downloaded"
+    assert sorted(e.subject for e in await queued_emails("sec@acme.test")) == [
+        "A backup of the workspace's key shares was started", "The workspace's backup file was downloaded"]
     await worker.settle()
     delivered = await wait_for(lambda: len(receiver.by_path("/hook")) >= 2 and receiver.by_path("/hook"))
     bodies = sorted((r.json["type"], r.json["data"]["backup_id"]) for r in delivered)

@@ -120,3 +120,34 @@ async def test_the_docs_page_works_offline_its_assets_served_by_the_service(clie
     # And nothing outside the Swagger UI files is served from the package folder
     _, other = await client.get("/docs/assets/index.html")
     assert other.status == 404
+
+
+async def test_each_reported_bad_input_is_a_4xx_envelope(client):
+    # The inputs that once answered 500, some without a token
+    caller = await make_caller(role="OWNER")
+    _, webhook = await client.post("/api/v1/webhooks", headers=caller.headers(),
+                                   json={"url": "http://127.0.0.1:9/hook", "event_types": ["transaction.*"]})
+    token_request = caller.signed_request()
+    cases = [
+        *[("POST", "/api/v2/auth/access-token", {"json": {
+            "data": token_request["data"].replace('"client_type": "user"', f'"client_type": {shape}'),
+            "signature": token_request["signature"]}}, "INVALID_TOKEN_REQUEST") for shape in ('{"a": 1}', "[1, 2]")],
+        ("POST", "/api/v1/vault/accounts", {"content": b'{"name": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"},
+         "MALFORMED_JSON"),
+        ("POST", "/api/v2/auth/access-token", {"json": {"data": "[" * 2000 + "]" * 2000, "signature": "AA=="}},
+         "INVALID_TOKEN_REQUEST"),
+        *[("POST", path, {"json": body}, "VALIDATION_ERROR") for path, body in (
+            ("/api/v1/vault/accounts", {"name": "a\x00b"}),
+            ("/api/v1/users", {"email": "a\x00b@acme.test", "role": "VIEWER"}),
+            ("/api/v1/users", {"email": "a@acme.test", "role": "VIEWER", "first_name": "x\x00"}),
+            ("/api/v1/webhooks", {"url": "https://example.com/", "event_types": ["transaction.*"],
+                                  "description": "d\x00"}))],
+        *[("GET", f"/api/v1/vault/accounts?{name}={value}", {}, "VALIDATION_ERROR")
+          for name in ("offset", "limit") for value in ("18446744073709551616", "9" * 40)],
+        ("GET", "/api/v1/company?offset=99999999999999999999999", {}, "VALIDATION_ERROR"),
+        ("PUT", f"/api/v1/webhooks/{webhook.json['id']}", {"json": {"status": {}}}, "VALIDATION_ERROR"),
+    ]
+    for method, path, request, code in cases:
+        _, response = await client.request(method, path, headers=caller.headers(), **request)
+        body = assert_envelope(response, 400, code)
+        assert body["code"] == code, (method, path)
