@@ -13,6 +13,7 @@ from api.schemas.workspaces import (
     OwnershipTransferStart,
     Workspace,
     WorkspaceList,
+    WorkspaceListQuery,
     WorkspaceWithRole,
 )
 from core.unit_of_work import unit_of_work
@@ -24,12 +25,12 @@ bp = Blueprint("workspaces", url_prefix="/api/v1")
 
 @bp.get("/workspaces")
 @endpoint(summary="Workspaces the caller has a role in, with the role in each", tag="workspaces",
-          responses={200: WorkspaceList})
-async def list_workspaces(request: Request) -> WorkspaceList:
+          query=WorkspaceListQuery, responses={200: WorkspaceList})
+async def list_workspaces(request: Request, query: WorkspaceListQuery) -> WorkspaceList:
     caller = await principal(request)
-    items = await workspaces.list_workspaces(principal=caller)
+    items, total = await workspaces.list_workspaces(principal=caller, limit=query.limit, offset=query.offset)
     return WorkspaceList(workspaces=[WorkspaceWithRole(**Workspace.fields_of(w), role=caller.accesses[w.id].role)
-                                     for w in items])
+                                     for w in items], total=total, limit=query.limit, offset=query.offset)
 
 
 @bp.get("/workspace")

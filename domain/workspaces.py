@@ -34,5 +34,7 @@ async def create_workspace(
     return workspace
 
 
-async def list_workspaces(*, principal: Principal) -> list[Workspace]:
-    return await Workspace.filter(id__in=list(principal.accesses)).order_by("created_at", "id")
+async def list_workspaces(*, principal: Principal, limit: int = 100, offset: int = 0) -> tuple[list[Workspace], int]:
+    """One page of the workspaces the caller has a role in, oldest first, and their number."""
+    query = Workspace.filter(id__in=list(principal.accesses))
+    return await query.order_by("created_at", "id").offset(offset).limit(limit), await query.count()

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from api.schemas.auth import PermissionName, RoleName
-from api.schemas.common import Email, RequestBody, Resource, Timestamp, text
+from api.schemas.common import Email, RequestBody, Resource, Timestamp, page_query, text
 from models.workspaces import OwnershipTransfer as OwnershipTransferRow
 from models.workspaces import Workspace as WorkspaceRow
 
@@ -46,8 +46,16 @@ class WorkspaceWithRole(Workspace):
     role: RoleName
 
 
+WorkspaceListQuery = page_query(default=100, maximum=1000, name="WorkspaceListQuery")
+
+
 class WorkspaceList(Resource):
+    """One page of the caller's workspaces, oldest first."""
+
     workspaces: list[WorkspaceWithRole]
+    total: int = Field(ge=0)
+    limit: int = Field(ge=1)
+    offset: int = Field(ge=0)
 
 
 class CurrentWorkspace(WorkspaceWithRole):

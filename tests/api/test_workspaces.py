@@ -133,3 +133,12 @@ async def test_a_workspace_created_by_platform_staff_gets_its_first_owner_by_inv
     _, accepted = await client.post("/api/v1/users/invitations/accept", json={"token": token})
     assert accepted.status == 200 and accepted.json["role"] == "OWNER"
     assert [m.role for m in await WorkspaceMember.filter(workspace_id=created.json["id"])] == ["OWNER"]
+
+
+async def test_the_callers_workspaces_are_paged_with_a_maximum(client):
+    caller = await make_caller(role="VIEWER")
+    _, page = await client.get("/api/v1/workspaces?limit=1", headers=caller.headers(workspace=None))
+    assert page.status == 200
+    assert (len(page.json["workspaces"]), page.json["total"], page.json["limit"], page.json["offset"]) == (1, 1, 1, 0)
+    _, too_big = await client.get("/api/v1/workspaces?limit=1001", headers=caller.headers(workspace=None))
+    assert too_big.status == 400 and too_big.json["details"]["field"] == "limit"
