@@ -22,7 +22,6 @@ import asyncio
 import json
 import os
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -35,7 +34,7 @@ from core.settings import Settings, configure, get_settings
 from core.unit_of_work import unit_of_work
 from custody import faucet, signer
 from custody.embedded import ensure_servers
-from custody.processes import general_queues, worker_command
+from custody.processes import general_queues, spawn, stop_groups, worker_command
 from custody.queues import queue_report
 from custody.readiness import wait_for_service
 from custody.scheduler import run_forever
@@ -110,12 +109,11 @@ def cmd_dev(args: argparse.Namespace) -> int:
     asyncio.run(migrate(settings))
     custody = [sys.executable, "-m", "custody.cli"]
     children = {
-        "web": subprocess.Popen([*custody, "web", "--host", args.host, "--port", str(args.port)]),
-        "worker": subprocess.Popen(worker_command(processes=1, threads=settings.worker_threads,
-                                                  queues=general_queues())),
-        "signer1": subprocess.Popen([*custody, "signer", "--participant", "1"]),
-        "signer2": subprocess.Popen([*custody, "signer", "--participant", "2"]),
-        "scheduler": subprocess.Popen([*custody, "scheduler"]),
+        "web": spawn([*custody, "web", "--host", args.host, "--port", str(args.port)]),
+        "worker": spawn(worker_command(processes=1, threads=settings.worker_threads, queues=general_queues())),
+        "signer1": spawn([*custody, "signer", "--participant", "1"]),
+        "signer2": spawn([*custody, "signer", "--participant", "2"]),
+        "scheduler": spawn([*custody, "scheduler"]),
     }
     print(f"custody dev: API on http://{args.host}:{args.port} (docs at /docs), worker, signers 1 and 2, "
           "scheduler; Ctrl-C stops everything",
@@ -137,14 +135,8 @@ def cmd_dev(args: argparse.Namespace) -> int:
                     exit_code, stopping = child.returncode or 1, True
             time.sleep(0.5)
     finally:
-        for child in children.values():
-            if child.poll() is None:
-                child.terminate()
-        for child in children.values():
-            try:
-                child.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        # Each child with what it started (dramatiq's worker processes), before the servers go.
+        stop_groups(children.values(), timeout=15)
         servers.stop()  # type: ignore[attr-defined]
     return exit_code
 

@@ -146,3 +146,52 @@ def test_queues_works_against_the_embedded_servers_and_leaves_none_running(tmp_p
     while postmaster.exists() and process_alive(int(postmaster.read_text().split()[0])):
         assert time.monotonic() < deadline, "embedded PostgreSQL still running"
         time.sleep(0.1)
+
+
+def _descendants(pid: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat_file.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat_file.parent.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process tree from /proc")
+def test_dev_leaves_no_process_behind_when_it_is_stopped(settings, tmp_path):
+    # Given `custody dev` running (the test's PostgreSQL; its own embedded Redis, so that its
+    # workers share no queue with anything else)
+    port = _free_port()
+    env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+    env.update(DATABASE_URL=settings.database_url, CUSTODY_DATA_DIR=str(tmp_path / "data"))
+    dev = _custody("dev", "--port", str(port), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if _request("GET", f"http://127.0.0.1:{port}/api/v2/auth/time")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert dev.poll() is None and time.monotonic() < deadline, "custody dev did not start"
+            time.sleep(0.3)
+        time.sleep(2)  # the workers' own processes are up too
+        family = _descendants(dev.pid)
+        assert len(family) >= 5  # web, worker, two signers, scheduler, and dramatiq's worker processes
+    finally:
+        # When it is stopped
+        dev.terminate()
+        dev.wait(timeout=60)
+    # Then every process it started has ended: the children, what they started, the embedded Redis
+    deadline = time.monotonic() + 10
+    while [pid for pid in family if process_alive(pid)] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in family if process_alive(pid)]
