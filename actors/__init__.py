@@ -2,7 +2,7 @@
 
 Importing this package collects the actors; :func:`declare_all` binds them to a broker.
 Queues (one per job family): ``companies``, ``auth``, ``keys``, ``signing``, ``backups``,
-``withdrawals`` (and the others named in the README); and
+``withdrawals``, ``notifications`` (and the others named in the README); and
 ``signer_1`` / ``signer_2``, each consumed only by its own signer process. See the README for
 worker pools.
 """
@@ -19,6 +19,7 @@ from actors import (  # noqa: E402,F401
     deposits,
     devnet,
     keys,
+    notifications,
     service_signer,
     sessions,
     transactions,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import uuid
 
-from core.jobs import command_actor
+from core.jobs import actor, command_actor
 from core.outbox import Command
+from core.unit_of_work import unit_of_work
 from domain.signing import keys
 
 
@@ -25,3 +26,10 @@ async def collect_round2(*, command: Command, key_set_id: str) -> None:
 async def collect_results(*, command: Command, key_set_id: str) -> None:
     """Every participant finalized and agrees: the key set is ready."""
     await keys.collect_results(key_set_id=uuid.UUID(key_set_id))
+
+
+@actor(keys.EXPIRE_STALE, max_retries=0)
+async def expire_stale() -> None:
+    """Fail key generations that did not finish within KEY_GENERATION_TIMEOUT_SECONDS."""
+    async with unit_of_work():
+        await keys.expire_stale_generations()

@@ -7,6 +7,7 @@ import time
 import uuid
 
 from sanic import Request, Sanic
+from sanic.exceptions import PayloadTooLarge
 from sanic.response import HTTPResponse
 
 from api import (
@@ -17,6 +18,7 @@ from api import (
     cosigner,
     currencies,
     devices,
+    docs,
     errors,
     health,
     tags,
@@ -44,9 +46,15 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     """Build the API. The process that serves it opens the database and the broker
     (``custody.web``); the tests provide both themselves."""
     settings = settings or get_settings()
-    app = Sanic(name)
+    # Sanic's own handlers would print every line a second time beside the process's logging
+    # (core/logs.py): its loggers propagate to that one instead.
+    app = Sanic(name, configure_logging=False)
     app.config.FALLBACK_ERROR_FORMAT = "json"
-    app.config.OAS_UI_DEFAULT = "swagger"
+    # sanic-ext serves /docs/openapi.json; the pages are api/docs.py's (Swagger UI from an
+    # installed package: its own pages would load the UI from a CDN).
+    app.config.OAS_UI_SWAGGER = False
+    app.config.OAS_UI_REDOC = False
+    app.config.OAS_UI_DEFAULT = None
     app.config.OAS_URL_PREFIX = "/docs"
     app.config.CORS = False
     # A body over the limit is refused with 413 PAYLOAD_TOO_LARGE before it is read in full.
@@ -60,6 +68,7 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
                    wallets, balances, transactions, webhooks, tags, whitelist, withdrawals):
         app.blueprint(module.bp)
     app.blueprint(vaults.listing)
+    docs.install(app)
     errors.install(app)
 
     @app.on_request(priority=100)
@@ -69,6 +78,15 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
         request.ctx.request_id_token = current_request_id.set(request.ctx.request_id)
         request.ctx.started = time.perf_counter()
         metrics.http_in_progress.inc()
+
+    @app.on_request(priority=90)
+    async def refuse_large_bodies(request: Request) -> None:
+        # Sanic's own server stops reading at REQUEST_MAX_SIZE; behind an ASGI server it does not,
+        # so the limit is enforced here too: by the declared length, then by what arrived.
+        declared = request.headers.get("content-length", "")
+        if (declared.isdigit() and int(declared) > settings.request_max_bytes) or (
+                len(request.body or b"") > settings.request_max_bytes):
+            raise PayloadTooLarge(f"the request body is larger than {settings.request_max_bytes} bytes")
 
     @app.on_response(priority=100)
     async def echo_request_id(request: Request, response: HTTPResponse) -> None:

@@ -75,7 +75,8 @@ async def workspace_totals(request: Request) -> SymbolTotals:
           tag="balances", query=BalanceSnapshotQuery, responses={200: BalanceSnapshot}, workspace=True)
 async def balance_snapshot(request: Request, query: BalanceSnapshotQuery) -> BalanceSnapshot:
     caller, ws = await workspace(request)
-    snap = await balances.snapshot(principal=caller, workspace_id=ws.id, include_wallets=query.wallets)
+    snap = await balances.snapshot(principal=caller, workspace_id=ws.id, include_wallets=query.wallets,
+                                   wallets_limit=query.wallets_limit, wallets_after=query.wallets_after)
     wallet_balances = None
     if snap.wallets is not None:
         decimals = {t.currency.id: t.currency.decimals for t in snap.currency_balances}
@@ -90,4 +91,5 @@ async def balance_snapshot(request: Request, query: BalanceSnapshotQuery) -> Bal
         currency_balances=[CurrencyBalance(currency=Currency.of(t.currency),
                                            **balances.amounts(t.parts, t.currency.decimals))
                            for t in snap.currency_balances],
-        cursor=snap.cursor, min_cursor=snap.min_cursor, snapshot_at=snap.snapshot_at, wallet_balances=wallet_balances)
+        cursor=snap.cursor, min_cursor=snap.min_cursor, snapshot_at=snap.snapshot_at, wallet_balances=wallet_balances,
+        next_wallets_after=snap.next_wallets_after)

@@ -72,5 +72,5 @@ async def create_workspace(request: Request, company_id: uuid.UUID, body: Worksp
     caller = await principal(request)
     async with unit_of_work():
         workspace = await workspaces.create_workspace(principal=caller, company_id=company_id, name=body.name,
-                                                      network_type=body.network_type)
+                                                      network_type=body.network_type, owner_email=body.owner_email)
     return Workspace.of(workspace)

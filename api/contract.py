@@ -49,6 +49,8 @@ JSON = "application/json"
 AUTH_ERRORS: dict[int, list[str]] = {401: ["UNAUTHENTICATED", "INVALID_TOKEN"]}
 WORKSPACE_ERRORS: dict[int, list[str]] = {
     400: ["WORKSPACE_REQUIRED", "INVALID_WORKSPACE_ID"], 403: ["PERMISSION_DENIED"], 404: ["WORKSPACE_NOT_FOUND"]}
+#: Any request may carry a body over REQUEST_MAX_BYTES, whatever the operation takes.
+REQUEST_ERRORS: dict[int, list[str]] = {413: ["PAYLOAD_TOO_LARGE"]}
 BODY_ERRORS: dict[int, list[str]] = {400: ["VALIDATION_ERROR", "MALFORMED_JSON"], 413: ["PAYLOAD_TOO_LARGE"]}
 QUERY_ERRORS: dict[int, list[str]] = {400: ["VALIDATION_ERROR"]}
 
@@ -223,7 +225,7 @@ class _QueryValidator:
 
     def __call__(self, *, request: Request, data: Any, handler_kwargs: dict[str, Any]) -> None:
         values: dict[str, Any] = {}
-        # A blank value (``?label=``) is a value, checked like any other, not a parameter left out.
+        # Blank values are kept: ``?limit=`` is a bad limit, not a missing one.
         for key, given in request.get_args(keep_blank_values=True).items():
             if key in self.lists:
                 values[key] = given
@@ -284,7 +286,7 @@ def endpoint(
     other request headers as ``(name, schema, description)``.
     """
     auth_errors = {True: AUTH_ERRORS, "token": {401: ["UNAUTHENTICATED"]}}.get(auth, {})  # type: ignore[call-overload]
-    declared = _merge(auth_errors, WORKSPACE_ERRORS if workspace else {},
+    declared = _merge(REQUEST_ERRORS, auth_errors, WORKSPACE_ERRORS if workspace else {},
                       BODY_ERRORS if body is not None else {}, QUERY_ERRORS if query is not None else {},
                       errors or {})
 

@@ -1,4 +1,5 @@
-"""Currencies: GET /api/v1/currencies?testnet=false|true (the workspace's own network type only)."""
+"""Currencies: GET /api/v1/currencies[?testnet=false|true] (the workspace's own network type only;
+left out, the workspace's own)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ bp = Blueprint("currencies", url_prefix="/api/v1")
 
 
 @bp.get("/currencies")
-@endpoint(summary="Currencies of the workspace's network type (testnet=true for a testnet workspace)",
+@endpoint(summary="Currencies of the workspace's network type (testnet left out: the workspace's own)",
           tag="currencies", query=CurrencyListQuery, responses={200: CurrencyList}, workspace=True,
           errors={400: ["CURRENCY_NETWORK_MISMATCH"]})
 async def list_currencies(request: Request, query: CurrencyListQuery) -> CurrencyList:

@@ -27,7 +27,8 @@ _NOT_FOUND = {404: ["VAULT_NOT_FOUND"]}
 
 @bp.post("")
 @endpoint(summary="Create a vault; its key set's generation starts at once (EDIT_WORKSPACE)", tag="vaults",
-          body=VaultCreate, responses={201: Vault}, workspace=True)
+          body=VaultCreate, responses={201: Vault}, workspace=True,
+          errors={409: ["VAULT_LIMIT_REACHED", "KEY_GENERATION_LIMIT_REACHED"]})
 async def create_vault(request: Request, body: VaultCreate) -> Vault:
     caller, ws = await workspace(request)
     async with unit_of_work():

@@ -3,10 +3,10 @@
 A client runs it on its own machine with its own share; the service never sees that share::
 
     python -m client.cosigner run --credentials cosigner.json --store ./cosigner-store \\
-        --passphrase-file ./passphrase.txt [--interval 2] [--once]
-    python -m client.cosigner export-share --store ./cosigner-store --passphrase-file ./passphrase.txt \\
+        --passphrase-file ./cosigner-passphrase.txt [--interval 2] [--once]
+    python -m client.cosigner export-share --store ./cosigner-store --passphrase-file ./cosigner-passphrase.txt \\
         --key-set <key_set_id> --out share.json
-    python -m client.cosigner list --store ./cosigner-store --passphrase-file ./passphrase.txt
+    python -m client.cosigner list --store ./cosigner-store --passphrase-file ./cosigner-passphrase.txt
 
 ``--credentials`` is the JSON written by ``custody bootstrap --out FILE`` (base_url,
 workspace_id, client_type ``user`` for an API user or ``device`` for a paired device,
@@ -305,9 +305,16 @@ class CoSigner:
 
     async def run(self, *, interval: float = 2.0, stop: asyncio.Event | None = None) -> None:
         stop = stop or asyncio.Event()
+        announced = False
         while not stop.is_set():
             try:
                 report = await self.step()
+                if not announced:
+                    # Once: the operator knows it is signed in and polling (then it is quiet when idle).
+                    logger.info("co-signer: signed in as %s in workspace %s; waiting for key generations and "
+                                "signing requests (every %gs)", self.credentials.client_id,
+                                self.credentials.workspace_id, interval)
+                    announced = True
                 if report != StepReport():
                     logger.info("co-signer: %s", report)
             except (CosignerError, OSError) as exc:

@@ -8,9 +8,12 @@ migrations) is described by :class:`OrmApp` and handed in by the process wiring
 
 from __future__ import annotations
 
+import logging
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, AsyncIterator
 
+import asyncpg
 import tortoise.context as tortoise_context
 from tortoise import Tortoise
 from tortoise.backends.base.config_generator import expand_db_url
@@ -18,6 +21,8 @@ from tortoise.context import TortoiseContext
 from tortoise.migrations.api.migrate import migrate
 
 from core.settings import Settings, get_settings
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -69,9 +74,38 @@ def _require_url(settings: Settings) -> str:
     return settings.database_url
 
 
+@asynccontextmanager
+async def migration_lock(settings: Settings, *, exclusive: bool) -> AsyncIterator[None]:
+    """Hold the migration lock: a PostgreSQL advisory lock on the service's database.
+
+    Migrations take it exclusively, so two processes that start at once (``custody dev`` and
+    ``custody bootstrap``, several web processes of a deploy) never apply the same migration
+    twice; every other process takes it shared for a moment before it opens its pool, so it
+    never starts on a schema half migrated. Both wait, saying so once in the log.
+    """
+    connection = await asyncpg.connect(asyncpg_url(_require_url(settings)).replace("postgres://", "postgresql://", 1))
+    key = settings.migration_lock_key
+    take, try_take, give = (("pg_advisory_lock", "pg_try_advisory_lock", "pg_advisory_unlock") if exclusive else
+                            ("pg_advisory_lock_shared", "pg_try_advisory_lock_shared", "pg_advisory_unlock_shared"))
+    try:
+        if not await connection.fetchval(f"SELECT {try_take}($1)", key):
+            logger.info("waiting for another process to finish migrating the database")
+            await connection.execute(f"SELECT {take}($1)", key)
+        try:
+            yield
+        finally:
+            await connection.execute(f"SELECT {give}($1)", key)
+    finally:
+        await connection.close()
+
+
 async def init_database(settings: Settings | None, *, app: OrmApp) -> TortoiseContext:
-    """Open the connection pool of this process (one event loop, shared by its tasks)."""
-    url = _require_url(settings or get_settings())
+    """Open the connection pool of this process (one event loop, shared by its tasks), once no
+    migration is running."""
+    settings = settings or get_settings()
+    url = _require_url(settings)
+    async with migration_lock(settings, exclusive=False):
+        pass
     # Global fallback: listeners, request handlers and actors run in different tasks of one loop.
     return await Tortoise.init(config=tortoise_config(url, app), _enable_global_fallback=True)
 
@@ -83,7 +117,11 @@ async def close_database() -> None:
 
 
 async def apply_migrations(settings: Settings | None, *, app: OrmApp) -> None:
-    """Apply every committed migration of ``app`` (what ``custody migrate`` runs)."""
-    url = _require_url(settings or get_settings())
-    await migrate(config=tortoise_config(url, app))
-    await close_database()
+    """Apply every committed migration of ``app`` (what ``custody migrate`` runs), holding the
+    migration lock: a second process that migrates at the same time waits, then finds nothing
+    left to apply."""
+    settings = settings or get_settings()
+    url = _require_url(settings)
+    async with migration_lock(settings, exclusive=True):
+        await migrate(config=tortoise_config(url, app))
+        await close_database()

@@ -18,6 +18,8 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 #: Key of the PostgreSQL advisory lock that elects the scheduler leader ("custody").
 DEFAULT_SCHEDULER_LOCK_KEY = 0x637573746F6479
+#: Key of the PostgreSQL advisory lock that serializes migrations ("migrate").
+DEFAULT_MIGRATION_LOCK_KEY = 0x6D696772617465
 
 
 class SettingsError(ValueError):
@@ -118,6 +120,36 @@ class Settings(BaseSettings):
     #: Key of the PostgreSQL advisory lock that elects the scheduler leader.
     scheduler_lock_key: int = Field(DEFAULT_SCHEDULER_LOCK_KEY, validation_alias=AliasChoices(
         "SCHEDULER_LOCK_KEY", "scheduler_lock_key"))
+
+    #: Key of the PostgreSQL advisory lock that serializes migrations (every process waits for it).
+    migration_lock_key: int = Field(DEFAULT_MIGRATION_LOCK_KEY, validation_alias=AliasChoices(
+        "MIGRATION_LOCK_KEY", "migration_lock_key"))
+
+    # --- users, invitations, notifications ------------------------------------------------------
+    #: An invitation by email can be accepted for this long.
+    invitation_ttl_seconds: int = Field(7 * 24 * 3600, ge=300, validation_alias=AliasChoices(
+        "INVITATION_TTL_SECONDS", "invitation_ttl_seconds"))
+    #: A pending ownership transfer can be accepted for this long.
+    ownership_transfer_ttl_seconds: int = Field(72 * 3600, ge=300, validation_alias=AliasChoices(
+        "OWNERSHIP_TRANSFER_TTL_SECONDS", "ownership_transfer_ttl_seconds"))
+    #: How email leaves: ``file`` (one .eml file per message under ``<data dir>/mail``, for
+    #: development) or ``smtp`` (``SMTP_URL``).
+    mail_backend: Literal["file", "smtp"] = Field("file", validation_alias=AliasChoices("MAIL_BACKEND",
+                                                                                       "mail_backend"))
+    #: ``smtp://[user:password@]host[:port]`` (STARTTLS when offered) or ``smtps://...`` (TLS).
+    smtp_url: str | None = Field(None, repr=False, validation_alias=AliasChoices("SMTP_URL", "smtp_url"))
+    mail_from: str = Field("custody@localhost", validation_alias=AliasChoices("MAIL_FROM", "mail_from"))
+
+    # --- limits ---------------------------------------------------------------------------------
+    #: Vaults a workspace may hold (409 VAULT_LIMIT_REACHED beyond).
+    max_vaults_per_workspace: int = Field(1000, ge=1, validation_alias=AliasChoices(
+        "MAX_VAULTS_PER_WORKSPACE", "max_vaults_per_workspace"))
+    #: Key generations a workspace may have in progress at once (409 KEY_GENERATION_LIMIT_REACHED).
+    max_key_generations_in_progress: int = Field(10, ge=1, validation_alias=AliasChoices(
+        "MAX_KEY_GENERATIONS_IN_PROGRESS", "max_key_generations_in_progress"))
+    #: A key generation not ready within this fails, naming the participants it waited for.
+    key_generation_timeout_seconds: int = Field(3600, ge=60, validation_alias=AliasChoices(
+        "KEY_GENERATION_TIMEOUT_SECONDS", "key_generation_timeout_seconds"))
 
     # --- webhooks ---------------------------------------------------------------------------
     #: Allow webhook URLs on loopback addresses (development and tests only).

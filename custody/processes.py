@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
 import sys
-from typing import Sequence
+import time
+from typing import Iterable, Sequence
 
 from custody.wiring import worker_queues
 from domain.signing.signer_keys import queue_of
@@ -27,3 +31,41 @@ def general_queues() -> list[str]:
     """
     signer_queues = {queue_of(p) for p in SERVICE_PARTICIPANTS}
     return [queue for queue in worker_queues() if queue not in signer_queues]
+
+
+def spawn(command: Sequence[str]) -> subprocess.Popen:
+    """Start a child process of ``custody dev`` in a process group of its own, so that it can be
+    stopped with everything it started itself (dramatiq's worker processes)."""
+    return subprocess.Popen(list(command), start_new_session=True)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def stop_groups(children: Iterable[subprocess.Popen], *, timeout: float = 15.0) -> None:
+    """SIGTERM each child's process group, wait up to ``timeout`` for every member to end, then
+    SIGKILL what is left: a worker process that hangs on shutdown never outlives ``custody dev``."""
+    groups = [child.pid for child in children]
+    for pgid in groups:
+        if _group_alive(pgid):
+            os.killpg(pgid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    for child in children:
+        try:
+            child.wait(timeout=max(deadline - time.monotonic(), 0.1))
+        except subprocess.TimeoutExpired:
+            pass
+    while any(_group_alive(pgid) for pgid in groups) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for pgid in groups:
+        if _group_alive(pgid):
+            os.killpg(pgid, signal.SIGKILL)
+    for child in children:
+        child.wait()

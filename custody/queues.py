@@ -35,7 +35,8 @@ from core import clock
 from core.broker import NAMESPACE, install_broker
 from core.outbox import Command
 from core.settings import Settings, get_settings
-from custody.wiring import close_database, open_database, worker_queues
+from custody.embedded import with_embedded_servers
+from custody.wiring import close_database, migrate, open_database, worker_queues
 
 #: Outbox statuses in the order they are shown.
 OUTBOX_STATUSES = ("pending", "running", "done", "failed")
@@ -230,9 +231,19 @@ def _selection(args: argparse.Namespace, kind: str) -> Selection:
 
 def cmd_queues(args: argparse.Namespace) -> int:
     """``custody queues [--json] [--watch N]``, ``custody queues requeue|purge QUEUE ...``."""
-    settings = get_settings()
+    settings, servers = get_settings(), None
     if not (settings.database_url and settings.redis_url):
-        sys.exit("custody queues: DATABASE_URL and REDIS_URL must be set")
+        # As bootstrap and faucet do: the embedded development servers (custody dev's).
+        settings, servers = with_embedded_servers(settings)
+        asyncio.run(migrate(settings))  # a fresh development database has no outbox table yet
+    try:
+        return _queues(args, settings)
+    finally:
+        if servers is not None:
+            servers.stop()
+
+
+def _queues(args: argparse.Namespace, settings: Settings) -> int:
     action = getattr(args, "action", None)
     if action in ("requeue", "purge"):
         if args.queue not in worker_queues():

@@ -13,6 +13,7 @@ one SQL statement, so ``cursor`` names exactly the changes the balances include.
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -201,6 +202,8 @@ class Snapshot:
     min_cursor: int
     snapshot_at: datetime
     wallets: list[WalletBalance] | None = None
+    #: The last wallet of a full page of ``wallets``: ask again with it as ``wallets_after``.
+    next_wallets_after: uuid.UUID | None = None
 
 
 _SNAPSHOT_TOTALS = """
@@ -216,24 +219,46 @@ FROM log LEFT JOIN (
 ) b ON true
 """
 
+#: Per-wallet balances, one page of them (keyset on created_at, id), with the workspace's totals
+#: and the change-log position: one statement, so all three are one state.
 _SNAPSHOT_WALLETS = """
 WITH log AS (
     SELECT coalesce(max(position), 0) AS position, coalesce(max(min_cursor), 0) AS min_cursor
     FROM transaction_change_logs WHERE workspace_id = $1
+), totals AS (
+    SELECT currency_id, sum(total) AS total, sum(frozen) AS frozen, sum(held) AS held,
+           max(block_height) AS block_height
+    FROM wallets WHERE workspace_id = $1 GROUP BY currency_id
+), page AS (
+    SELECT w.id, w.vault_id, w.currency_id, w.total, w.frozen, w.held, w.block_height, w.created_at,
+           a.network, a.address, a.balance_version
+    FROM wallets w JOIN wallet_addresses a ON a.id = w.address_id
+    WHERE w.workspace_id = $1
+      AND ($2::uuid IS NULL OR (w.created_at, w.id) > (
+          SELECT created_at, id FROM wallets WHERE id = $2::uuid AND workspace_id = $1))
+    ORDER BY w.created_at, w.id
+    LIMIT $3
 )
-SELECT log.position, log.min_cursor, w.id, w.vault_id, w.currency_id, w.total, w.frozen, w.held,
-       w.block_height, a.network, a.address, a.balance_version
-FROM log LEFT JOIN (wallets w JOIN wallet_addresses a ON a.id = w.address_id) ON w.workspace_id = $1
-ORDER BY w.created_at, w.id
+SELECT log.position, log.min_cursor,
+       (SELECT coalesce(json_agg(t), '[]'::json) FROM totals t)::text AS totals,
+       (SELECT coalesce(json_agg(p ORDER BY p.created_at, p.id), '[]'::json) FROM page p)::text AS page
+FROM log
 """
 
+#: Most per-wallet balances one snapshot answers (``wallets_limit``).
+MAX_WALLETS_PAGE = 1000
 
-async def snapshot(*, principal: Principal | None, workspace_id: uuid.UUID, include_wallets: bool = False) -> Snapshot:
+
+async def snapshot(*, principal: Principal | None, workspace_id: uuid.UUID, include_wallets: bool = False,
+                   wallets_limit: int = MAX_WALLETS_PAGE, wallets_after: uuid.UUID | None = None) -> Snapshot:
     """GET /asset/balances/currencies: per-currency balances with the change-log cursor.
 
     One SQL statement reads the balances and the cursor, so they are one consistent state:
     the balances include exactly the changes at positions up to ``cursor``. With
-    ``include_wallets`` the per-wallet balances and balance versions come from the same state.
+    ``include_wallets`` one page of per-wallet balances (at most ``wallets_limit``, after the
+    wallet ``wallets_after`` in creation order) comes from the same state; ``next_wallets_after``
+    names the last wallet of a full page. A client that pages seeds each wallet from its page
+    and continues the change log from the *first* page's cursor (docs/wallets.md).
     """
     if principal is not None:
         principal.require(workspace_id, Permission.VIEW_WORKSPACE)
@@ -243,21 +268,20 @@ async def snapshot(*, principal: Principal | None, workspace_id: uuid.UUID, incl
         rows = await conn.execute_query_dict(_SNAPSHOT_TOTALS, [workspace_id])
         totals = _totals(r for r in rows if r["currency_id"] is not None)
         return Snapshot(totals, int(rows[0]["position"]), int(rows[0]["min_cursor"]), taken_at)
-    rows = await conn.execute_query_dict(_SNAPSHOT_WALLETS, [workspace_id])
+    limit = max(1, min(wallets_limit, MAX_WALLETS_PAGE))
+    (row,) = await conn.execute_query_dict(_SNAPSHOT_WALLETS, [workspace_id, wallets_after, limit + 1])
+    page = json.loads(row["page"])
     wallets = [
         WalletBalance(
-            wallet_id=r["id"], vault_id=r["vault_id"], currency_id=r["currency_id"], network=r["network"],
-            address=r["address"], balance_version=int(r["balance_version"]),
+            wallet_id=uuid.UUID(r["id"]), vault_id=uuid.UUID(r["vault_id"]), currency_id=r["currency_id"],
+            network=r["network"], address=r["address"], balance_version=int(r["balance_version"]),
             parts=BalanceParts(int(r["total"]), int(r["frozen"]), int(r["held"]), int(r["block_height"])),
         )
-        for r in rows if r["id"] is not None
+        for r in page[:limit]
     ]
-    sums: dict[str, BalanceParts] = {}
-    for wallet in wallets:
-        sums[wallet.currency_id] = sums.get(wallet.currency_id, BalanceParts()) + wallet.parts
-    totals = _totals({"currency_id": c, "total": p.total, "frozen": p.frozen, "held": p.held,
-                      "block_height": p.block_height} for c, p in sums.items())
-    return Snapshot(totals, int(rows[0]["position"]), int(rows[0]["min_cursor"]), taken_at, wallets)
+    next_after = wallets[-1].wallet_id if len(page) > limit else None
+    return Snapshot(_totals(json.loads(row["totals"])), int(row["position"]), int(row["min_cursor"]), taken_at,
+                    wallets, next_after)
 
 
 async def workspace_totals(*, principal: Principal, workspace_id: uuid.UUID) -> list[CurrencyTotal]:

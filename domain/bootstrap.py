@@ -30,8 +30,8 @@ async def bootstrap(
     company = await companies.create_company(principal=None, name=company_name, email=company_email)
     workspace = await workspaces.create_workspace(principal=None, company_id=company.id, name=workspace_name,
                                                   network_type=network_type)
-    owner = await users.add_user(principal=None, workspace_id=workspace.id, email=owner_email,
-                                 role=WorkspaceRole.OWNER)
+    # The operator's first owner of the new workspace (the one OWNER not passed on by a transfer).
+    owner = await users.add_person(workspace_id=workspace.id, email=owner_email, role=WorkspaceRole.OWNER)
     signing_key = SigningKey.generate()
     public_key = bytes(signing_key.verify_key)
     api_user = await users.create_api_user(

@@ -270,12 +270,16 @@ def registry() -> Registry:
         return cached
 
 
-def list_currencies(*, network_type: str, testnet: bool) -> list[Currency]:
+def list_currencies(*, network_type: str, testnet: bool | None = None) -> list[Currency]:
     """GET /currencies: the currencies of the workspace's network type.
 
-    ``testnet`` selects the list asked for; a workspace sees only its own network type, so the
-    other one is refused (400 CURRENCY_NETWORK_MISMATCH) rather than silently swapped.
+    ``testnet`` left out answers the workspace's own network type (the spec's default
+    ``testnet=false`` would refuse a testnet workspace's plain request). Given, it selects the
+    list asked for; a workspace sees only its own network type, so the other one is refused
+    (400 CURRENCY_NETWORK_MISMATCH) rather than silently swapped.
     """
+    if testnet is None:
+        testnet = network_type == "testnet"
     asked = "testnet" if testnet else "mainnet"
     if asked != network_type:
         raise ValidationFailed(

@@ -10,6 +10,10 @@ Flow (documented in the README, paths under /api/v2/auth/devices):
 3. ``confirm``: the workspace OWNER compares the fingerprint shown on the device with the one
    the service reports and confirms by sending it back. Only then may the device request
    access tokens (``client_type`` = ``device``); the key share is issued to it afterwards.
+
+A device stays bound to its user's membership of the workspace: when the member is removed,
+their devices there are ``revoked`` (:func:`revoke_member_devices`) and their tokens stop working.
+A person invited by email pairs a first device with the pairing token the acceptance answers.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from domain.errors import (
     field_error,
 )
 from domain.permissions import Permission, WorkspaceRole
-from models.auth import Device, PairingSession
+from models.auth import AccessToken, Device, PairingSession
 
 PAIRING_PREFIX = "cwp_"
 
@@ -60,14 +64,20 @@ async def initiate(*, principal: Principal, workspace_id: uuid.UUID) -> PairingI
                                details={"role": access.role})
     if principal.device is not None:
         raise PermissionDenied("a device cannot pair another device", code="DEVICE_NOT_ALLOWED")
+    return await start_pairing(workspace_id=workspace_id, user_id=principal.user.id)
+
+
+async def start_pairing(*, workspace_id: uuid.UUID, user_id: uuid.UUID) -> PairingInvitation:
+    """A pairing token for a device of ``user_id`` in the workspace (the member's own request,
+    or the acceptance of an invitation, which is how a new person pairs a first device)."""
     settings = get_settings()
     token = PAIRING_PREFIX + secrets.token_urlsafe(24)
     expires_at = clock.now() + timedelta(seconds=settings.pairing_ttl_seconds)
     session = await PairingSession.create(
-        token_hash=hash_token(token), workspace_id=workspace_id, user=principal.user, expires_at=expires_at
+        token_hash=hash_token(token), workspace_id=workspace_id, user_id=user_id, expires_at=expires_at
     )
     await audit.record(action="device.pairing_initiated", object_type="pairing", object_id=session.id,
-                       actor_id=principal.user.id, workspace_id=workspace_id)
+                       actor_id=user_id, workspace_id=workspace_id)
     qr_data = json.dumps(
         {"v": 1, "base_url": settings.base_url, "tenant_uuid": str(workspace_id), "pairing_token": token},
         separators=(",", ":"),
@@ -126,3 +136,20 @@ async def confirm(*, principal: Principal, device_id: uuid.UUID, fingerprint_see
     await audit.record(action="device.confirmed", object_type="device", object_id=device.id,
                        actor_id=principal.user.id, workspace_id=device.workspace_id)  # type: ignore[attr-defined]
     return device
+
+
+async def revoke_member_devices(*, workspace_id: uuid.UUID, user_id: uuid.UUID) -> int:
+    """A member leaves the workspace: every device of theirs paired there is revoked (its tokens
+    stop working at once) and their unused pairing tokens there die. Returns the devices revoked."""
+    now = clock.now()
+    device_ids = await Device.filter(workspace_id=workspace_id, user_id=user_id).exclude(
+        status="revoked").values_list("id", flat=True)
+    if device_ids:
+        await Device.filter(id__in=list(device_ids)).update(status="revoked", updated_at=now)
+        await AccessToken.filter(device_id__in=list(device_ids), revoked_at__isnull=True).update(revoked_at=now)
+    await PairingSession.filter(workspace_id=workspace_id, user_id=user_id, device_id__isnull=True,
+                                expires_at__gt=now).update(expires_at=now)
+    for device_id in device_ids:
+        await audit.record(action="device.revoked", object_type="device", object_id=device_id, actor_id=None,
+                           workspace_id=workspace_id, details={"reason": "member removed"})
+    return len(device_ids)

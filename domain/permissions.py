@@ -48,6 +48,8 @@ class Permission(StrEnum):
     #: Turning a tag's protection on or off: protected tags are what policy rules evaluate.
     MANAGE_PROTECTED_TAGS = "MANAGE_PROTECTED_TAGS"
     VIEW_AUDIT_LOG = "VIEW_AUDIT_LOG"
+    #: Start (and cancel) the transfer of the workspace's ownership to another member.
+    TRANSFER_OWNERSHIP = "TRANSFER_OWNERSHIP"
     # Platform level (not tied to a workspace).
     VIEW_COMPANIES = "VIEW_COMPANIES"
     MANAGE_COMPANIES = "MANAGE_COMPANIES"
@@ -83,7 +85,7 @@ _ADMIN_COMMON = frozenset(
 ROLE_PERMISSIONS: dict[WorkspaceRole, frozenset[Permission]] = {
     WorkspaceRole.OWNER: _ADMIN_COMMON
     | {_P.MANAGE_QUORUM_SETTINGS, _P.SIGN_TRANSACTION, _P.MANAGE_BACKUP, _P.MANAGE_DEVICES,
-       _P.MANAGE_SIGNING_POLICY, _P.MANAGE_PROTECTED_TAGS},
+       _P.MANAGE_SIGNING_POLICY, _P.MANAGE_PROTECTED_TAGS, _P.TRANSFER_OWNERSHIP},
     WorkspaceRole.ADMIN: _ADMIN_COMMON | {_P.SIGN_TRANSACTION},
     WorkspaceRole.NON_SIGNING_ADMIN: _ADMIN_COMMON,
     WorkspaceRole.SIGNER: _READ | {_P.CREATE_TRANSACTION, _P.SIGN_TRANSACTION, _P.VIEW_WEBHOOKS},
@@ -105,6 +107,19 @@ def permissions_of(role: str) -> frozenset[Permission]:
         return ROLE_PERMISSIONS[WorkspaceRole(role)]
     except ValueError:
         return frozenset()
+
+
+def grantable(role: str, *, by: str) -> bool:
+    """Whether a member whose role is ``by`` may give ``role`` to someone (or act on a member who
+    holds it: change that member's role, remove them).
+
+    Nobody grants more than they hold: ``role``'s permissions must be a subset of ``by``'s.
+    OWNER is never grantable: it passes only by an ownership transfer (domain/ownership.py),
+    which the current owner starts and the new owner accepts.
+    """
+    if role == WorkspaceRole.OWNER or role not in ROLE_PERMISSIONS:
+        return False
+    return permissions_of(role) <= permissions_of(by)
 
 
 def platform_permissions_of(role: str | None) -> frozenset[Permission]:

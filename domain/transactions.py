@@ -306,7 +306,8 @@ def parse_cursor(raw: Any, name: str = "since_cursor") -> int | None:
     if raw is None or raw == "":
         return None
     text = str(raw).strip()
-    if not text.isdigit() or len(text) > 18:
+    # isascii: str.isdigit() also accepts digits int() refuses (①, superscripts).
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
         raise ValidationFailed(f"{name} must be a cursor returned by this API (a non-negative integer)",
                                code="INVALID_CURSOR", details={"field": name, "reason": "malformed"})
     return int(text)

@@ -15,14 +15,16 @@ import uuid
 from dataclasses import dataclass
 from typing import Sequence
 
+from core.settings import get_settings
 from domain import audit, tags
 from domain.auth import Principal
-from domain.errors import NotFound
+from domain.errors import Conflict, NotFound
 from domain.permissions import Permission
 from domain.signing import keys
 from models.keys import KeySet
 from models.tags import Tag
 from models.vaults import Vault
+from models.workspaces import Workspace
 
 
 @dataclass(frozen=True)
@@ -61,9 +63,18 @@ async def _view(vault: Vault) -> VaultView:
 
 
 async def create_vault(*, principal: Principal | None, workspace_id: uuid.UUID, name: str) -> VaultView:
-    """Create a vault and request its key set's generation (one unit of work)."""
+    """Create a vault and request its key set's generation (one unit of work).
+
+    409 VAULT_LIMIT_REACHED at MAX_VAULTS_PER_WORKSPACE vaults, 409 KEY_GENERATION_LIMIT_REACHED
+    at MAX_KEY_GENERATIONS_IN_PROGRESS generations running; nothing is created then."""
     _require(principal, workspace_id, Permission.EDIT_WORKSPACE)
     actor_id = principal.user.id if principal else None
+    # Serialize the workspace's vault creations so that the cap holds under concurrency.
+    await Workspace.filter(id=workspace_id).select_for_update(no_key=True).first()
+    limit = get_settings().max_vaults_per_workspace
+    if await Vault.filter(workspace_id=workspace_id).count() >= limit:
+        raise Conflict(f"the workspace has reached its limit of {limit} vaults", code="VAULT_LIMIT_REACHED",
+                       details={"limit": limit})
     vault = await Vault.create(workspace_id=workspace_id, name=name)
     key_set = await keys.request_key_generation(vault=vault, actor_id=actor_id)
     await audit.record(action="vault.created", object_type="vault", object_id=vault.id, actor_id=actor_id,

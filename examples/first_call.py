@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A first authenticated call with the SDK and the file `custody bootstrap --out FILE` wrote.
 
-    python examples/first_call.py creds.json
+    python examples/first_call.py custody-credentials.json
 
 Needs the SDK: ``pip install ./sdk`` (scripts/setup installs it into .venv). The client reads
 base_url, workspace_id, client_id and the Ed25519 key from the file, signs a token request, and
@@ -15,7 +15,7 @@ import asyncio
 import json
 import sys
 
-from custody_sdk import Custody, CustodyError
+from custody_sdk import ConnectionFailed, Custody, CustodyError
 from custody_sdk.openapi.api.auth import introspect
 from custody_sdk.openapi.api.workspaces import current_workspace
 
@@ -33,5 +33,8 @@ if __name__ == "__main__":
         sys.exit(__doc__)
     try:
         asyncio.run(main(sys.argv[1]))
+    except ConnectionFailed as error:
+        base = error.url.split("/api/", 1)[0]
+        sys.exit(f"service not reachable at {base} (is `scripts/dev` running?): {error}")
     except CustodyError as error:
         sys.exit(f"first_call: {error}")

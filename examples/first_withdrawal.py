@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """A first withdrawal on the devnet, as an integrator makes it, with the file of `custody bootstrap`.
 
-    python examples/first_withdrawal.py creds.json
+    python examples/first_withdrawal.py custody-credentials.json
 
 Needs the service running (`scripts/dev`: API, worker, signers, scheduler) and the co-signer
-(`custody cosigner run --credentials creds.json ...`), since a vault's key needs it. Then it:
+(`custody cosigner run --credentials custody-credentials.json ...`), since a vault's key needs it. Then it:
 
 1. starts a small webhook receiver on 127.0.0.1 and subscribes it to ``transaction.*``;
 2. creates two vaults, "Quickstart treasury" and "Quickstart savings", waits for their keys,

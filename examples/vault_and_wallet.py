@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Create a vault, wait for its key, open a wallet and show its receiving address.
 
-    python examples/vault_and_wallet.py creds.json [--name Treasury] [--currency DETH_TEST]
+    python examples/vault_and_wallet.py custody-credentials.json [--name Treasury] [--currency DETH_TEST]
 
 A vault's key is made by a 2-of-3 distributed key generation whose third participant is the
 client's co-signer, so run one next to `custody dev` first (README "Vaults need the client's
 co-signer")::
 
-    custody cosigner run --credentials creds.json --store ./cosigner-store --passphrase-file passphrase.txt
+    custody cosigner run --credentials custody-credentials.json --store cosigner-store --passphrase-file cosigner-passphrase.txt
 
 Then fund the address on the devnet with the `custody faucet` command this prints.
 """

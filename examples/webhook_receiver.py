@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A webhook receiver that keeps a local copy of the workspace's balances in sync.
 
-    python examples/webhook_receiver.py creds.json [--port 8787] [--secret whsec_...] [--exit-after N]
+    python examples/webhook_receiver.py custody-credentials.json [--port 8787] [--secret whsec_...] [--exit-after N]
 
 Without ``--secret`` it registers a webhook for ``transaction.*`` at
 ``http://127.0.0.1:PORT/webhooks`` (``custody dev`` allows loopback URLs; a real receiver is an

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Withdraw from a wallet with an idempotency key, then follow the transaction.
 
-    python examples/withdraw.py creds.json --wallet WALLET_ID --to ADDRESS --amount ATOMIC [--key KEY]
+    python examples/withdraw.py custody-credentials.json --wallet WALLET_ID --to ADDRESS --amount ATOMIC [--key KEY]
 
 **Runs once withdrawals land.** It is written against the spec's ``POST /api/v1/transaction``
 (body ``amount`` in atomic units as a string, ``source_wallet_id``, ``target_address``; header

@@ -34,3 +34,29 @@ class WorkspaceMember(TimestampedModel):
     class Meta:
         table = "workspace_members"
         unique_together = (("workspace", "user"),)
+
+
+class Invitation(TimestampedModel):
+    """An invitation of a person, by email, to a role in a workspace (domain/users.py).
+
+    The person accepts with the secret sent to the email address (only its SHA-256 is stored);
+    until then nobody is enrolled and the inviter sees only what it supplied.
+    """
+
+    workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.CASCADE)
+    email = fields.CharField(max_length=320)
+    role = fields.CharField(max_length=20)
+    #: What the inviter supplied; a new person's names default to them when accepting.
+    first_name = fields.CharField(max_length=100, null=True)
+    last_name = fields.CharField(max_length=100, null=True)
+    token_hash = fields.CharField(max_length=64, unique=True)
+    #: pending -> accepted | declined | revoked | expired.
+    status = fields.CharField(max_length=10, default="pending")
+    expires_at = fields.DatetimeField()
+    invited_by = fields.ForeignKeyField("models.User", related_name=False, null=True, on_delete=fields.SET_NULL)
+    #: The user the invitation enrolled (set when accepted).
+    user = fields.ForeignKeyField("models.User", related_name=False, null=True, on_delete=fields.SET_NULL)
+    decided_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "invitations"

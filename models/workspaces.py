@@ -15,3 +15,19 @@ class Workspace(TimestampedModel):
 
     class Meta:
         table = "workspaces"
+
+
+class OwnershipTransfer(TimestampedModel):
+    """A transfer of a workspace's ownership (domain/ownership.py): the owner starts it, the
+    named member accepts it. At most one is pending per workspace (a partial unique index)."""
+
+    workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.CASCADE)
+    from_user = fields.ForeignKeyField("models.User", related_name=False, on_delete=fields.CASCADE)
+    to_user = fields.ForeignKeyField("models.User", related_name=False, on_delete=fields.CASCADE)
+    #: pending -> accepted | declined | cancelled | expired.
+    status = fields.CharField(max_length=10, default="pending")
+    expires_at = fields.DatetimeField()
+    decided_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "ownership_transfers"

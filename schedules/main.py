@@ -12,6 +12,8 @@ Jobs:
 - ``webhooks.sweep`` every 30 s: re-enqueue webhook deliveries whose message was lost.
 - ``withdrawals.track`` every ``WITHDRAWAL_TRACK_INTERVAL_SECONDS``: confirmations and finality.
 - ``withdrawals.expire`` every ``WITHDRAWAL_EXPIRE_INTERVAL_SECONDS``: expiry, stalled steps.
+- ``keys.expire_stale`` every 60 s: fail key generations not ready within
+  ``KEY_GENERATION_TIMEOUT_SECONDS``, naming the participants they waited for.
 
 Every job but the outbox relay only enqueues an actor by name; the process entry point is
 ``custody scheduler`` (:mod:`custody.scheduler`).
@@ -31,6 +33,8 @@ from core.settings import Settings, get_settings
 from domain.deposits import WATCH as CHAIN_WATCH
 from domain.maintenance import PURGE_EXPIRED
 from domain.networks.devnet_chain import PRODUCE_BLOCKS
+from domain.signing.keys import EXPIRE_STALE as EXPIRE_KEY_GENERATIONS
+from domain.signing.keys import EXPIRE_STALE_INTERVAL_SECONDS
 from domain.transactions import COMPACT_CHANGELOG
 from domain.webhooks.catalogue import SWEEP, SWEEP_INTERVAL_SECONDS
 from domain.withdrawals.pipeline import EXPIRE as EXPIRE_WITHDRAWALS
@@ -73,6 +77,8 @@ class Scheduler:
                          lambda: outbox.relay_stale_commands(broker=broker)),
             ScheduledJob(PURGE_EXPIRED, 3600, _enqueue(PURGE_EXPIRED, broker)),
             ScheduledJob(SWEEP, SWEEP_INTERVAL_SECONDS, _enqueue(SWEEP, broker)),
+            ScheduledJob(EXPIRE_KEY_GENERATIONS, EXPIRE_STALE_INTERVAL_SECONDS,
+                         _enqueue(EXPIRE_KEY_GENERATIONS, broker)),
             ScheduledJob(CHAIN_WATCH, settings.chain_watch_interval_seconds, _enqueue(CHAIN_WATCH, broker)),
             ScheduledJob(COMPACT_CHANGELOG, settings.changelog_compaction_interval_seconds,
                          _enqueue(COMPACT_CHANGELOG, broker)),

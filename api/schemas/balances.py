@@ -96,7 +96,11 @@ class CurrencyBalance(BalanceAmounts):
 
 class BalanceSnapshotQuery(QueryParams):
     wallets: bool = Field(False, description="true adds wallet_balances: per wallet, its address, balance and "
-                                             "balance_version, read in the same state.")
+                                             "balance_version, read in the same state (one page of them).")
+    wallets_limit: int = Field(balances.MAX_WALLETS_PAGE, ge=1, le=balances.MAX_WALLETS_PAGE,
+                               description=f"Wallets per page, 1 to {balances.MAX_WALLETS_PAGE} (with wallets=true).")
+    wallets_after: uuid.UUID | None = Field(None, description="Continue after this wallet: the previous page's "
+                                                              "next_wallets_after.")
 
 
 class BalanceSnapshot(Resource):
@@ -106,7 +110,12 @@ class BalanceSnapshot(Resource):
     cursor: int = Field(description="Change-log position the snapshot includes; continue the log from it.")
     min_cursor: int
     snapshot_at: Timestamp
-    wallet_balances: list[WalletBalance] | None = Field(None, description="Only with wallets=true.")
+    wallet_balances: list[WalletBalance] | None = Field(None, description="Only with wallets=true: one page, in "
+                                                                         "wallet creation order.")
+    next_wallets_after: uuid.UUID | None = Field(None, description="Set when more wallets follow: pass it as "
+                                                                   "wallets_after. Seed each wallet from its page and "
+                                                                   "continue the change log from the first page's "
+                                                                   "cursor.")
 
 
 class SymbolTotals(RootModel[list[SymbolTotal]]):

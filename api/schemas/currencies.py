@@ -11,8 +11,9 @@ from domain.currencies import Currency as RegistryCurrency
 
 
 class CurrencyListQuery(QueryParams):
-    testnet: bool = Field(False, description="true selects testnet currencies; a workspace sees only its own "
-                                             "network type (the other one is 400 CURRENCY_NETWORK_MISMATCH).")
+    testnet: bool | None = Field(None, description="Left out: the workspace's own network type. true selects "
+                                                   "testnet currencies, false mainnet ones; a workspace sees only its "
+                                                   "own network type (the other is 400 CURRENCY_NETWORK_MISMATCH).")
 
 
 class Currency(Resource):

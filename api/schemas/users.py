@@ -1,4 +1,4 @@
-"""Workspace user requests and responses (/api/v1/users)."""
+"""Workspace user requests and responses (/api/v1/users): members, invitations, API users, roles."""
 
 from __future__ import annotations
 
@@ -8,21 +8,54 @@ from typing import Literal
 from pydantic import Field
 
 from api.schemas.auth import Ed25519PublicKey, RoleName
-from api.schemas.common import Email, Name, RequestBody, Resource, Timestamp
-from domain.users import Member
+from api.schemas.common import Email, Name, Page, RequestBody, Resource, Timestamp, page_query, text
+from api.schemas.devices import PairingInvitation
+from api.schemas.workspaces import Workspace
+from domain import users
+from domain.auth import unix_ms
+from domain.users import Acceptance, Member
+from models.users import Invitation as InvitationRow
+
+InvitationStatus = Literal[tuple(users.INVITATION_STATUSES)]  # type: ignore[valid-type]
+InvitationToken = text(max_length=200)
+
+_GRANT_RULE = ("A role whose permissions are a subset of the caller's; never OWNER, which passes only by an "
+               "ownership transfer (403 ROLE_NOT_GRANTABLE otherwise).")
+
+MemberListQuery = page_query(default=100, maximum=1000, name="MemberListQuery")
+
+
+class InvitationListQuery(page_query(default=100, maximum=1000, name="_InvitationPage")):  # type: ignore[misc]
+    status: InvitationStatus | None = Field(None, description="Only invitations in this status.")
 
 
 class UserAdd(RequestBody):
-    email: Email = Field(description="The person's email (lowercased); an existing person is added.")
-    role: RoleName
+    """An invitation: the secret goes to ``email``; the answer echoes only what was sent."""
+
+    email: Email = Field(description="The person's email (lowercased). The invitation's secret is emailed there.")
+    role: RoleName = Field(description=_GRANT_RULE)
     first_name: Name | None = None
     last_name: Name | None = None
 
 
 class ApiUserCreate(RequestBody):
     name: Name = Field(description="Display name of the API user, 1 to 100 characters.")
-    role: RoleName
+    role: RoleName = Field(description=_GRANT_RULE)
     public_key: Ed25519PublicKey = Field(description="The API user's Ed25519 public key: 32 bytes in base64.")
+
+
+class RoleChange(RequestBody):
+    role: RoleName = Field(description=_GRANT_RULE + " The member's current role must be such a subset "
+                                                          "too; the owner's role changes only by a transfer.")
+
+
+class InvitationAnswer(RequestBody):
+    token: InvitationToken = Field(description="The invitation secret from the email.")
+
+
+class InvitationAccept(InvitationAnswer):
+    first_name: Name | None = Field(None, description="A new person's first name (default: the invitation's).")
+    last_name: Name | None = Field(None, description="A new person's last name (default: the invitation's).")
 
 
 class WorkspaceUser(Resource):
@@ -49,4 +82,57 @@ class WorkspaceUser(Resource):
 
 
 class UserList(Resource):
+    """One page of members, in the order they joined."""
+
     users: list[WorkspaceUser]
+    total: int = Field(ge=0)
+    limit: int = Field(ge=1)
+    offset: int = Field(ge=0)
+
+
+class Invitation(Resource):
+    """An invitation: what the inviter supplied, and the invitation's own state. Never anything
+    about the person the address may belong to."""
+
+    id: uuid.UUID
+    email: str
+    role: RoleName
+    first_name: str | None
+    last_name: str | None
+    status: InvitationStatus
+    expires_at: Timestamp
+    created_at: Timestamp
+    invited_by: uuid.UUID | None
+
+    @classmethod
+    def of(cls, invitation: InvitationRow) -> "Invitation":
+        return cls(id=invitation.id, email=invitation.email, role=invitation.role,
+                   first_name=invitation.first_name, last_name=invitation.last_name,
+                   status=users.invitation_status(invitation),  # type: ignore[arg-type]
+                   expires_at=invitation.expires_at, created_at=invitation.created_at,
+                   invited_by=invitation.invited_by_id)  # type: ignore[attr-defined]
+
+
+class InvitationPage(Page[Invitation]):
+    """One page of invitations, newest first."""
+
+
+class InvitationAccepted(Resource):
+    """The accepting person's membership, and a pairing token for a first device."""
+
+    workspace: Workspace
+    user_id: uuid.UUID
+    role: RoleName
+    pairing: PairingInvitation | None = Field(description="Register a device with it "
+                                                          "(POST /api/v2/auth/devices/pairing/register); null "
+                                                          "for VIEWER.")
+
+    @classmethod
+    def of(cls, accepted: Acceptance) -> "InvitationAccepted":
+        pairing = None
+        if accepted.pairing is not None:
+            pairing = PairingInvitation(expires_at=unix_ms(accepted.pairing.expires_at),
+                                        pairing_token=accepted.pairing.pairing_token,
+                                        qr_data=accepted.pairing.qr_data)
+        return cls(workspace=Workspace.of(accepted.workspace), user_id=accepted.user.id, role=accepted.role,
+                   pairing=pairing)

@@ -46,11 +46,13 @@ from nacl.signing import VerifyKey
 from core import clock
 from core.clock import rfc3339
 from core.outbox import add_command
-from domain import audit
+from domain import audit, notifications
 from domain.auth import Principal
 from domain.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from domain.permissions import Permission
 from domain.signing import keys
+from domain.webhooks import events
+from domain.webhooks.catalogue import BACKUP_FILE_DOWNLOADED, BACKUP_STARTED
 from models.backups import Backup, BackupPart
 from models.cosigner import CosignerPart
 from models.keys import KeySet
@@ -104,10 +106,37 @@ async def start_backup(*, principal: Principal, workspace_id: uuid.UUID, public_
                        details={"backup_id": str(running.id), "status": running.status})
     backup = await Backup.create(workspace_id=workspace_id, public_key=public_key, requested_by=principal.user)
     await add_command(actor_name=START, payload={"backup_id": str(backup.id)}, workspace_id=workspace_id)
+    key_sha256 = hashlib.sha256(public_key).hexdigest()
     await audit.record(action="backup.requested", object_type="backup", object_id=backup.id,
                        actor_id=principal.user.id, workspace_id=workspace_id,
-                       details={"public_key_sha256": hashlib.sha256(public_key).hexdigest()})
+                       details={"public_key_sha256": key_sha256})
+    await _announce(backup, principal, BACKUP_STARTED, action="backup.requested",
+                    subject="A backup of the workspace's key shares was started",
+                    text=(f"{_who(principal)} started a backup: every key share of this workspace is being exported, "
+                          f"sealed to the public key with SHA-256 {key_sha256}."),
+                    extra={"public_key_sha256": key_sha256})
     return backup
+
+
+def _who(principal: Principal) -> str:
+    user = principal.user
+    return user.email or (f"API user {user.api_user_name}" if user.api_user_name else str(user.id))
+
+
+async def _announce(backup: Backup, principal: Principal, event_type: str, *, action: str, subject: str, text: str,
+                    extra: dict[str, Any]) -> None:
+    """Tell the workspace: a webhook event, and the OWNER and ADMINs (domain/notifications.py)."""
+    workspace_id: uuid.UUID = backup.workspace_id  # type: ignore[attr-defined]
+    data = {"backup_id": str(backup.id), "status": backup.status, "actor_id": str(principal.user.id),
+            "actor_type": principal.user.user_type,
+            "device_id": str(principal.device.id) if principal.device else None,
+            "at": rfc3339(clock.now()), **extra}
+    await events.emit_event(workspace_id=workspace_id, event_type=event_type, data=data)
+    await notifications.announce_to_admins(
+        workspace_id=workspace_id, action=action, subject=subject,
+        body=(f"{text}\n\nBackup {backup.id}, at {data['at']}. If this was not expected, cancel it "
+              "(DELETE /api/v1/backup) and review who holds the OWNER role.\n"),
+        details=data)
 
 
 async def current_backup(*, principal: Principal, workspace_id: uuid.UUID) -> Backup:
@@ -155,7 +184,12 @@ async def backup_file(*, principal: Principal, workspace_id: uuid.UUID) -> tuple
         raise Conflict(f"the backup is {backup.status}; the file is not available", code="BACKUP_NOT_READY",
                        details={"status": backup.status})
     await audit.record(action="backup.downloaded", object_type="backup", object_id=backup.id,
-                       actor_id=principal.user.id, workspace_id=workspace_id)
+                       actor_id=principal.user.id, workspace_id=workspace_id,
+                       details={"file_sha256": backup.file_sha256})
+    await _announce(backup, principal, BACKUP_FILE_DOWNLOADED, action="backup.downloaded",
+                    subject="The workspace's backup file was downloaded",
+                    text=f"{_who(principal)} downloaded the backup file (SHA-256 {backup.file_sha256}).",
+                    extra={"file_sha256": backup.file_sha256})
     return backup, bytes(backup.file)
 
 

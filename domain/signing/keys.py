@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import os
 import uuid
+from datetime import timedelta
 
 from core import clock
 from core.outbox import add_command
+from core.settings import get_settings
 from domain import audit
 from domain.errors import Conflict, NotFound
 from models.cosigner import CosignerPart
@@ -48,6 +50,9 @@ from threshold.scheme import (
 COLLECT_ROUND1 = "keys.collect_round1"
 COLLECT_ROUND2 = "keys.collect_round2"
 COLLECT_RESULTS = "keys.collect_results"
+#: Scheduled actor: fail key generations not ready within KEY_GENERATION_TIMEOUT_SECONDS.
+EXPIRE_STALE = "keys.expire_stale"
+EXPIRE_STALE_INTERVAL_SECONDS = 60
 
 #: Statuses of a key set, in order (``failed`` may follow any non-final one).
 STATUSES = ("round1", "round2", "finalize", "ready", "failed")
@@ -90,6 +95,12 @@ async def request_key_generation(*, vault: Vault, actor_id: uuid.UUID | None = N
     if existing is not None:
         raise Conflict("the vault already has a key set", code="KEY_SET_EXISTS",
                        details={"key_set_id": str(existing.id), "status": existing.status})
+    limit = get_settings().max_key_generations_in_progress
+    in_progress = await KeySet.filter(workspace_id=locked.workspace_id, status__in=list(IN_PROGRESS)).count()  # type: ignore[attr-defined]
+    if in_progress >= limit:
+        raise Conflict(f"the workspace already has {in_progress} key generations in progress (at most {limit}); "
+                       "wait for them to finish or fail", code="KEY_GENERATION_LIMIT_REACHED",
+                       details={"limit": limit, "in_progress": in_progress})
     key_set_id = uuid.uuid4()
     key_set = await KeySet.create(
         id=key_set_id, workspace_id=locked.workspace_id, vault_id=locked.id,  # type: ignore[attr-defined]
@@ -264,3 +275,53 @@ async def collect_results(*, key_set_id: uuid.UUID | str) -> bool:
     return True
 
 
+
+
+# --------------------------------------------------------------------------------------------
+# Time limit (scheduled: keys.expire_stale)
+# --------------------------------------------------------------------------------------------
+
+
+async def waiting_for(key_set: KeySet) -> list[int]:
+    """The participants whose part of the current step is missing."""
+    ids = all_participants(key_set)
+    if key_set.status == "round1":
+        sent = set(await DkgPackage.filter(key_set_id=key_set.id, round=1).values_list("sender", flat=True))
+        return [p for p in ids if p not in sent]
+    if key_set.status == "round2":
+        pairs = set(await DkgPackage.filter(key_set_id=key_set.id, round=2).values_list("sender", "recipient"))
+        return [s for s in ids if any((s, r) not in pairs for r in ids if r != s)]
+    if key_set.status == "finalize":
+        reported = set(await DkgResult.filter(key_set_id=key_set.id).values_list("participant", flat=True))
+        missing = [p for p in SERVICE_PARTICIPANTS if p not in reported]
+        part = await CosignerPart.get_or_none(key_set_id=key_set.id)
+        if part is None or part.status != "committed":
+            missing.append(COSIGNER_PARTICIPANT)
+        return missing
+    return []
+
+
+async def expire_stale_generations(*, timeout: timedelta | None = None) -> list[uuid.UUID]:
+    """Fail every key generation older than ``timeout`` (KEY_GENERATION_TIMEOUT_SECONDS), naming
+    the participants it waited for, so that it never waits forever (a co-signer that never
+    came). Returns the key sets failed. Runs in the caller's unit of work."""
+    timeout = timeout or timedelta(seconds=get_settings().key_generation_timeout_seconds)
+    cutoff = clock.now() - timeout
+    stale = await KeySet.filter(status__in=list(IN_PROGRESS), created_at__lte=cutoff).order_by("created_at") \
+        .select_for_update(skip_locked=True, no_key=True).limit(100)
+    failed = []
+    for key_set in stale:
+        missing = await waiting_for(key_set)
+        who = ", ".join(_participant_name(p) for p in missing) or "no participant"
+        reason = (f"timed out: not ready within {int(timeout.total_seconds())} s; the {key_set.status} step was "
+                  f"still waiting for {who}")
+        # Nobody cheated: no participant is at fault, only absent.
+        await fail(key_set, participant=None, reason=reason)
+        failed.append(key_set.id)
+    return failed
+
+
+def _participant_name(participant: int) -> str:
+    if participant == COSIGNER_PARTICIPANT:
+        return f"the co-signer (participant {participant})"
+    return f"service signer {participant}"

@@ -20,6 +20,10 @@ TRANSACTION_DECLINED = "transaction.declined"
 TRANSACTION_CANCELLED = "transaction.cancelled"
 TRANSACTION_EXPIRED = "transaction.expired"
 WEBHOOK_TEST = "webhook.test"
+#: Security events: what the workspace's administrators are told of (domain/notifications.py).
+BACKUP_STARTED = "backup.started"
+BACKUP_FILE_DOWNLOADED = "backup.file_downloaded"
+WORKSPACE_OWNER_CHANGED = "workspace.owner_changed"
 
 #: Every event type the service emits, with what it reports (docs/webhooks.md).
 EVENT_TYPES: dict[str, str] = {
@@ -31,6 +35,9 @@ EVENT_TYPES: dict[str, str] = {
     TRANSACTION_CANCELLED: "a withdrawal was cancelled by its creator before signing; what it held is released",
     TRANSACTION_EXPIRED: "a withdrawal was not signing in time; what it held is released",
     WEBHOOK_TEST: "a test event sent on request to one webhook (POST .../test)",
+    BACKUP_STARTED: "someone started a backup: an export of every key share of the workspace",
+    BACKUP_FILE_DOWNLOADED: "someone downloaded the workspace's backup file",
+    WORKSPACE_OWNER_CHANGED: "an ownership transfer completed: the workspace has a new owner",
 }
 #: The event type of a withdrawal that reaches each final status.
 FINAL_STATUS_EVENTS: dict[str, str] = {
@@ -38,8 +45,9 @@ FINAL_STATUS_EVENTS: dict[str, str] = {
     "cancelled": TRANSACTION_CANCELLED, "expired": TRANSACTION_EXPIRED,
 }
 #: What a webhook may subscribe to: exact types and whole families.
-SUBSCRIBABLE_TYPES = frozenset({TRANSACTION_CREATED, TRANSACTION_UPDATED, *FINAL_STATUS_EVENTS.values()})
-SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*"})
+SUBSCRIBABLE_TYPES = frozenset({TRANSACTION_CREATED, TRANSACTION_UPDATED, *FINAL_STATUS_EVENTS.values(),
+                                BACKUP_STARTED, BACKUP_FILE_DOWNLOADED, WORKSPACE_OWNER_CHANGED})
+SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*", "backup.*", "workspace.*"})
 
 STATUS_ACTIVE = "active"
 STATUS_DISABLED = "disabled"

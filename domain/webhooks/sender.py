@@ -2,7 +2,8 @@
 
 :func:`post` is the production :data:`domain.webhooks.delivery.Send`. Outbound requests go
 through :class:`GuardedResolver`, which vets every address a host resolves to and hands the
-connector only those addresses (no DNS rebinding); IP-literal URLs are vetted before the request.
+connector only those addresses (no DNS rebinding); IP-literal URLs are vetted before the request;
+and :func:`guarded_socket` checks the peer address of every connection attempt, for every host.
 """
 
 from __future__ import annotations
@@ -48,6 +49,21 @@ class GuardedResolver(AbstractResolver):
         await self._inner.close()
 
 
+def guarded_socket(addr_info: tuple) -> socket.socket:
+    """The socket of one connection attempt, after checking the address it will connect to.
+
+    aiohttp calls this for every address it tries, whether the host was a name (already vetted
+    by :class:`GuardedResolver`) or an IP literal (no resolver involved): the last check before
+    a byte leaves, so no parsing difference between the guard and the HTTP client can reach a
+    forbidden address.
+    """
+    family, kind, proto, _, address = addr_info
+    category = url_guard.refusal(str(address[0]), allow_loopback=get_settings().webhook_allow_loopback)
+    if category is not None:
+        raise url_guard.AddressRefused(category, str(address[0]))
+    return socket.socket(family=family, type=kind, proto=proto)
+
+
 #: One client session per event loop (a worker process has one loop; tests share theirs).
 _sessions: dict[asyncio.AbstractEventLoop, aiohttp.ClientSession] = {}
 
@@ -57,7 +73,7 @@ def _session() -> aiohttp.ClientSession:
     session = _sessions.get(loop)
     if session is None or session.closed:
         connector = aiohttp.TCPConnector(resolver=GuardedResolver(), use_dns_cache=False, limit=0,
-                                         enable_cleanup_closed=True)
+                                         enable_cleanup_closed=True, socket_factory=guarded_socket)
         # trust_env=False: never route webhooks through proxies from the environment.
         session = aiohttp.ClientSession(connector=connector, trust_env=False,
                                         headers={"User-Agent": signing.USER_AGENT})
@@ -97,6 +113,8 @@ def _describe(exc: BaseException, timeout: float) -> str:
     if isinstance(exc, (aiohttp.ClientConnectorCertificateError, aiohttp.ClientSSLError, ssl.SSLError)):
         return f"TLS failure: {exc}"
     if isinstance(exc, aiohttp.ClientConnectorError):
+        if isinstance(exc.os_error, url_guard.AddressRefused):
+            return str(exc.os_error)
         return f"connection failed: {exc.os_error.strerror or exc.os_error}"
     if isinstance(exc, aiohttp.ServerDisconnectedError):
         return "connection closed by the receiver before a response"
@@ -127,7 +145,7 @@ async def post(job: DeliveryJob) -> AttemptOutcome:
             addresses = await url_guard.resolve(target.host, target.port)
             url_guard.check_addresses(addresses, scheme="http", allow_loopback=settings.webhook_allow_loopback)
         async with _session().post(
-            target.url, data=job.body, headers=headers, allow_redirects=False,
+            target.normalized_url, data=job.body, headers=headers, allow_redirects=False,
             timeout=aiohttp.ClientTimeout(total=timeout),
         ) as response:
             raw = await _read_prefix(response)

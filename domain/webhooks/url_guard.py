@@ -8,11 +8,16 @@ the service's own network. A URL is accepted when:
 - *every* address its host resolves to is a public unicast address: not loopback, private
   (RFC 1918, IPv6 ULA), link-local, shared/CGNAT (100.64.0.0/10), multicast, unspecified,
   reserved/documentation, nor a cloud metadata endpoint (169.254.169.254, fd00:ec2::254, ...).
-  IPv4-mapped and NAT64 IPv6 forms are judged by the IPv4 address they embed.
+  IPv6 forms that embed an IPv4 address (IPv4-mapped and -compatible, NAT64, 6to4, Teredo) are
+  judged by the IPv4 address they embed; site-local fec0::/10 is refused;
+- the port is not 0, and the host is judged *after* IDNA normalization (``①②⑦.0.0.1`` is the IP
+  literal 127.0.0.1).
 
 The check runs when a webhook is created or its URL changes (an API error) and again at each
-delivery, where the HTTP client connects only to the addresses just vetted (no second DNS
-lookup an attacker could answer differently: DNS rebinding).
+delivery (domain/webhooks/sender.py): the request goes to the normalized URL, names resolve
+through a resolver that vets every answer, and every socket the delivery opens is checked
+against its peer address before it connects, whatever the host was (no DNS rebinding, no
+literal that slipped past a parser).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import re
 import socket
 from dataclasses import dataclass
 from typing import Iterable
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from domain.errors import ValidationFailed
 
@@ -43,6 +48,9 @@ METADATA_ADDRESSES = frozenset(
 )
 _SHARED_ADDRESS_SPACE = ipaddress.ip_network("100.64.0.0/10")  # RFC 6598 carrier-grade NAT
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")  # RFC 8215 local-use translation
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")  # deprecated ::a.b.c.d (:: and ::1 are judged as such first)
+_SITE_LOCAL = ipaddress.ip_network("fec0::/10")
 # Numeric host forms that resolvers read as IPv4 (127.1, 2130706433, 0x7f.0.0.1).
 _NUMERIC_HOST = re.compile(r"^(0x[0-9a-f]*|[0-9]+)(\.(0x[0-9a-f]*|[0-9]+)){0,3}\.?$")
 
@@ -78,17 +86,40 @@ class WebhookTarget:
     scheme: str
     host: str
     port: int
-    #: The host is an IP address literal (no DNS involved).
+    #: The host is an IP address literal (no DNS involved), after IDNA normalization.
     ip_literal: bool
+    #: The URL with the normalized host: what a delivery requests, so that the host the HTTP
+    #: client connects to is the one judged here.
+    normalized_url: str
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries: IPv4-mapped and -compatible, NAT64 (well-known
+    and local-use prefixes), 6to4 and Teredo (its server and de-obfuscated client)."""
+    if ip.ipv4_mapped is not None:
+        return [ip.ipv4_mapped]
+    if ip.sixtofour is not None:
+        return [ip.sixtofour]
+    if ip.teredo is not None:
+        return list(ip.teredo)
+    if ip in _NAT64 or ip in _NAT64_LOCAL or (ip in _IPV4_COMPATIBLE and int(ip) > 1):  # :: and ::1 are themselves
+        return [ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)]
+    return []
 
 
 def classify_address(ip: IPAddress) -> str | None:
-    """Why ``ip`` is not a public unicast address (a category name), or None when it is."""
+    """Why ``ip`` is not a public unicast address (a category name), or None when it is.
+
+    An IPv6 address that embeds an IPv4 address is judged by it: a route through a translator
+    or tunnel ends there. Site-local fec0::/10 (deprecated, still routed inside some networks) is
+    refused like a private range.
+    """
     if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return classify_address(ip.ipv4_mapped)
-        if ip in _NAT64:
-            return classify_address(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+        embedded = embedded_ipv4(ip)
+        if embedded:
+            return next((c for c in map(classify_address, embedded) if c is not None), None)
+        if ip in _SITE_LOCAL:
+            return "private"
     if ip in METADATA_ADDRESSES:
         return "metadata"
     if ip.is_unspecified:
@@ -160,23 +191,49 @@ def parse_url(raw: object) -> WebhookTarget:
     if not host:
         raise _invalid("must name a host")
     try:
-        port = parts.port or (443 if scheme == "https" else 80)
+        given_port = parts.port
     except ValueError as exc:
         raise _invalid("has an invalid port") from exc
-    if port == 0:
+    # Port 0 is no port: never read it as "the default" (0 is falsy).
+    if given_port == 0:
         raise _invalid("has an invalid port")
+    port = given_port if given_port is not None else (443 if scheme == "https" else 80)
+    host = _normalized_host(host)
+    ip_literal = _is_ip(host)
+    if not ip_literal and _NUMERIC_HOST.match(host):
+        raise _invalid("numeric hosts must be written as a dotted IPv4 address")
+    netloc = f"[{host}]" if ":" in host else host
+    if given_port is not None:
+        netloc += f":{port}"
+    normalized = urlunsplit((scheme, netloc, parts.path, parts.query, ""))
+    return WebhookTarget(url=url, scheme=scheme, host=host, port=port, ip_literal=ip_literal,
+                         normalized_url=normalized)
+
+
+def _is_ip(host: str) -> bool:
     try:
-        ip = ipaddress.ip_address(host)
+        ipaddress.ip_address(host)
     except ValueError:
-        ip = None
-    if ip is None:
-        if _NUMERIC_HOST.match(host):
-            raise _invalid("numeric hosts must be written as a dotted IPv4 address")
-        try:
-            host = host.encode("idna").decode("ascii")
-        except UnicodeError as exc:
-            raise _invalid("has an invalid host name") from exc
-    return WebhookTarget(url=url, scheme=scheme, host=host, port=port, ip_literal=ip is not None)
+        return False
+    return True
+
+
+def _normalized_host(host: str) -> str:
+    """The host as a resolver (and the HTTP client) reads it: IDNA-encoded, lowercase.
+
+    Normalizing first matters: ``①②⑦.0.0.1`` or ``１２７．０．０．１`` become ``127.0.0.1``, an IP
+    literal no DNS is asked about, and must be judged as one.
+    """
+    if _is_ip(host):
+        return host.lower()
+    try:
+        encoded = host.encode("idna").decode("ascii").lower()
+    except UnicodeError as exc:
+        raise _invalid("has an invalid host name") from exc
+    encoded = encoded.rstrip(".")
+    if not encoded:
+        raise _invalid("must name a host")
+    return encoded
 
 
 async def resolve(host: str, port: int) -> list[str]:
@@ -201,7 +258,7 @@ async def vet_url(raw: object, *, allow_loopback: bool) -> WebhookTarget:
     """
     target = parse_url(raw)
     try:
-        addresses = await resolve(target.host, target.port)
+        addresses = [target.host] if target.ip_literal else await resolve(target.host, target.port)
     except (OSError, asyncio.TimeoutError, UnicodeError) as exc:
         raise ValidationFailed("url: the host name does not resolve", code=UNRESOLVABLE_URL,
                                details={"field": "url", "reason": "does not resolve"}) from exc

@@ -6,18 +6,24 @@ from __future__ import annotations
 
 import base64
 import json
+import uuid
 
 from nacl.public import PrivateKey, SealedBox
 from nacl.signing import VerifyKey
 
 from client import recovery
 from core import sealing
+from core.unit_of_work import unit_of_work
+from domain import users
 from domain.signing import keys
 from domain.signing.signer_keys import signer_key
+from models.audit import AuditEntry
 from models.backups import Backup
 from models.keys import SignerKeyShare
 from tests.support.callers import make_caller
+from tests.support.mail import queued_emails
 from tests.support.signing import backup_ready, create_vault, ready_vault, settle, status_is
+from tests.support.worker import wait_for
 
 
 def _b64(data: bytes) -> str:
@@ -128,3 +134,41 @@ async def test_verification_with_a_wrong_signature_is_refused(client, worker, tm
     assert missing.status == 400 and missing.json["code"] == "BACKUP_VERIFICATION_FAILED"
     _, status = await client.get("/api/v1/backup", headers=setup.owner.headers())
     assert status.json["status"] == "ready"
+
+
+async def test_starting_a_backup_and_downloading_its_file_are_audited_and_announced(client, worker, receiver):
+    # Given an owner, an ADMIN person with an email, and a webhook subscribed to backup events
+    owner = await make_caller(role="OWNER")
+    async with unit_of_work():
+        admin = await users.add_person(workspace_id=uuid.UUID(owner.workspace_id), email="sec@acme.test",
+                                       role="ADMIN")
+    _, webhook = await client.post("/api/v1/webhooks", headers=owner.headers(),
+                                   json={"url": receiver.url(), "event_types": ["backup.*"]})
+    assert webhook.status == 201, webhook.json
+    key = _b64(bytes(PrivateKey.generate().public_key))
+    # When the owner starts a backup
+    _, started = await client.post("/api/v1/backup", headers=owner.headers(), json={"public_key": key})
+    assert started.status == 202
+    # Then it is audited, and announced by webhook and to the administrators by email
+    assert await AuditEntry.filter(action="backup.requested", actor_id=owner.user_id).exists()
+    emails = await queued_emails("sec@acme.test")
+    assert [e.subject for e in emails] == ["A backup of the workspace's key shares was started"]
+    assert "API user api-owner started a backup" in emails[0].body
+    # When the backup is ready and the file is downloaded
+    await worker.settle()
+    await Backup.filter(id=started.json["backup_id"]).update(status="ready", file=b'{"format":"custody-backup"}',
+                                                               file_sha256="ab" * 32)
+    _, download = await client.get("/api/v1/backup/file", headers=owner.headers())
+    assert download.status == 200
+    # Then the download is audited and announced too
+    entry = await AuditEntry.get(action="backup.downloaded", actor_id=owner.user_id)
+    assert entry.details == {"file_sha256": "ab" * 32}
+    assert sorted(e.subject for e in await queued_emails("sec@acme.test")) == [
+        "A backup of the workspace's key shares was started", "The workspace's backup file was downloaded"]
+    await worker.settle()
+    delivered = await wait_for(lambda: len(receiver.by_path("/hook")) >= 2 and receiver.by_path("/hook"))
+    bodies = sorted((r.json["type"], r.json["data"]["backup_id"]) for r in delivered)
+    assert bodies == [("backup.file_downloaded", started.json["backup_id"]),
+                      ("backup.started", started.json["backup_id"])]
+    assert all(r.json["data"]["actor_id"] == owner.user_id for r in delivered)
+    assert str(admin.user.id) not in [r.json["data"]["actor_id"] for r in delivered]

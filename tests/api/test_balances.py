@@ -115,3 +115,24 @@ async def test_an_empty_workspace_and_a_foreign_workspace(client, broker):
                                        headers={**api.caller.headers(workspace=other.workspace_id)})
     assert (status, answer["code"]) == (404, "WORKSPACE_NOT_FOUND")
     assert await Wallet.all().count() == 0
+
+
+async def test_per_wallet_balances_come_in_pages_of_at_most_1000(client, broker):
+    # Given a workspace with two wallets
+    api, _, eth, btc = await _funded_workspace(client)
+    status, whole = await api.get("/api/v1/asset/balances/currencies", wallets="true")
+    assert len(whole["wallet_balances"]) == 2 and whole["next_wallets_after"] is None
+    # When the per-wallet balances are read one per page
+    status, first = await api.get("/api/v1/asset/balances/currencies", wallets="true", wallets_limit="1")
+    assert status == 200 and len(first["wallet_balances"]) == 1
+    assert first["next_wallets_after"] == first["wallet_balances"][0]["wallet_id"]
+    status, second = await api.get("/api/v1/asset/balances/currencies", wallets="true", wallets_limit="1",
+                                   wallets_after=first["next_wallets_after"])
+    # Then each wallet comes once, in creation order, and every page carries the workspace's totals
+    paged = [w["wallet_id"] for w in first["wallet_balances"] + second["wallet_balances"]]
+    assert paged == [w["wallet_id"] for w in whole["wallet_balances"]] and set(paged) == {str(eth.id), str(btc.id)}
+    assert second["next_wallets_after"] is None
+    assert first["currency_balances"] == second["currency_balances"] == whole["currency_balances"]
+    # And a page is never larger than 1000
+    status, too_big = await api.get("/api/v1/asset/balances/currencies", wallets="true", wallets_limit="1001")
+    assert status == 400 and too_big["details"]["field"] == "wallets_limit"

@@ -19,10 +19,12 @@ async def test_a_testnet_workspace_sees_testnet_currencies_only(client):
         assert CURRENCY_FIELDS <= set(currency) and currency["network_type"] == "testnet"
     deth = next(c for c in response.json if c["id"] == "DETH_TEST")
     assert (deth["decimals"], deth["blockchain_name"]) == (18, "Devnet EVM Testnet")
-    # The other network type (also the spec's default testnet=false) is a 4xx with a code
-    for query in ("?testnet=false", ""):
-        _, response = await client.get(f"/api/v1/currencies{query}", headers=caller.headers())
-        assert (response.status, response.json["code"]) == (400, "CURRENCY_NETWORK_MISMATCH")
+    # Without the query, the workspace's own network type is answered
+    _, plain = await client.get("/api/v1/currencies", headers=caller.headers())
+    assert plain.status == 200 and plain.json == response.json
+    # The other network type, asked for explicitly, is a 4xx with a code
+    _, response = await client.get("/api/v1/currencies?testnet=false", headers=caller.headers())
+    assert (response.status, response.json["code"]) == (400, "CURRENCY_NETWORK_MISMATCH")
     _, response = await client.get("/api/v1/currencies?testnet=maybe", headers=caller.headers())
     assert (response.status, response.json["details"]["field"]) == (400, "testnet")
 
@@ -32,5 +34,7 @@ async def test_a_mainnet_workspace_sees_mainnet_currencies(client):
     _, response = await client.get("/api/v1/currencies?testnet=false", headers=caller.headers())
     assert response.status == 200
     assert {(c["id"], c["decimals"]) for c in response.json} == {("DETH", 18), ("DUSD", 6), ("DBTC", 8)}
+    _, plain = await client.get("/api/v1/currencies", headers=caller.headers())
+    assert plain.status == 200 and plain.json == response.json
     _, response = await client.get("/api/v1/currencies?testnet=true", headers=caller.headers())
     assert (response.status, response.json["code"]) == (400, "CURRENCY_NETWORK_MISMATCH")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.support.callers import make_caller
 
 
@@ -79,3 +81,82 @@ async def test_openapi_document_is_served(client, database):
     assert response.status == 200
     paths = response.json["paths"]
     assert "/api/v2/auth/access-token" in paths and "/api/v1/company" in paths
+
+
+async def test_a_body_over_the_limit_is_a_413_envelope_for_any_operation(client, settings):
+    caller = await make_caller(role="ADMIN")
+    oversized = b'{"name": "' + b"x" * settings.request_max_bytes + b'"}'
+    for method, path in (("POST", "/api/v1/vault/accounts"), ("GET", "/api/v1/workspace"),
+                         ("POST", "/api/v2/auth/access-token")):
+        _, response = await client.request(method, path, content=oversized, headers=caller.headers())
+        body = assert_envelope(response, 413, "PAYLOAD_TOO_LARGE")
+        assert str(settings.request_max_bytes) in body["error"]
+    # A body at the limit is read (and judged on its content)
+    _, fits = await client.post("/api/v1/vault/accounts", content=b"{" + b" " * (settings.request_max_bytes - 2) + b"}",
+                                headers=caller.headers())
+    assert fits.status == 400 and fits.json["details"]["field"] == "name"
+
+
+async def test_a_wrong_method_names_the_allowed_ones(client, database):
+    _, response = await client.request("PUT", "/api/v1/vault/accounts")
+    assert_envelope(response, 405, "METHOD_NOT_ALLOWED")
+    assert {"GET", "POST"} <= {m.strip() for m in response.headers["allow"].split(",")}
+
+
+async def test_blank_and_repeated_query_values_are_refused_not_ignored(client):
+    caller = await make_caller(role="ADMIN")
+    for query, field in (("wallets=", "wallets"), ("limit=", "limit"), ("limit=1&limit=2", "limit")):
+        path = "/api/v1/asset/balances/currencies" if field == "wallets" else "/api/v1/vault/accounts"
+        _, response = await client.get(f"{path}?{query}", headers=caller.headers())
+        body = assert_envelope(response, 400, "VALIDATION_ERROR")
+        assert body["details"]["field"] == field, query
+
+
+async def test_the_docs_page_works_offline_its_assets_served_by_the_service(client, database):
+    # Given the browsable documentation page
+    _, page = await client.get("/docs")
+    assert page.status == 200 and "text/html" in page.headers["content-type"]
+    # Then everything it loads is served by the service itself: no CDN, no other host
+    sources = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert sources and all(source.startswith("/docs/") for source in sources), sources
+    for source in sources:
+        _, asset = await client.get(source)
+        assert asset.status == 200 and len(asset.body) > 0, source
+    _, script = await client.get("/docs/assets/swagger-ui-bundle.js")
+    assert b"SwaggerUIBundle" in script.body and "javascript" in script.headers["content-type"]
+    _, init = await client.get("/docs/init.js")
+    assert "/docs/openapi.json" in init.text and "http" not in init.text.replace("window.location.origin", "")
+    # And nothing outside the Swagger UI files is served from the package folder
+    _, other = await client.get("/docs/assets/index.html")
+    assert other.status == 404
+
+
+async def test_each_reported_bad_input_is_a_4xx_envelope(client):
+    # The inputs that once answered 500, some without a token
+    caller = await make_caller(role="OWNER")
+    _, webhook = await client.post("/api/v1/webhooks", headers=caller.headers(),
+                                   json={"url": "http://127.0.0.1:9/hook", "event_types": ["transaction.*"]})
+    token_request = caller.signed_request()
+    cases = [
+        *[("POST", "/api/v2/auth/access-token", {"json": {
+            "data": token_request["data"].replace('"client_type": "user"', f'"client_type": {shape}'),
+            "signature": token_request["signature"]}}, "INVALID_TOKEN_REQUEST") for shape in ('{"a": 1}', "[1, 2]")],
+        ("POST", "/api/v1/vault/accounts", {"content": b'{"name": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"},
+         "MALFORMED_JSON"),
+        ("POST", "/api/v2/auth/access-token", {"json": {"data": "[" * 2000 + "]" * 2000, "signature": "AA=="}},
+         "INVALID_TOKEN_REQUEST"),
+        *[("POST", path, {"json": body}, "VALIDATION_ERROR") for path, body in (
+            ("/api/v1/vault/accounts", {"name": "a\x00b"}),
+            ("/api/v1/users", {"email": "a\x00b@acme.test", "role": "VIEWER"}),
+            ("/api/v1/users", {"email": "a@acme.test", "role": "VIEWER", "first_name": "x\x00"}),
+            ("/api/v1/webhooks", {"url": "https://example.com/", "event_types": ["transaction.*"],
+                                  "description": "d\x00"}))],
+        *[("GET", f"/api/v1/vault/accounts?{name}={value}", {}, "VALIDATION_ERROR")
+          for name in ("offset", "limit") for value in ("18446744073709551616", "9" * 40)],
+        ("GET", "/api/v1/company?offset=99999999999999999999999", {}, "VALIDATION_ERROR"),
+        ("PUT", f"/api/v1/webhooks/{webhook.json['id']}", {"json": {"status": {}}}, "VALIDATION_ERROR"),
+    ]
+    for method, path, request, code in cases:
+        _, response = await client.request(method, path, headers=caller.headers(), **request)
+        body = assert_envelope(response, 400, code)
+        assert body["code"] == code, (method, path)

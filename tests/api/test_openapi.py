@@ -2,12 +2,19 @@
 itself (valid ones and invalid ones, by schemathesis), answers no 5xx and only statuses, content
 types and bodies its own entry in the document describes.
 
+Then every operation gets what an attacker sends on top (:func:`_hostile_requests`): malformed
+and oversized headers, query values that are blank, huge, negative, NUL-laden or of the wrong
+shape, and bodies whose every field is swapped for a NUL-laden string, a number beyond 64 bits,
+an object, an array, deep nesting, bytes that are not UTF-8 or not JSON. Every answer is a 4xx
+(or a success) with the error envelope: never a 5xx.
+
 Examples per operation are bounded (``OPENAPI_EXAMPLES``, default 3 of each kind) and derandomized,
 so CI runs the same requests every time; set ``OPENAPI_SEED`` to explore other ones.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from typing import Any
@@ -20,6 +27,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
+from schemathesis.core import NotSet
 from schemathesis.core.failures import FailureGroup
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -121,3 +129,80 @@ async def test_every_operation_answers_as_its_document_says(client, app):
 def _quiet_schemathesis(monkeypatch: pytest.MonkeyPatch) -> None:
     # schemathesis reads its configuration from the environment; keep a developer's out of this test
     monkeypatch.delenv("SCHEMATHESIS_HOOKS", raising=False)
+
+
+# --- hostile requests ------------------------------------------------------------------------------
+
+#: Query values that are bad for any parameter: blank, beyond 64 bits, negative, NUL, control
+#: characters, non-ASCII digits, a JSON shape where a scalar is expected.
+HOSTILE_QUERY_VALUES = ["", "9" * 30, "-" + "9" * 30, "a\x00b", "\x1b[31m", "①②③", "[]", "x" * 5000]
+#: Headers every caller controls.
+HOSTILE_HEADERS = [
+    {"Authorization": "Bearer " + "A" * 5000}, {"Authorization": "Basic dXNlcjpwYXNz"}, {"Authorization": "Bearer"},
+    {"X-Workspace-Id": "not-a-uuid"}, {"X-Workspace-Id": "0" * 5000}, {"X-Workspace-Id": str(uuid.uuid4())},
+    {"X-Request-Id": "x" * 5000}, {"Content-Type": "text/plain"}, {"Content-Type": "application/json; charset=latin-1"},
+]
+NESTED = "[" * 5000 + "]" * 5000
+
+
+def _mutations(value: Any) -> list[Any]:
+    """``value`` with, in turn, each leaf replaced by each hostile value (one field at a time)."""
+    hostile = ["a\x00b", "\x07bell", 2**64, -(2**64), {}, [], None]
+    if isinstance(value, dict):
+        found = []
+        for key, inner in value.items():
+            found.extend({**value, key: variant} for variant in _mutations(inner))
+        return found
+    if isinstance(value, list) and value:
+        return [[variant, *value[1:]] for variant in _mutations(value[0])] + [[value[0]] * 2000]
+    return hostile
+
+
+def _hostile_requests(operation: Any, base_body: Any) -> list[tuple[str, dict[str, Any]]]:
+    """(label, request keyword arguments) for one operation."""
+    requests: list[tuple[str, dict[str, Any]]] = [(f"header {h}", {"headers": h}) for h in HOSTILE_HEADERS]
+    for parameter in operation.definition.raw.get("parameters", []):
+        if parameter.get("in") == "query":
+            requests += [(f"query {parameter['name']}={v!r}", {"params": {parameter["name"]: v}})
+                         for v in HOSTILE_QUERY_VALUES]
+    if "requestBody" in operation.definition.raw:
+        requests += [("body not JSON", {"content": b"{not json"}), ("body not UTF-8", {"content": b'{"a": "\xff\xfe"}'}),
+                     ("body array", {"content": b"[1, 2]"}), ("body nested", {"content": NESTED.encode()}),
+                     ("body nested in a field", {"content": ('{"name": ' + NESTED + "}").encode()}),
+                     ("body lone surrogate", {"content": b'{"name": "\\ud800"}'})]
+        if isinstance(base_body, dict):
+            requests += [(f"body {json.dumps(b)[:120]}", {"json": b}) for b in _mutations(base_body)]
+    return requests
+
+
+async def test_hostile_headers_queries_and_bodies_never_get_a_5xx(client, app):
+    # Given a caller with every permission in its workspace, and every operation of the document
+    owner = await make_caller(role="OWNER", platform_admin=True)
+    _, document = await client.get("/docs/openapi.json")
+    schema = schemathesis.openapi.from_dict(document.json)
+    operations = [result.ok() for result in schema.get_all_operations()]
+    failures: list[str] = []
+    sent = 0
+    for operation in operations:
+        valid = _cases(operation, GenerationMode.POSITIVE)
+        base = valid[0] if valid else None
+        body = base.body if base is not None and not isinstance(base.body, NotSet) else None
+        path = base.formatted_path if base is not None else operation.path
+        for label, request in _hostile_requests(operation, body):
+            headers = {"Authorization": f"Bearer {owner.token}", "X-Workspace-Id": owner.workspace_id,
+                       **request.pop("headers", {})}
+            # When it is sent
+            _, response = await client.request(operation.method.upper(), path, headers=headers, **request)
+            sent += 1
+            # Then it is never a server error, and a refusal is the envelope
+            problem = None
+            if response.status >= 500:
+                problem = "server error"
+            elif response.status >= 400 and response.headers.get("content-type", "").startswith("application/json"):
+                if set(response.json or {}) != {"code", "error", "details"}:
+                    problem = "not the error envelope"
+            if problem:
+                failures.append(f"{operation.method.upper()} {path} [{label}] -> {response.status} {problem}: "
+                                f"{response.text[:200]}")
+    assert sent > len(operations) * 10
+    assert not failures, f"{len(failures)} of {sent} hostile requests:\n" + "\n".join(failures[:40])

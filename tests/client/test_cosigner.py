@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import stat
 import uuid
@@ -74,3 +75,25 @@ async def test_a_cosigner_restarted_mid_protocol_resumes_from_its_store(client, 
     finally:
         await asyncio.to_thread(resumed.stop)
     assert not list((tmp_path / "store" / "nonce").glob("*.bin"))
+
+
+async def test_the_cosigner_says_once_that_it_is_signed_in_and_waiting(client, tmp_path, caplog):
+    owner = await make_caller(role="OWNER")
+    cosigner = cosigner_for(client, owner, tmp_path / "store")
+    stop = asyncio.Event()
+    polls = 0
+    original_step = cosigner.step
+
+    async def counted_step():
+        nonlocal polls
+        polls += 1
+        if polls == 4:
+            stop.set()
+        return await original_step()
+
+    cosigner.step = counted_step  # type: ignore[method-assign]
+    with caplog.at_level(logging.INFO, logger="client.cosigner"):
+        await cosigner.run(interval=0.01, stop=stop)
+    waiting = [r.getMessage() for r in caplog.records if "waiting for key generations" in r.getMessage()]
+    assert polls == 4 and len(waiting) == 1
+    assert waiting[0].startswith(f"co-signer: signed in as {owner.user_id} in workspace {owner.workspace_id}")

@@ -33,3 +33,8 @@ async def test_the_scheduler_runs_block_production_watching_and_compaction(setti
 def test_the_sweep_is_a_scheduled_job(settings):
     names = {job.name for job in Scheduler(settings).jobs()}
     assert SWEEP in names
+
+
+def test_stale_key_generations_are_expired_every_minute(settings):
+    intervals = {job.name: job.interval_seconds for job in Scheduler(settings).jobs()}
+    assert intervals["keys.expire_stale"] == 60

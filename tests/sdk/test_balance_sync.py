@@ -9,7 +9,7 @@ import uuid
 from datetime import timedelta
 
 from core.unit_of_work import unit_of_work
-from custody_sdk import BalanceSync, Credentials, Custody, WebhookVerifier
+from custody_sdk import BalanceSync, Credentials, Custody, WebhookVerifier, balance_sync
 from custody_sdk.openapi.api.webhooks import create_webhook
 from custody_sdk.openapi.models import WebhookCreate
 from domain import transactions
@@ -50,7 +50,9 @@ def _local_state(sync: BalanceSync) -> tuple[dict, dict]:
     return sync.totals(), {key: balance.parts for key, balance in sync.balances.items()}
 
 
-async def test_client_survives_duplicates_reordering_and_a_missed_range(client, broker, frozen_clock):
+async def test_client_survives_duplicates_reordering_and_a_missed_range(client, broker, frozen_clock, monkeypatch):
+    # Per-wallet balances one per page: the client seeds from every page of the snapshot
+    monkeypatch.setattr(balance_sync, "WALLETS_PAGE_SIZE", 1)
     caller = await make_caller(role="ADMIN")
     api = Api(client, caller)
     ws = await Workspace.get(id=caller.workspace_id)

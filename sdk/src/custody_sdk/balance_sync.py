@@ -41,6 +41,8 @@ from custody_sdk.openapi.api.balances import balance_snapshot
 from custody_sdk.webhooks import TRANSACTION_EVENTS, WebhookEvent
 
 PAGE_SIZE = 1000
+#: Per-wallet balances per snapshot page (the service's maximum).
+WALLETS_PAGE_SIZE = 1000
 PARTS = ("available", "frozen", "held", "total")
 
 
@@ -81,27 +83,43 @@ class BalanceSync:
 
     # --- rule 1: initial load ----------------------------------------------------------------
 
-    async def _snapshot(self, *, wallets: bool) -> dict[str, Any]:
-        snapshot = await self.custody.call(balance_snapshot, wallets=wallets, workspace_id=self.workspace_id)
+    async def _snapshot(self, *, wallets: bool, wallets_after: str | None = None) -> dict[str, Any]:
+        arguments: dict[str, Any] = {"wallets": wallets, "workspace_id": self.workspace_id}
+        if wallets:
+            arguments["wallets_limit"] = WALLETS_PAGE_SIZE
+            if wallets_after is not None:
+                arguments["wallets_after"] = uuid.UUID(str(wallets_after))
+        snapshot = await self.custody.call(balance_snapshot, **arguments)
         return dict(snapshot.to_dict())
 
     def load_snapshot(self, snapshot: Mapping[str, Any]) -> None:
         """Take a snapshot (wire form, with ``wallet_balances``) as truth and its cursor as the position."""
         if snapshot.get("wallet_balances") is None:
             raise ValueError("request the snapshot with wallets=true: per-wallet balances seed the local copy")
-        self.balances = {
-            (w["address"], w["currency_id"]): LocalBalance(
-                address=w["address"], currency_id=w["currency_id"], parts=_atomic(w["balance"]),
-                balance_version=w.get("balance_version"), block_height=w.get("block_height"),
-            )
-            for w in snapshot["wallet_balances"]
-        }
+        self.balances = {}
+        for wallet in snapshot["wallet_balances"]:
+            self._seed(wallet)
         self.cursor = snapshot["cursor"]
 
+    def _seed(self, w: Mapping[str, Any]) -> None:
+        self.balances[(w["address"], w["currency_id"])] = LocalBalance(
+            address=w["address"], currency_id=w["currency_id"], parts=_atomic(w["balance"]),
+            balance_version=w.get("balance_version"), block_height=w.get("block_height"))
+
     async def reset(self) -> dict[str, Any]:
-        """Rules 1 and 6: a fresh snapshot becomes the truth; continue from its cursor."""
+        """Rules 1 and 6: a fresh snapshot becomes the truth; continue from its cursor.
+
+        The per-wallet balances come in pages; each page is a state of its own. Every wallet is
+        seeded from its page, and the change log is continued from the *first* page's cursor:
+        a change replayed onto a wallet seeded later carries a balance_version it already has.
+        """
         snapshot = await self._snapshot(wallets=True)
         self.load_snapshot(snapshot)
+        page = snapshot
+        while page.get("next_wallets_after"):
+            page = await self._snapshot(wallets=True, wallets_after=page["next_wallets_after"])
+            for wallet in page["wallet_balances"]:
+                self._seed(wallet)
         self.resets += 1
         return snapshot
 

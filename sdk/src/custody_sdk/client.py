@@ -10,7 +10,7 @@ and the change log.
     from custody_sdk.openapi.api.vaults import create_vault, list_vaults
     from custody_sdk.openapi.models import VaultCreate
 
-    async with Custody.from_credentials_file("creds.json") as custody:
+    async with Custody.from_credentials_file("custody-credentials.json") as custody:
         vault = await custody.call(create_vault, body=VaultCreate(name="Treasury"))
         async for vault in custody.items(list_vaults, page_size=100):
             print(vault.id, vault.name)

@@ -9,7 +9,7 @@ import pytest
 from nacl.exceptions import CryptoError
 
 from client import cosigner as cosigner_module
-from core import sealing
+from core import jobs, sealing
 from core.outbox import Command, add_command
 from core.unit_of_work import unit_of_work
 from domain.errors import Conflict
@@ -17,6 +17,7 @@ from domain.signing import keys
 from domain.signing.signer_keys import signer_key
 from models.cosigner import CosignerPart
 from models.keys import DkgPackage, DkgResult, KeySet, SignerDkgState, SignerKeyShare
+from models.vaults import Vault
 from tests.support.callers import make_caller
 from tests.support.signing import PASSPHRASE, cosigner_for, create_vault, ready_vault, settle, status_is
 from threshold import dkg, frost
@@ -159,3 +160,55 @@ async def test_repeated_round_commands_do_not_regenerate_a_signer_polynomial(cli
     after = {r.sender: r.payload for r in await DkgPackage.filter(key_set_id=key_set.id, round=1)}
     assert after == before
     assert await SignerDkgState.filter(key_set_id=key_set.id).count() == 2
+
+
+async def test_a_key_generation_without_its_cosigner_fails_with_a_reason_after_the_time_limit(
+        client, worker, frozen_clock, webhook_settings):
+    # Given a vault whose key generation waits for a co-signer that never comes
+    webhook_settings(key_generation_timeout_seconds=3600)
+    owner = await make_caller(role="OWNER")
+    vault = await create_vault(owner.workspace_id)
+    await worker.settle()
+    key_set = await keys.get_key_set(vault_id=vault.id)
+    assert key_set.status == "round1"
+    # When an hour has not yet passed, the scheduled check leaves it waiting
+    frozen_clock.advance(minutes=59)
+    async with unit_of_work():
+        assert await keys.expire_stale_generations() == []
+    # When the time limit has passed and the scheduler's job runs (through its actor)
+    frozen_clock.advance(minutes=1, seconds=1)
+    await jobs.send(keys.EXPIRE_STALE, [((), None)])
+    await worker.settle()
+    # Then the key generation failed, saying whom it waited for; no participant is blamed
+    failed = await KeySet.get(id=key_set.id)
+    assert failed.status == "failed" and failed.failed_participant is None
+    assert failed.failure_reason == ("timed out: not ready within 3600 s; the round1 step was still waiting for "
+                                     "the co-signer (participant 3)")
+    # And the service signers' secret state of the run is gone
+    assert not await SignerDkgState.filter(key_set_id=key_set.id).exists()
+
+
+async def test_vaults_and_key_generations_in_progress_are_capped_per_workspace(client, broker, webhook_settings):
+    webhook_settings(max_vaults_per_workspace=3, max_key_generations_in_progress=2)
+    owner = await make_caller(role="OWNER")
+    for name in ("one", "two"):
+        _, created = await client.post("/api/v1/vault/accounts", headers=owner.headers(), json={"name": name})
+        assert created.status == 201
+    # Two generations wait for the co-signer: a third vault would start a third one
+    _, busy = await client.post("/api/v1/vault/accounts", headers=owner.headers(), json={"name": "three"})
+    assert busy.status == 409 and busy.json["code"] == "KEY_GENERATION_LIMIT_REACHED"
+    assert busy.json["details"] == {"limit": 2, "in_progress": 2}
+    # Nothing was left behind by the refusal
+    assert await Vault.filter(workspace_id=owner.workspace_id).count() == 2
+    # Once one finished (here: failed), a vault may be created, up to the vault cap
+    first = await KeySet.filter(workspace_id=owner.workspace_id).first()
+    await KeySet.filter(id=first.id).update(status="failed")
+    _, third = await client.post("/api/v1/vault/accounts", headers=owner.headers(), json={"name": "three"})
+    assert third.status == 201
+    await KeySet.filter(workspace_id=owner.workspace_id).update(status="ready")
+    _, fourth = await client.post("/api/v1/vault/accounts", headers=owner.headers(), json={"name": "four"})
+    assert fourth.status == 409 and fourth.json["code"] == "VAULT_LIMIT_REACHED" and fourth.json["details"] == {"limit": 3}
+    # Another workspace has its own caps
+    other = await make_caller(role="OWNER")
+    _, elsewhere = await client.post("/api/v1/vault/accounts", headers=other.headers(), json={"name": "one"})
+    assert elsewhere.status == 201

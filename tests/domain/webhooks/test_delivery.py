@@ -8,13 +8,18 @@ FrozenClock to the due time and deliver the message the broker would release the
 
 from __future__ import annotations
 
+import asyncio
 import json
+import socket
+import uuid
 from datetime import timedelta
 
+import pytest
 from standardwebhooks.webhooks import Webhook as StandardWebhook
 
 from core.unit_of_work import unit_of_work
-from domain.webhooks import catalogue, delivery, management, schedule
+from domain.webhooks import catalogue, delivery, management, schedule, sender, url_guard
+from domain.webhooks.delivery import DeliveryJob
 from models.audit import AuditEntry
 from models.webhooks import Webhook, WebhookAttempt, WebhookDelivery
 from tests.support.callers import make_principal
@@ -312,3 +317,44 @@ async def test_parked_and_in_flight_deliveries_are_left_to_the_attempt_in_flight
         rescued = await delivery.overdue_deliveries()
     assert {d.delivery_id for d in rescued} == {in_flight.id, parked.id}
     assert {d.attempt for d in rescued} == {1}
+
+
+async def test_no_connection_is_made_to_a_forbidden_address_whatever_the_url_spells(database, webhook_settings):
+    # Given a TCP listener on loopback that counts connections, and loopback forbidden (production)
+    connections = []
+
+    async def count(reader, writer):
+        connections.append(writer.get_extra_info("peername"))
+        writer.close()
+
+    server = await asyncio.start_server(count, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    webhook_settings(webhook_allow_loopback=False)
+    try:
+        # When deliveries are attempted to URLs that spell loopback in ways a parser may miss
+        for url in (f"https://①②⑦.0.0.1:{port}/hook", f"https://１２７．０．０．１:{port}/hook",
+                    f"https://[::ffff:127.0.0.1]:{port}/hook"):
+            outcome = await sender.post(DeliveryJob(delivery_id=uuid.uuid4(), webhook_id=uuid.uuid4(),
+                                                    event_id=uuid.uuid4(), url=url, body=b"{}", attempt=1,
+                                                    secrets=["whsec_" + "A" * 43 + "="]))
+            # Then each attempt is refused, naming the kind of address
+            assert outcome.response_status is None
+            assert outcome.error == "refused: the host resolves to a loopback address", (url, outcome.error)
+    finally:
+        server.close()
+        await server.wait_closed()
+    # And not one connection reached the listener
+    assert connections == []
+
+
+def test_every_socket_of_a_delivery_is_checked_against_its_peer_address(settings, webhook_settings):
+    # The last check before a byte leaves: whatever resolved the host, its socket is vetted
+    webhook_settings(webhook_allow_loopback=False)
+    for address, category in ((("10.0.0.7", 443), "private"), (("127.0.0.1", 443), "loopback"),
+                              (("fec0::1", 443, 0, 0), "private"), (("2002:a9fe:a9fe::1", 443, 0, 0), "metadata")):
+        family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
+        with pytest.raises(url_guard.AddressRefused) as refused:
+            sender.guarded_socket((family, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", address))
+        assert refused.value.category == category
+    public = sender.guarded_socket((socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", ("93.184.216.34", 443)))
+    public.close()

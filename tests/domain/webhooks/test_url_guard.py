@@ -22,6 +22,12 @@ from domain.webhooks import url_guard as guard
     ("192.0.2.10", "private"), ("240.0.0.1", "private"), ("198.18.0.1", "private"),
     # Embedded IPv4 forms are judged by the IPv4 address.
     ("::ffff:10.0.0.1", "private"), ("::ffff:127.0.0.1", "loopback"), ("64:ff9b::a9fe:a9fe", "metadata"),
+    # ... 6to4 (2002:AABB:CCDD::), local-use NAT64, IPv4-compatible, Teredo (client XOR-obfuscated)
+    ("2002:0a00:0001::1", "private"), ("2002:7f00:0001::1", "loopback"), ("2002:a9fe:a9fe::", "metadata"),
+    ("64:ff9b:1::a00:1", "private"), ("::a00:1", "private"),
+    ("2001:0:4136:e378:8000:63bf:f5ff:fffe", "private"),  # Teredo client 10.0.0.1
+    # Site-local fec0::/10 (deprecated, still routed inside some networks)
+    ("fec0::1", "private"), ("feff::1", "private"),
     ("93.184.216.34", None), ("2606:4700::1111", None), ("8.8.8.8", None), ("::ffff:8.8.8.8", None),
 ])
 def test_addresses_are_classified(address, category):
@@ -52,6 +58,8 @@ def test_one_forbidden_address_refuses_the_whole_host():
     ("https://2130706433/", "numeric hosts"),
     ("https://127.1/", "numeric hosts"),
     ("https://0x7f.0.0.1/", "numeric hosts"),
+    ("https://example.com:0/", "invalid port"),
+    ("https://①②⑦.1/", "numeric hosts"),  # IDNA turns it into 127.1
     ("https://example.com/" + "a" * 2100, "at most 2048"),
 ])
 def test_malformed_urls_are_refused_before_any_lookup(url, reason):
@@ -99,3 +107,24 @@ async def test_a_name_that_does_not_resolve_is_refused(monkeypatch):
     with pytest.raises(ValidationFailed) as refused:
         await guard.vet_url("https://nowhere.example/", allow_loopback=False)
     assert refused.value.code == "WEBHOOK_URL_UNRESOLVABLE"
+
+
+@pytest.mark.parametrize("url, host", [
+    ("https://①②⑦.0.0.1/hook", "127.0.0.1"),  # enclosed digits
+    ("https://１２７．０．０．１/hook", "127.0.0.1"),  # fullwidth digits and full stops
+    ("https://127。0。0。1:8443/hook", "127.0.0.1"),  # ideographic full stops
+])
+def test_ip_literals_are_recognized_after_idna_normalization(url, host):
+    target = guard.parse_url(url)
+    assert (target.host, target.ip_literal) == (host, True)
+    assert target.normalized_url.startswith(f"https://{host}")
+
+
+async def test_an_idna_ip_literal_is_judged_without_dns(monkeypatch):
+    async def no_dns(host, port):
+        raise AssertionError(f"{host} is an IP literal: no lookup")
+
+    monkeypatch.setattr(guard, "resolve", no_dns)
+    with pytest.raises(ValidationFailed) as refused:
+        await guard.vet_url("https://①②⑦.0.0.1/", allow_loopback=False)
+    assert refused.value.code == "WEBHOOK_URL_FORBIDDEN" and "loopback" in refused.value.details["reason"]

@@ -1,0 +1,88 @@
+"""The browsable API documentation at /docs: Swagger UI served from an installed package.
+
+sanic-ext serves the OpenAPI document (/docs/openapi.json) and would load Swagger UI from a
+CDN, which fails offline and sends every reader's browser to a third party. Its UI pages are
+switched off (api/app.py) and these routes serve Swagger UI's own files from the
+``swagger-ui-bundle`` package instead: nothing is fetched from anywhere but this service.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+
+from sanic import Blueprint, Request, Sanic
+from sanic.exceptions import NotFound
+from sanic.response import HTTPResponse, html, raw
+from sanic_ext import openapi
+from swagger_ui_bundle import swagger_ui_path
+
+bp = Blueprint("docs", url_prefix="/docs")
+
+#: The Swagger UI files a page needs; nothing else of the package is served.
+ASSETS = frozenset({"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
+                    "favicon-16x16.png", "favicon-32x32.png", "oauth2-redirect.html"})
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8">
+    <title>Custody Wallet Service API</title>
+    <link rel="stylesheet" type="text/css" href="/docs/assets/swagger-ui.css">
+    <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png" sizes="32x32">
+    <style>body { margin: 0; }</style>
+  </head>
+  <body>
+    <div id="swagger-ui"></div>
+    <script src="/docs/assets/swagger-ui-bundle.js" charset="UTF-8"></script>
+    <script src="/docs/assets/swagger-ui-standalone-preset.js" charset="UTF-8"></script>
+    <script src="/docs/init.js" charset="UTF-8"></script>
+  </body>
+</html>
+"""
+
+INIT = """window.onload = function () {
+  window.ui = SwaggerUIBundle({
+    url: "/docs/openapi.json",
+    dom_id: "#swagger-ui",
+    deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    plugins: [SwaggerUIBundle.plugins.DownloadUrl],
+    layout: "StandaloneLayout",
+    oauth2RedirectUrl: window.location.origin + "/docs/assets/oauth2-redirect.html"
+  });
+};
+"""
+
+
+@openapi.exclude()
+async def page(request: Request) -> HTTPResponse:
+    return html(PAGE)
+
+
+def install(app: Sanic) -> None:
+    """Add the page at /docs and /docs/swagger, and the files it loads.
+
+    The page is an app-level route named ``openapi.index``: the name sanic-ext's start-up banner
+    looks up for the documentation's address (its own page, switched off, had it).
+    """
+    app.add_route(page, "/docs", name="openapi.index")
+    app.add_route(page, "/docs/swagger", name="openapi.swagger")
+    app.blueprint(bp)
+
+
+@bp.get("/init.js")
+@openapi.exclude()
+async def init_script(request: Request) -> HTTPResponse:
+    return raw(INIT, content_type="text/javascript; charset=utf-8")
+
+
+@bp.get("/assets/<name:str>")
+@openapi.exclude()
+async def asset(request: Request, name: str) -> HTTPResponse:
+    if name not in ASSETS:
+        raise NotFound(f"no asset {name}")
+    content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    if content_type.startswith("text/") or content_type.endswith("javascript"):
+        content_type += "; charset=utf-8"
+    return raw((swagger_ui_path / name).read_bytes(), content_type=content_type,
+               headers={"Cache-Control": "public, max-age=86400"})

@@ -1,0 +1,70 @@
+"""Migrations are safe when processes start at once: one migrates, the others wait for it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from core import db
+from tests.support.environment import TEST_DATABASE
+
+
+def _database_url(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
+
+
+async def test_processes_that_migrate_at_once_all_succeed(settings):
+    # Given a fresh, empty database
+    name = f"{TEST_DATABASE}_concurrent"
+    admin = await asyncpg.connect(settings.database_url)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        await admin.execute(f"CREATE DATABASE {name}")
+    finally:
+        await admin.close()
+    env = {**os.environ, "DATABASE_URL": _database_url(settings.database_url, name), "REDIS_URL": settings.redis_url,
+           "CUSTODY_DATA_DIR": str(settings.data_dir)}
+    try:
+        # When two processes migrate it at the same moment (`custody dev` beside `custody bootstrap`...)
+        processes = [await asyncio.create_subprocess_exec(sys.executable, "-m", "custody.cli", "migrate", env=env,
+                                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                     for _ in range(2)]
+        results = [(await p.wait(), (await p.stderr.read()).decode()) for p in processes]  # type: ignore[union-attr]
+        # Then every one of them succeeds, and the schema is whole
+        assert [code for code, _ in results] == [0, 0], "\n".join(err[-2000:] for _, err in results)
+        check = await asyncpg.connect(env["DATABASE_URL"])
+        try:
+            assert await check.fetchval("SELECT to_regclass('ownership_transfers') IS NOT NULL")
+        finally:
+            await check.close()
+    finally:
+        admin = await asyncpg.connect(settings.database_url)
+        try:
+            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        finally:
+            await admin.close()
+
+
+async def test_opening_the_database_waits_for_a_running_migration(settings):
+    opened = asyncio.Event()
+
+    async def open_like_a_process() -> None:
+        async with db.migration_lock(settings, exclusive=False):
+            opened.set()
+
+    # Given a migration in progress (the exclusive lock held)
+    async with db.migration_lock(settings, exclusive=True):
+        # When another process opens the database
+        waiting = asyncio.create_task(open_like_a_process())
+        await asyncio.sleep(0.3)
+        # Then it waits
+        assert not opened.is_set()
+    # And goes on as soon as the migration is done
+    await asyncio.wait_for(waiting, 5)
+    assert opened.is_set()

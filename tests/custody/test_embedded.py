@@ -1,0 +1,98 @@
+"""Embedded servers stop when the processes that use them are done (custody/embedded.py), and
+not before: a killed run, or a connection pool left open, no longer keeps them running."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from custody.embedded import process_alive
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: A process that uses the embedded servers: it starts (or joins) them, keeps a Redis
+#: connection pool open the way a broker does, then either releases them or waits for its stdin.
+USER = """
+import json, sys
+from pathlib import Path
+import redis
+from custody.embedded import ensure_servers
+
+servers = ensure_servers(database_url=None, redis_url=None, data_dir=Path(sys.argv[1]))
+pool = redis.Redis.from_url(servers.redis_url)
+pool.ping()
+postgres, redis_server = servers._handles
+print(json.dumps({"postgres": postgres._postmaster_info.pid, "redis": redis_server.pid}), flush=True)
+if sys.argv[2] == "hold":
+    sys.stdin.read()
+servers.stop()
+"""
+
+
+def _start(data_dir: Path, mode: str) -> tuple[subprocess.Popen, dict]:
+    process = subprocess.Popen([sys.executable, "-c", USER, str(data_dir), mode], cwd=ROOT, text=True,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+    line = process.stdout.readline()  # type: ignore[union-attr]
+    assert line, process.stderr.read()  # type: ignore[union-attr]
+    return process, json.loads(line)
+
+
+def _gone(pids: dict, timeout: float = 20.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while any(process_alive(pid) for pid in pids.values()):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def test_servers_stop_with_their_last_user_even_after_a_killed_run(tmp_path):
+    data_dir = tmp_path / "data"
+    try:
+        # Given a process that starts the servers and ends with a Redis pool still connected
+        owner, pids = _start(data_dir, "release")
+        assert owner.wait(timeout=60) == 0, owner.stderr.read()  # type: ignore[union-attr]
+        # Then both servers stopped with it
+        assert _gone(pids), f"still running: {pids}"
+
+        # Given a run that is killed while it uses the servers (it never releases them)
+        killed, pids = _start(data_dir, "hold")
+        killed.send_signal(signal.SIGKILL)
+        killed.wait(timeout=10)
+        # When a later process joins them and ends
+        later, joined = _start(data_dir, "release")
+        assert joined == pids and later.wait(timeout=60) == 0
+        # Then the dead run does not keep them running
+        assert _gone(pids), f"still running: {pids}"
+
+        # Given two live users (custody dev, then custody bootstrap beside it)
+        dev, pids = _start(data_dir, "hold")
+        bootstrap, joined = _start(data_dir, "release")
+        assert joined == pids and bootstrap.wait(timeout=60) == 0
+        # Then the one that ends first leaves them to the other
+        assert all(process_alive(pid) for pid in pids.values())
+        dev.stdin.close()  # type: ignore[union-attr]
+        assert dev.wait(timeout=60) == 0
+        assert _gone(pids), f"still running: {pids}"
+    finally:
+        _stop_leftovers(data_dir)
+
+
+def _stop_leftovers(data_dir: Path) -> None:
+    """Whatever a failed assertion left running in this test's data folder."""
+    for pidfile in data_dir.glob("postgres/postmaster.pid"):
+        pid = int(pidfile.read_text().split()[0])
+        if process_alive(pid):
+            os.kill(pid, signal.SIGTERM)
+    for registry in data_dir.glob("redis/*.settings"):
+        pidfile = json.loads(registry.read_text()).get("pidfile")
+        if pidfile and Path(pidfile).exists():
+            pid = int(Path(pidfile).read_text())
+            if process_alive(pid):
+                os.kill(pid, signal.SIGTERM)
