@@ -55,6 +55,14 @@ from .error_envelope_details import ErrorEnvelopeDetails
 from .health import Health
 from .health_status import HealthStatus
 from .inactive_token import InactiveToken
+from .invitation import Invitation
+from .invitation_accept import InvitationAccept
+from .invitation_accepted import InvitationAccepted
+from .invitation_accepted_role import InvitationAcceptedRole
+from .invitation_answer import InvitationAnswer
+from .invitation_page import InvitationPage
+from .invitation_role import InvitationRole
+from .invitation_status import InvitationStatus
 from .key_generation import KeyGeneration
 from .key_generation_action import KeyGenerationAction
 from .key_generation_failure import KeyGenerationFailure
@@ -67,11 +75,15 @@ from .key_set_summary_status import KeySetSummaryStatus
 from .list_accounts_tag_match_mode import ListAccountsTagMatchMode
 from .list_deliveries_event_type import ListDeliveriesEventType
 from .list_deliveries_status import ListDeliveriesStatus
+from .list_invitations_status import ListInvitationsStatus
 from .list_tags_order_by import ListTagsOrderBy
 from .list_tags_order_dir import ListTagsOrderDir
 from .list_transactions_direction import ListTransactionsDirection
 from .list_transactions_status_item import ListTransactionsStatusItem
 from .list_vaults_tag_match_mode import ListVaultsTagMatchMode
+from .ownership_transfer import OwnershipTransfer
+from .ownership_transfer_start import OwnershipTransferStart
+from .ownership_transfer_status import OwnershipTransferStatus
 from .pairing_initiate import PairingInitiate
 from .pairing_invitation import PairingInvitation
 from .readiness import Readiness
@@ -80,6 +92,8 @@ from .rejected_tag_operation import RejectedTagOperation
 from .rejected_tag_operation_operation import RejectedTagOperationOperation
 from .rejected_tag_operation_reason import RejectedTagOperationReason
 from .replay_request import ReplayRequest
+from .role_change import RoleChange
+from .role_change_role import RoleChangeRole
 from .round_1_broadcast import Round1Broadcast
 from .round_1_package import Round1Package
 from .round_1_package_sender import Round1PackageSender
@@ -232,6 +246,14 @@ __all__ = (
     "Health",
     "HealthStatus",
     "InactiveToken",
+    "Invitation",
+    "InvitationAccept",
+    "InvitationAccepted",
+    "InvitationAcceptedRole",
+    "InvitationAnswer",
+    "InvitationPage",
+    "InvitationRole",
+    "InvitationStatus",
     "KeyGeneration",
     "KeyGenerationAction",
     "KeyGenerationFailure",
@@ -244,11 +266,15 @@ __all__ = (
     "ListAccountsTagMatchMode",
     "ListDeliveriesEventType",
     "ListDeliveriesStatus",
+    "ListInvitationsStatus",
     "ListTagsOrderBy",
     "ListTagsOrderDir",
     "ListTransactionsDirection",
     "ListTransactionsStatusItem",
     "ListVaultsTagMatchMode",
+    "OwnershipTransfer",
+    "OwnershipTransferStart",
+    "OwnershipTransferStatus",
     "PairingInitiate",
     "PairingInvitation",
     "Readiness",
@@ -257,6 +283,8 @@ __all__ = (
     "RejectedTagOperationOperation",
     "RejectedTagOperationReason",
     "ReplayRequest",
+    "RoleChange",
+    "RoleChangeRole",
     "Round1Broadcast",
     "Round1Package",
     "Round1PackageSender",

@@ -15,7 +15,8 @@ class ApiUserCreate:
     """
     Attributes:
         name (str): Display name of the API user, 1 to 100 characters.
-        role (ApiUserCreateRole):
+        role (ApiUserCreateRole): A role whose permissions are a subset of the caller's; never OWNER, which passes only
+            by an ownership transfer (403 ROLE_NOT_GRANTABLE otherwise).
         public_key (str): The API user's Ed25519 public key: 32 bytes in base64.
     """
 

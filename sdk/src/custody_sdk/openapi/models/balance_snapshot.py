@@ -3,6 +3,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
+from uuid import UUID
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -26,7 +27,10 @@ class BalanceSnapshot:
         cursor (int): Change-log position the snapshot includes; continue the log from it.
         min_cursor (int):
         snapshot_at (datetime.datetime):
-        wallet_balances (list[WalletBalance] | None | Unset): Only with wallets=true.
+        wallet_balances (list[WalletBalance] | None | Unset): Only with wallets=true: one page, in wallet creation
+            order.
+        next_wallets_after (None | Unset | UUID): Set when more wallets follow: pass it as wallets_after. Seed each
+            wallet from its page and continue the change log from the first page's cursor.
     """
 
     currency_balances: list[CurrencyBalance]
@@ -34,6 +38,7 @@ class BalanceSnapshot:
     min_cursor: int
     snapshot_at: datetime.datetime
     wallet_balances: list[WalletBalance] | None | Unset = UNSET
+    next_wallets_after: None | Unset | UUID = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -60,6 +65,14 @@ class BalanceSnapshot:
         else:
             wallet_balances = self.wallet_balances
 
+        next_wallets_after: None | str | Unset
+        if isinstance(self.next_wallets_after, Unset):
+            next_wallets_after = UNSET
+        elif isinstance(self.next_wallets_after, UUID):
+            next_wallets_after = str(self.next_wallets_after)
+        else:
+            next_wallets_after = self.next_wallets_after
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -72,6 +85,8 @@ class BalanceSnapshot:
         )
         if wallet_balances is not UNSET:
             field_dict["wallet_balances"] = wallet_balances
+        if next_wallets_after is not UNSET:
+            field_dict["next_wallets_after"] = next_wallets_after
 
         return field_dict
 
@@ -116,12 +131,30 @@ class BalanceSnapshot:
 
         wallet_balances = _parse_wallet_balances(d.pop("wallet_balances", UNSET))
 
+        def _parse_next_wallets_after(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                next_wallets_after_type_0 = UUID(data)
+
+                return next_wallets_after_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        next_wallets_after = _parse_next_wallets_after(d.pop("next_wallets_after", UNSET))
+
         balance_snapshot = cls(
             currency_balances=currency_balances,
             cursor=cursor,
             min_cursor=min_cursor,
             snapshot_at=snapshot_at,
             wallet_balances=wallet_balances,
+            next_wallets_after=next_wallets_after,
         )
 
         balance_snapshot.additional_properties = d

@@ -1,6 +1,9 @@
 from typing import Literal
 
 ListDeliveriesEventType = Literal[
+    "backup.*",
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.*",
     "transaction.cancelled",
     "transaction.created",
@@ -10,9 +13,14 @@ ListDeliveriesEventType = Literal[
     "transaction.finished",
     "transaction.updated",
     "webhook.test",
+    "workspace.*",
+    "workspace.owner_changed",
 ]
 
 LIST_DELIVERIES_EVENT_TYPE_VALUES: set[ListDeliveriesEventType] = {
+    "backup.*",
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.*",
     "transaction.cancelled",
     "transaction.created",
@@ -22,6 +30,8 @@ LIST_DELIVERIES_EVENT_TYPE_VALUES: set[ListDeliveriesEventType] = {
     "transaction.finished",
     "transaction.updated",
     "webhook.test",
+    "workspace.*",
+    "workspace.owner_changed",
 }
 
 

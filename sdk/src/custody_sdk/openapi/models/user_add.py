@@ -13,10 +13,12 @@ T = TypeVar("T", bound="UserAdd")
 
 @_attrs_define
 class UserAdd:
-    """
+    """An invitation: the secret goes to ``email``; the answer echoes only what was sent.
+
     Attributes:
-        email (str): The person's email (lowercased); an existing person is added.
-        role (UserAddRole):
+        email (str): The person's email (lowercased). The invitation's secret is emailed there.
+        role (UserAddRole): A role whose permissions are a subset of the caller's; never OWNER, which passes only by an
+            ownership transfer (403 ROLE_NOT_GRANTABLE otherwise).
         first_name (None | str | Unset):
         last_name (None | str | Unset):
     """

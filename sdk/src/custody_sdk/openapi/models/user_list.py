@@ -15,12 +15,19 @@ T = TypeVar("T", bound="UserList")
 
 @_attrs_define
 class UserList:
-    """
+    """One page of members, in the order they joined.
+
     Attributes:
         users (list[WorkspaceUser]):
+        total (int):
+        limit (int):
+        offset (int):
     """
 
     users: list[WorkspaceUser]
+    total: int
+    limit: int
+    offset: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -29,11 +36,20 @@ class UserList:
             users_item = users_item_data.to_dict()
             users.append(users_item)
 
+        total = self.total
+
+        limit = self.limit
+
+        offset = self.offset
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "users": users,
+                "total": total,
+                "limit": limit,
+                "offset": offset,
             }
         )
 
@@ -51,8 +67,17 @@ class UserList:
 
             users.append(users_item)
 
+        total = d.pop("total")
+
+        limit = d.pop("limit")
+
+        offset = d.pop("offset")
+
         user_list = cls(
             users=users,
+            total=total,
+            limit=limit,
+            offset=offset,
         )
 
         user_list.additional_properties = d

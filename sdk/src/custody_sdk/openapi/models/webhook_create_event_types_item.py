@@ -1,6 +1,9 @@
 from typing import Literal
 
 WebhookCreateEventTypesItem = Literal[
+    "backup.*",
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.*",
     "transaction.cancelled",
     "transaction.created",
@@ -9,9 +12,14 @@ WebhookCreateEventTypesItem = Literal[
     "transaction.failed",
     "transaction.finished",
     "transaction.updated",
+    "workspace.*",
+    "workspace.owner_changed",
 ]
 
 WEBHOOK_CREATE_EVENT_TYPES_ITEM_VALUES: set[WebhookCreateEventTypesItem] = {
+    "backup.*",
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.*",
     "transaction.cancelled",
     "transaction.created",
@@ -20,6 +28,8 @@ WEBHOOK_CREATE_EVENT_TYPES_ITEM_VALUES: set[WebhookCreateEventTypesItem] = {
     "transaction.failed",
     "transaction.finished",
     "transaction.updated",
+    "workspace.*",
+    "workspace.owner_changed",
 }
 
 

@@ -1,6 +1,8 @@
 from typing import Literal
 
 WebhookDeliveryDetailEventType = Literal[
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.cancelled",
     "transaction.created",
     "transaction.declined",
@@ -9,9 +11,12 @@ WebhookDeliveryDetailEventType = Literal[
     "transaction.finished",
     "transaction.updated",
     "webhook.test",
+    "workspace.owner_changed",
 ]
 
 WEBHOOK_DELIVERY_DETAIL_EVENT_TYPE_VALUES: set[WebhookDeliveryDetailEventType] = {
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.cancelled",
     "transaction.created",
     "transaction.declined",
@@ -20,6 +25,7 @@ WEBHOOK_DELIVERY_DETAIL_EVENT_TYPE_VALUES: set[WebhookDeliveryDetailEventType] =
     "transaction.finished",
     "transaction.updated",
     "webhook.test",
+    "workspace.owner_changed",
 }
 
 

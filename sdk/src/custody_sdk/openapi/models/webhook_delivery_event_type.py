@@ -1,6 +1,8 @@
 from typing import Literal
 
 WebhookDeliveryEventType = Literal[
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.cancelled",
     "transaction.created",
     "transaction.declined",
@@ -9,9 +11,12 @@ WebhookDeliveryEventType = Literal[
     "transaction.finished",
     "transaction.updated",
     "webhook.test",
+    "workspace.owner_changed",
 ]
 
 WEBHOOK_DELIVERY_EVENT_TYPE_VALUES: set[WebhookDeliveryEventType] = {
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.cancelled",
     "transaction.created",
     "transaction.declined",
@@ -20,6 +25,7 @@ WEBHOOK_DELIVERY_EVENT_TYPE_VALUES: set[WebhookDeliveryEventType] = {
     "transaction.finished",
     "transaction.updated",
     "webhook.test",
+    "workspace.owner_changed",
 }
 
 

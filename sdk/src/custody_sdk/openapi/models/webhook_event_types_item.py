@@ -1,6 +1,9 @@
 from typing import Literal
 
 WebhookEventTypesItem = Literal[
+    "backup.*",
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.*",
     "transaction.cancelled",
     "transaction.created",
@@ -9,9 +12,14 @@ WebhookEventTypesItem = Literal[
     "transaction.failed",
     "transaction.finished",
     "transaction.updated",
+    "workspace.*",
+    "workspace.owner_changed",
 ]
 
 WEBHOOK_EVENT_TYPES_ITEM_VALUES: set[WebhookEventTypesItem] = {
+    "backup.*",
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.*",
     "transaction.cancelled",
     "transaction.created",
@@ -20,6 +28,8 @@ WEBHOOK_EVENT_TYPES_ITEM_VALUES: set[WebhookEventTypesItem] = {
     "transaction.failed",
     "transaction.finished",
     "transaction.updated",
+    "workspace.*",
+    "workspace.owner_changed",
 }
 
 

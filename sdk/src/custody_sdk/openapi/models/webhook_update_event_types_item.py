@@ -1,6 +1,9 @@
 from typing import Literal
 
 WebhookUpdateEventTypesItem = Literal[
+    "backup.*",
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.*",
     "transaction.cancelled",
     "transaction.created",
@@ -9,9 +12,14 @@ WebhookUpdateEventTypesItem = Literal[
     "transaction.failed",
     "transaction.finished",
     "transaction.updated",
+    "workspace.*",
+    "workspace.owner_changed",
 ]
 
 WEBHOOK_UPDATE_EVENT_TYPES_ITEM_VALUES: set[WebhookUpdateEventTypesItem] = {
+    "backup.*",
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.*",
     "transaction.cancelled",
     "transaction.created",
@@ -20,6 +28,8 @@ WEBHOOK_UPDATE_EVENT_TYPES_ITEM_VALUES: set[WebhookUpdateEventTypesItem] = {
     "transaction.failed",
     "transaction.finished",
     "transaction.updated",
+    "workspace.*",
+    "workspace.owner_changed",
 }
 
 

@@ -1,6 +1,9 @@
 from typing import Literal
 
 WebhookWithSecretEventTypesItem = Literal[
+    "backup.*",
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.*",
     "transaction.cancelled",
     "transaction.created",
@@ -9,9 +12,14 @@ WebhookWithSecretEventTypesItem = Literal[
     "transaction.failed",
     "transaction.finished",
     "transaction.updated",
+    "workspace.*",
+    "workspace.owner_changed",
 ]
 
 WEBHOOK_WITH_SECRET_EVENT_TYPES_ITEM_VALUES: set[WebhookWithSecretEventTypesItem] = {
+    "backup.*",
+    "backup.file_downloaded",
+    "backup.started",
     "transaction.*",
     "transaction.cancelled",
     "transaction.created",
@@ -20,6 +28,8 @@ WEBHOOK_WITH_SECRET_EVENT_TYPES_ITEM_VALUES: set[WebhookWithSecretEventTypesItem
     "transaction.failed",
     "transaction.finished",
     "transaction.updated",
+    "workspace.*",
+    "workspace.owner_changed",
 }
 
 

@@ -15,12 +15,19 @@ T = TypeVar("T", bound="WorkspaceList")
 
 @_attrs_define
 class WorkspaceList:
-    """
+    """One page of the caller's workspaces, oldest first.
+
     Attributes:
         workspaces (list[WorkspaceWithRole]):
+        total (int):
+        limit (int):
+        offset (int):
     """
 
     workspaces: list[WorkspaceWithRole]
+    total: int
+    limit: int
+    offset: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -29,11 +36,20 @@ class WorkspaceList:
             workspaces_item = workspaces_item_data.to_dict()
             workspaces.append(workspaces_item)
 
+        total = self.total
+
+        limit = self.limit
+
+        offset = self.offset
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "workspaces": workspaces,
+                "total": total,
+                "limit": limit,
+                "offset": offset,
             }
         )
 
@@ -51,8 +67,17 @@ class WorkspaceList:
 
             workspaces.append(workspaces_item)
 
+        total = d.pop("total")
+
+        limit = d.pop("limit")
+
+        offset = d.pop("offset")
+
         workspace_list = cls(
             workspaces=workspaces,
+            total=total,
+            limit=limit,
+            offset=offset,
         )
 
         workspace_list.additional_properties = d

@@ -58,7 +58,7 @@ def sync_detailed(
 
     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
     INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, WORKSPACE_NOT_FOUND;
-    409 BACKUP_NOT_READY.
+    409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
@@ -93,7 +93,7 @@ def sync(
 
     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
     INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, WORKSPACE_NOT_FOUND;
-    409 BACKUP_NOT_READY.
+    409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
@@ -123,7 +123,7 @@ async def asyncio_detailed(
 
     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
     INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, WORKSPACE_NOT_FOUND;
-    409 BACKUP_NOT_READY.
+    409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
@@ -156,7 +156,7 @@ async def asyncio(
 
     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
     INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, WORKSPACE_NOT_FOUND;
-    409 BACKUP_NOT_READY.
+    409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):

@@ -60,7 +60,7 @@ def sync_detailed(
      Takes no workspace header: any caller who may manage backups in one of its workspaces.
 
     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_BACKUP_PUBLIC_KEY, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         public_key (str):
@@ -94,7 +94,7 @@ def sync(
      Takes no workspace header: any caller who may manage backups in one of its workspaces.
 
     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_BACKUP_PUBLIC_KEY, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         public_key (str):
@@ -123,7 +123,7 @@ async def asyncio_detailed(
      Takes no workspace header: any caller who may manage backups in one of its workspaces.
 
     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_BACKUP_PUBLIC_KEY, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         public_key (str):
@@ -155,7 +155,7 @@ async def asyncio(
      Takes no workspace header: any caller who may manage backups in one of its workspaces.
 
     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_BACKUP_PUBLIC_KEY, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         public_key (str):

@@ -1,5 +1,6 @@
 from http import HTTPStatus
 from typing import Any
+from uuid import UUID
 
 import httpx
 
@@ -12,6 +13,8 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     wallets: bool | Unset = False,
+    wallets_limit: int | Unset = 1000,
+    wallets_after: None | Unset | UUID = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -21,6 +24,17 @@ def _get_kwargs(
     params: dict[str, Any] = {}
 
     params["wallets"] = wallets
+
+    params["wallets_limit"] = wallets_limit
+
+    json_wallets_after: None | str | Unset
+    if isinstance(wallets_after, Unset):
+        json_wallets_after = UNSET
+    elif isinstance(wallets_after, UUID):
+        json_wallets_after = str(wallets_after)
+    else:
+        json_wallets_after = wallets_after
+    params["wallets_after"] = json_wallets_after
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -59,16 +73,20 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     wallets: bool | Unset = False,
+    wallets_limit: int | Unset = 1000,
+    wallets_after: None | Unset | UUID = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[BalanceSnapshot]:
     """Balance snapshot per currency with the change-log cursor (wallets=true adds per-wallet rows)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
     WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND.
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         wallets (bool | Unset):  Default: False.
+        wallets_limit (int | Unset):  Default: 1000.
+        wallets_after (None | Unset | UUID):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -81,6 +99,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         wallets=wallets,
+        wallets_limit=wallets_limit,
+        wallets_after=wallets_after,
         x_workspace_id=x_workspace_id,
     )
 
@@ -95,16 +115,20 @@ def sync(
     *,
     client: AuthenticatedClient,
     wallets: bool | Unset = False,
+    wallets_limit: int | Unset = 1000,
+    wallets_after: None | Unset | UUID = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> BalanceSnapshot | None:
     """Balance snapshot per currency with the change-log cursor (wallets=true adds per-wallet rows)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
     WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND.
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         wallets (bool | Unset):  Default: False.
+        wallets_limit (int | Unset):  Default: 1000.
+        wallets_after (None | Unset | UUID):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -118,6 +142,8 @@ def sync(
     return sync_detailed(
         client=client,
         wallets=wallets,
+        wallets_limit=wallets_limit,
+        wallets_after=wallets_after,
         x_workspace_id=x_workspace_id,
     ).parsed
 
@@ -126,16 +152,20 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     wallets: bool | Unset = False,
+    wallets_limit: int | Unset = 1000,
+    wallets_after: None | Unset | UUID = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[BalanceSnapshot]:
     """Balance snapshot per currency with the change-log cursor (wallets=true adds per-wallet rows)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
     WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND.
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         wallets (bool | Unset):  Default: False.
+        wallets_limit (int | Unset):  Default: 1000.
+        wallets_after (None | Unset | UUID):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -148,6 +178,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         wallets=wallets,
+        wallets_limit=wallets_limit,
+        wallets_after=wallets_after,
         x_workspace_id=x_workspace_id,
     )
 
@@ -160,16 +192,20 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     wallets: bool | Unset = False,
+    wallets_limit: int | Unset = 1000,
+    wallets_after: None | Unset | UUID = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> BalanceSnapshot | None:
     """Balance snapshot per currency with the change-log cursor (wallets=true adds per-wallet rows)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
     WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND.
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         wallets (bool | Unset):  Default: False.
+        wallets_limit (int | Unset):  Default: 1000.
+        wallets_after (None | Unset | UUID):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -184,6 +220,8 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             wallets=wallets,
+            wallets_limit=wallets_limit,
+            wallets_after=wallets_after,
             x_workspace_id=x_workspace_id,
         )
     ).parsed

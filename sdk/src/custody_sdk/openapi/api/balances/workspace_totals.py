@@ -60,7 +60,8 @@ def sync_detailed(
     """Workspace balance per symbol, earlier form (balance = total)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413
+    PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
@@ -92,7 +93,8 @@ def sync(
     """Workspace balance per symbol, earlier form (balance = total)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413
+    PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
@@ -119,7 +121,8 @@ async def asyncio_detailed(
     """Workspace balance per symbol, earlier form (balance = total)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413
+    PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
@@ -149,7 +152,8 @@ async def asyncio(
     """Workspace balance per symbol, earlier form (balance = total)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413
+    PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):

@@ -54,7 +54,7 @@ def sync_detailed(
     """One company (one you cannot see answers 404, like a missing one)
 
      Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 404
-    COMPANY_NOT_FOUND, NOT_FOUND.
+    COMPANY_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         company_id (UUID):
@@ -86,7 +86,7 @@ def sync(
     """One company (one you cannot see answers 404, like a missing one)
 
      Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 404
-    COMPANY_NOT_FOUND, NOT_FOUND.
+    COMPANY_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         company_id (UUID):
@@ -113,7 +113,7 @@ async def asyncio_detailed(
     """One company (one you cannot see answers 404, like a missing one)
 
      Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 404
-    COMPANY_NOT_FOUND, NOT_FOUND.
+    COMPANY_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         company_id (UUID):
@@ -143,7 +143,7 @@ async def asyncio(
     """One company (one you cannot see answers 404, like a missing one)
 
      Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 404
-    COMPANY_NOT_FOUND, NOT_FOUND.
+    COMPANY_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         company_id (UUID):

@@ -62,7 +62,7 @@ def sync_detailed(
     """Companies visible to the caller (platform staff: all; members: their own)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED.
+    UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 15.
@@ -97,7 +97,7 @@ def sync(
     """Companies visible to the caller (platform staff: all; members: their own)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED.
+    UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 15.
@@ -127,7 +127,7 @@ async def asyncio_detailed(
     """Companies visible to the caller (platform staff: all; members: their own)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED.
+    UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 15.
@@ -160,7 +160,7 @@ async def asyncio(
     """Companies visible to the caller (platform staff: all; members: their own)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED.
+    UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 15.

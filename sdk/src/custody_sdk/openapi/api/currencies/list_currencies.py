@@ -11,7 +11,7 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    testnet: bool | Unset = False,
+    testnet: bool | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -20,7 +20,12 @@ def _get_kwargs(
 
     params: dict[str, Any] = {}
 
-    params["testnet"] = testnet
+    json_testnet: bool | None | Unset
+    if isinstance(testnet, Unset):
+        json_testnet = UNSET
+    else:
+        json_testnet = testnet
+    params["testnet"] = json_testnet
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -63,17 +68,17 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    testnet: bool | Unset = False,
+    testnet: bool | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[list[Currency]]:
-    """Currencies of the workspace's network type (testnet=true for a testnet workspace)
+    """Currencies of the workspace's network type (testnet left out: the workspace's own)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 CURRENCY_NETWORK_MISMATCH, INVALID_WORKSPACE_ID,
     VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND.
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
-        testnet (bool | Unset):  Default: False.
+        testnet (bool | None | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -99,17 +104,17 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    testnet: bool | Unset = False,
+    testnet: bool | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> list[Currency] | None:
-    """Currencies of the workspace's network type (testnet=true for a testnet workspace)
+    """Currencies of the workspace's network type (testnet left out: the workspace's own)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 CURRENCY_NETWORK_MISMATCH, INVALID_WORKSPACE_ID,
     VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND.
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
-        testnet (bool | Unset):  Default: False.
+        testnet (bool | None | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -130,17 +135,17 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    testnet: bool | Unset = False,
+    testnet: bool | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[list[Currency]]:
-    """Currencies of the workspace's network type (testnet=true for a testnet workspace)
+    """Currencies of the workspace's network type (testnet left out: the workspace's own)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 CURRENCY_NETWORK_MISMATCH, INVALID_WORKSPACE_ID,
     VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND.
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
-        testnet (bool | Unset):  Default: False.
+        testnet (bool | None | Unset):
         x_workspace_id (str | Unset):
 
     Raises:
@@ -164,17 +169,17 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    testnet: bool | Unset = False,
+    testnet: bool | None | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> list[Currency] | None:
-    """Currencies of the workspace's network type (testnet=true for a testnet workspace)
+    """Currencies of the workspace's network type (testnet left out: the workspace's own)
 
      Errors (raised as custody_sdk.CustodyApiError): 400 CURRENCY_NETWORK_MISMATCH, INVALID_WORKSPACE_ID,
     VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND.
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
-        testnet (bool | Unset):  Default: False.
+        testnet (bool | None | Unset):
         x_workspace_id (str | Unset):
 
     Raises:

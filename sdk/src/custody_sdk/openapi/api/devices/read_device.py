@@ -54,7 +54,7 @@ def sync_detailed(
     """A device and its key fingerprint (its user, or MANAGE_DEVICES)
 
      Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND.
+    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         device_id (UUID):
@@ -86,7 +86,7 @@ def sync(
     """A device and its key fingerprint (its user, or MANAGE_DEVICES)
 
      Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND.
+    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         device_id (UUID):
@@ -113,7 +113,7 @@ async def asyncio_detailed(
     """A device and its key fingerprint (its user, or MANAGE_DEVICES)
 
      Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND.
+    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         device_id (UUID):
@@ -143,7 +143,7 @@ async def asyncio(
     """A device and its key fingerprint (its user, or MANAGE_DEVICES)
 
      Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND.
+    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         device_id (UUID):

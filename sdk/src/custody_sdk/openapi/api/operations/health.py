@@ -46,6 +46,8 @@ def sync_detailed(
 ) -> Response[Health]:
     """Liveness: the process is up
 
+     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -69,6 +71,8 @@ def sync(
 ) -> Health | None:
     """Liveness: the process is up
 
+     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -87,6 +91,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
 ) -> Response[Health]:
     """Liveness: the process is up
+
+     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -108,6 +114,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
 ) -> Health | None:
     """Liveness: the process is up
+
+     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

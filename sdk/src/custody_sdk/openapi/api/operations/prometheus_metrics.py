@@ -46,6 +46,8 @@ def sync_detailed(
 ) -> Response[File]:
     """Prometheus metrics: API requests by route and status, and the domain gauges
 
+     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -69,6 +71,8 @@ def sync(
 ) -> File | None:
     """Prometheus metrics: API requests by route and status, and the domain gauges
 
+     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -87,6 +91,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
 ) -> Response[File]:
     """Prometheus metrics: API requests by route and status, and the domain gauges
+
+     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -108,6 +114,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
 ) -> File | None:
     """Prometheus metrics: API requests by route and status, and the domain gauges
+
+     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

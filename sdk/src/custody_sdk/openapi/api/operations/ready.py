@@ -51,6 +51,8 @@ def sync_detailed(
 ) -> Response[Readiness]:
     """Readiness: database, Redis and migrations are usable (503 when not)
 
+     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -74,6 +76,8 @@ def sync(
 ) -> Readiness | None:
     """Readiness: database, Redis and migrations are usable (503 when not)
 
+     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
@@ -92,6 +96,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
 ) -> Response[Readiness]:
     """Readiness: database, Redis and migrations are usable (503 when not)
+
+     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -113,6 +119,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
 ) -> Readiness | None:
     """Readiness: database, Redis and migrations are usable (503 when not)
+
+     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

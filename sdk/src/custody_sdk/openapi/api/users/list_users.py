@@ -11,15 +11,26 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
     x_workspace_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(x_workspace_id, Unset):
         headers["X-Workspace-Id"] = x_workspace_id
 
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/v1/users",
+        "params": params,
     }
 
     _kwargs["headers"] = headers
@@ -50,14 +61,19 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[UserList]:
-    """Members of the workspace (VIEW_USERS)
+    """Members of the workspace, in the order they joined (VIEW_USERS)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND.
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
+        limit (int | Unset):  Default: 100.
+        offset (int | Unset):  Default: 0.
         x_workspace_id (str | Unset):
 
     Raises:
@@ -69,6 +85,8 @@ def sync_detailed(
     """
 
     kwargs = _get_kwargs(
+        limit=limit,
+        offset=offset,
         x_workspace_id=x_workspace_id,
     )
 
@@ -82,14 +100,19 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
     x_workspace_id: str | Unset = UNSET,
 ) -> UserList | None:
-    """Members of the workspace (VIEW_USERS)
+    """Members of the workspace, in the order they joined (VIEW_USERS)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND.
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
+        limit (int | Unset):  Default: 100.
+        offset (int | Unset):  Default: 0.
         x_workspace_id (str | Unset):
 
     Raises:
@@ -102,6 +125,8 @@ def sync(
 
     return sync_detailed(
         client=client,
+        limit=limit,
+        offset=offset,
         x_workspace_id=x_workspace_id,
     ).parsed
 
@@ -109,14 +134,19 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[UserList]:
-    """Members of the workspace (VIEW_USERS)
+    """Members of the workspace, in the order they joined (VIEW_USERS)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND.
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
+        limit (int | Unset):  Default: 100.
+        offset (int | Unset):  Default: 0.
         x_workspace_id (str | Unset):
 
     Raises:
@@ -128,6 +158,8 @@ async def asyncio_detailed(
     """
 
     kwargs = _get_kwargs(
+        limit=limit,
+        offset=offset,
         x_workspace_id=x_workspace_id,
     )
 
@@ -139,14 +171,19 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
     x_workspace_id: str | Unset = UNSET,
 ) -> UserList | None:
-    """Members of the workspace (VIEW_USERS)
+    """Members of the workspace, in the order they joined (VIEW_USERS)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND.
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
+        limit (int | Unset):  Default: 100.
+        offset (int | Unset):  Default: 0.
         x_workspace_id (str | Unset):
 
     Raises:
@@ -160,6 +197,8 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            limit=limit,
+            offset=offset,
             x_workspace_id=x_workspace_id,
         )
     ).parsed

@@ -55,11 +55,12 @@ def sync_detailed(
     client: AuthenticatedClient,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[Any]:
-    """Remove a user from the workspace (MANAGE_USERS); their tokens stop working
+    """Remove a user from the workspace (MANAGE_USERS); their devices there are revoked
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, USER_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 409 CANNOT_REMOVE_OWNER, CANNOT_REMOVE_SELF.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED, ROLE_NOT_GRANTABLE; 404 NOT_FOUND,
+    USER_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 CANNOT_REMOVE_OWNER, CANNOT_REMOVE_SELF; 413
+    PAYLOAD_TOO_LARGE.
 
     Args:
         user_id (UUID):
@@ -91,11 +92,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[Any]:
-    """Remove a user from the workspace (MANAGE_USERS); their tokens stop working
+    """Remove a user from the workspace (MANAGE_USERS); their devices there are revoked
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, USER_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 409 CANNOT_REMOVE_OWNER, CANNOT_REMOVE_SELF.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED, ROLE_NOT_GRANTABLE; 404 NOT_FOUND,
+    USER_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 CANNOT_REMOVE_OWNER, CANNOT_REMOVE_SELF; 413
+    PAYLOAD_TOO_LARGE.
 
     Args:
         user_id (UUID):

@@ -55,7 +55,8 @@ def sync_detailed(
     """Whether withdrawals may go to one-time addresses
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413
+    PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
@@ -87,7 +88,8 @@ def sync(
     """Whether withdrawals may go to one-time addresses
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413
+    PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
@@ -114,7 +116,8 @@ async def asyncio_detailed(
     """Whether withdrawals may go to one-time addresses
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413
+    PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
@@ -144,7 +147,8 @@ async def asyncio(
     """Whether withdrawals may go to one-time addresses
 
      Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND.
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413
+    PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):

@@ -5,14 +5,12 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.user_add import UserAdd
-from ...models.workspace_user import WorkspaceUser
+from ...models.ownership_transfer import OwnershipTransfer
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
-    body: UserAdd,
     x_workspace_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -20,23 +18,19 @@ def _get_kwargs(
         headers["X-Workspace-Id"] = x_workspace_id
 
     _kwargs: dict[str, Any] = {
-        "method": "post",
-        "url": "/api/v1/users",
+        "method": "delete",
+        "url": "/api/v1/workspace/ownership-transfer",
     }
-
-    _kwargs["json"] = body.to_dict()
-
-    headers["Content-Type"] = "application/json"
 
     _kwargs["headers"] = headers
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> WorkspaceUser | None:
-    if response.status_code == 201:
-        response_201 = WorkspaceUser.from_dict(response.json())
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> OwnershipTransfer | None:
+    if response.status_code == 200:
+        response_200 = OwnershipTransfer.from_dict(response.json())
 
-        return response_201
+        return response_200
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -44,7 +38,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[WorkspaceUser]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[OwnershipTransfer]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -56,29 +50,26 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body: UserAdd,
     x_workspace_id: str | Unset = UNSET,
-) -> Response[WorkspaceUser]:
-    """Add a person with a role (MANAGE_USERS)
+) -> Response[OwnershipTransfer]:
+    """Owner: cancel the pending ownership transfer (TRANSFER_OWNERSHIP)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND; 409 USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 OWNERSHIP_TRANSFER_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
-        body (UserAdd):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[WorkspaceUser]
+        Response[OwnershipTransfer]
     """
 
     kwargs = _get_kwargs(
-        body=body,
         x_workspace_id=x_workspace_id,
     )
 
@@ -92,30 +83,27 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body: UserAdd,
     x_workspace_id: str | Unset = UNSET,
-) -> WorkspaceUser | None:
-    """Add a person with a role (MANAGE_USERS)
+) -> OwnershipTransfer | None:
+    """Owner: cancel the pending ownership transfer (TRANSFER_OWNERSHIP)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND; 409 USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 OWNERSHIP_TRANSFER_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
-        body (UserAdd):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        WorkspaceUser
+        OwnershipTransfer
     """
 
     return sync_detailed(
         client=client,
-        body=body,
         x_workspace_id=x_workspace_id,
     ).parsed
 
@@ -123,29 +111,26 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body: UserAdd,
     x_workspace_id: str | Unset = UNSET,
-) -> Response[WorkspaceUser]:
-    """Add a person with a role (MANAGE_USERS)
+) -> Response[OwnershipTransfer]:
+    """Owner: cancel the pending ownership transfer (TRANSFER_OWNERSHIP)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND; 409 USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 OWNERSHIP_TRANSFER_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
-        body (UserAdd):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[WorkspaceUser]
+        Response[OwnershipTransfer]
     """
 
     kwargs = _get_kwargs(
-        body=body,
         x_workspace_id=x_workspace_id,
     )
 
@@ -157,31 +142,28 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body: UserAdd,
     x_workspace_id: str | Unset = UNSET,
-) -> WorkspaceUser | None:
-    """Add a person with a role (MANAGE_USERS)
+) -> OwnershipTransfer | None:
+    """Owner: cancel the pending ownership transfer (TRANSFER_OWNERSHIP)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND; 409 USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 OWNERSHIP_TRANSFER_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
-        body (UserAdd):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        WorkspaceUser
+        OwnershipTransfer
     """
 
     return (
         await asyncio_detailed(
             client=client,
-            body=body,
             x_workspace_id=x_workspace_id,
         )
     ).parsed

@@ -1,0 +1,208 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.role_change import RoleChange
+from ...models.workspace_user import WorkspaceUser
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    user_id: UUID,
+    *,
+    body: RoleChange,
+    x_workspace_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_workspace_id, Unset):
+        headers["X-Workspace-Id"] = x_workspace_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/api/v1/users/{user_id}/role".format(
+            user_id=quote(str(user_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> WorkspaceUser | None:
+    if response.status_code == 200:
+        response_200 = WorkspaceUser.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[WorkspaceUser]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    user_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: RoleChange,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[WorkspaceUser]:
+    """Change a member's role (MANAGE_USERS), under the same rule as granting it
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED,
+    ROLE_NOT_GRANTABLE; 404 NOT_FOUND, USER_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
+    CANNOT_CHANGE_OWNER_ROLE, CANNOT_CHANGE_OWN_ROLE; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        user_id (UUID):
+        x_workspace_id (str | Unset):
+        body (RoleChange):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[WorkspaceUser]
+    """
+
+    kwargs = _get_kwargs(
+        user_id=user_id,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    user_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: RoleChange,
+    x_workspace_id: str | Unset = UNSET,
+) -> WorkspaceUser | None:
+    """Change a member's role (MANAGE_USERS), under the same rule as granting it
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED,
+    ROLE_NOT_GRANTABLE; 404 NOT_FOUND, USER_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
+    CANNOT_CHANGE_OWNER_ROLE, CANNOT_CHANGE_OWN_ROLE; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        user_id (UUID):
+        x_workspace_id (str | Unset):
+        body (RoleChange):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        WorkspaceUser
+    """
+
+    return sync_detailed(
+        user_id=user_id,
+        client=client,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    user_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: RoleChange,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[WorkspaceUser]:
+    """Change a member's role (MANAGE_USERS), under the same rule as granting it
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED,
+    ROLE_NOT_GRANTABLE; 404 NOT_FOUND, USER_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
+    CANNOT_CHANGE_OWNER_ROLE, CANNOT_CHANGE_OWN_ROLE; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        user_id (UUID):
+        x_workspace_id (str | Unset):
+        body (RoleChange):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[WorkspaceUser]
+    """
+
+    kwargs = _get_kwargs(
+        user_id=user_id,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    user_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: RoleChange,
+    x_workspace_id: str | Unset = UNSET,
+) -> WorkspaceUser | None:
+    """Change a member's role (MANAGE_USERS), under the same rule as granting it
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED,
+    ROLE_NOT_GRANTABLE; 404 NOT_FOUND, USER_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
+    CANNOT_CHANGE_OWNER_ROLE, CANNOT_CHANGE_OWN_ROLE; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        user_id (UUID):
+        x_workspace_id (str | Unset):
+        body (RoleChange):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        WorkspaceUser
+    """
+
+    return (
+        await asyncio_detailed(
+            user_id=user_id,
+            client=client,
+            body=body,
+            x_workspace_id=x_workspace_id,
+        )
+    ).parsed
