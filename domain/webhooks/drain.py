@@ -46,9 +46,9 @@ from domain.webhooks.delivery import (
     Enqueue,
     Send,
     _ms_until,
+    hand_off,
     record_attempt,
     signing_secrets,
-    wake_parked,
 )
 from domain.webhooks.events import DueDelivery
 from models.webhooks import Webhook
@@ -225,8 +225,12 @@ async def drain(*, webhook_id: uuid.UUID, send: Send, slots: DrainSlots, limit: 
                 await slots.take_many(webhook_id, holders)
         finally:
             await slots.release_many(webhook_id, holders)
+        # A retry that parked while this drain held every slot may have lost its Redis mark to
+        # the clear above, and claims take only pending deliveries: the database says who waits.
+        # Retries parked by the one-attempt path get the freed slots through their own messages.
+        async with unit_of_work():
+            woken = await hand_off(webhook_id=webhook_id, free_slots=limit)
+        result.to_enqueue.extend(Enqueue(due) for due in woken)
         if not await slots.is_parked(webhook_id):
             return result
-        # Retries parked by the one-attempt path get the freed slots through their own messages.
-        result.to_enqueue.extend(await wake_parked(webhook_id=webhook_id, slots=slots))
 
