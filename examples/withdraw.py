@@ -3,12 +3,11 @@
 
     python examples/withdraw.py custody-credentials.json --wallet WALLET_ID --to ADDRESS --amount ATOMIC [--key KEY]
 
-**Runs once withdrawals land.** It is written against the spec's ``POST /api/v1/transaction``
-(body ``amount`` in atomic units as a string, ``source_wallet_id``, ``target_address``; header
-``X-Idempotency-Key``). Until the service has that endpoint it answers 404 and this says so.
-The path is called with ``Custody.request`` because the generated client learns an operation
-only when the document has it; after ``sdk/scripts/generate`` picks it up, the generated
-operation can be called with ``custody.call(..., idempotency_key=key)`` the same way.
+It calls the spec's ``POST /api/v1/transaction`` (body ``amount`` in atomic units as a string,
+``source_wallet_id``, ``target_address``; header ``X-Idempotency-Key``) with ``Custody.request``,
+which any path accepts; the generated operation can be called with
+``custody.call(..., idempotency_key=key)`` the same way. The destination must be whitelisted or
+one-time transfers allowed (``docs/withdrawals.md``).
 
 What the key buys: the SDK sends the same ``X-Idempotency-Key`` on every attempt and retries the
 POST on connection failures and 5xx (a POST without a key is never retried). The service answers
@@ -26,11 +25,11 @@ import sys
 import time
 import uuid
 
-from custody_sdk import Custody, CustodyError, NotFound
+from custody_sdk import Custody, CustodyError
 
 TRANSACTION_PATH = "/api/v1/transaction"
-#: Statuses after which a withdrawal changes no more (spec "Transaction"; docs/wallets.md).
-FINAL = {"finished", "declined", "failed", "cancelled", "rejected"}
+#: Statuses after which a withdrawal changes no more (docs/withdrawals.md).
+FINAL = {"finished", "declined", "failed", "cancelled", "expired"}
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -38,12 +37,7 @@ async def main(args: argparse.Namespace) -> None:
     body = {"amount": args.amount, "source_wallet_id": args.wallet, "target_address": args.to}
     async with Custody.from_credentials_file(args.credentials) as custody:
         print(f"idempotency key: {key}  (run again with --key {key} to repeat safely)")
-        try:
-            first = await custody.request("POST", TRANSACTION_PATH, json=body, idempotency_key=key)
-        except NotFound as error:
-            if error.code == "NOT_FOUND":
-                sys.exit("this service has no POST /api/v1/transaction yet: the example runs once withdrawals land")
-            raise
+        first = await custody.request("POST", TRANSACTION_PATH, json=body, idempotency_key=key)
         transaction = first.json
         print(f"transaction {transaction['id']}: {transaction['status']} (replayed: {first.replayed})")
 
