@@ -1,5 +1,5 @@
-"""The gas station's actors (queue ``withdrawals``: refuels are withdrawals, and the Procfile's
-general pool already consumes it): thin wrappers of domain.gas_station.refuels.
+"""The gas station's actors (queue ``gas_station``, in the Procfile's general ``worker`` pool): thin
+wrappers of domain.gas_station.refuels.
 
 ``gas_station.check_refuel`` is an outbox command (a redelivery finds it done; a repeated check
 finds the address's live refuel and does nothing). ``gas_station.retry`` is scheduled: each item
@@ -19,10 +19,7 @@ from domain.gas_station.autofuel import CHECK_REFUEL
 
 logger = logging.getLogger(__name__)
 
-QUEUE = "withdrawals"
-
-
-@command_actor(CHECK_REFUEL, queue=QUEUE)
+@command_actor(CHECK_REFUEL)
 async def check_refuel(*, command: Command, workspace_id: str, vault_id: str, currency_id: str,
                        reason: str = "") -> None:
     """Check one vault's gas at one network and refuel it when below threshold."""
@@ -40,7 +37,7 @@ async def _each(label: str, run: Callable[[], Awaitable[object]]) -> None:
         logger.exception("gas_station.retry: %s failed", label)
 
 
-@actor(refuels.RETRY, queue=QUEUE, max_retries=0)
+@actor(refuels.RETRY, max_retries=0)
 async def retry() -> None:
     """Held-back refuels due again; in-flight refuels whose withdrawal is final; withdrawals
     waiting for gas (resumed when the gas is there, else their address checked again)."""
