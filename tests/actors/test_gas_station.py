@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import uuid
 
+from actors import gas_station as gas_station_actors
+from core.unit_of_work import unit_of_work
 from custody.faucet import faucet_command
+from domain.gas_station import configuration, refuels
+from domain.gas_station.configuration import AssetChange
 from domain.withdrawals import pipeline
 from models.audit import AuditEntry
 from models.gas_station import Refuel
@@ -17,8 +21,19 @@ from models.vaults import Vault
 from models.webhooks import WebhookEvent
 from tests.support.callers import make_caller
 from tests.support.signing import cosigner_for, settle, status_is
-from tests.support.wallets import Api, mine_block, watch
-from tests.support.withdrawals import ELSEWHERE_EVM, EVM, step, until_status
+from tests.support.wallets import Api, mine_block, vault_with_key, watch, workspace
+from tests.support.withdrawals import (
+    ELSEWHERE_EVM,
+    ETH,
+    EVM,
+    allow_one_time_addresses,
+    confirm,
+    funded_wallet,
+    step,
+    to_broadcast,
+    until_status,
+    withdraw,
+)
 
 CAP, TOKEN_FEE, NATIVE_FEE = 2 * 10**16, 65_000 * 10**9, 21_000 * 10**9
 
@@ -95,3 +110,39 @@ async def test_a_token_withdrawal_without_gas_succeeds_because_the_station_refue
     assert created.details["transaction_id"] == str(refuel_tx.id) and created.details["amount"] == str(CAP)
     # And the refuel's transaction events were published like any withdrawal's
     assert await WebhookEvent.filter(workspace_id=owner.workspace_id, type="transaction.finished").count() == 2
+
+
+async def test_the_scheduled_retry_sends_a_held_back_refuel_closes_it_and_resumes_the_waiting_withdrawal(
+        broker, frozen_clock):
+    # Given a token withdrawal waiting for gas whose refuel the station held back (max_gas_price 0)
+    ws = await workspace()
+    await allow_one_time_addresses(ws.id)
+    station, target = await vault_with_key(ws, name="Gas"), await vault_with_key(ws, name="Tokens")
+    await funded_wallet(station, "DETH_TEST", ETH)
+    tokens = await funded_wallet(target, "DUSD_TEST", 10**9)
+    async with unit_of_work():
+        await configuration.assign_station(principal=None, workspace_id=ws.id, vault_id=station.vault.id)
+        await configuration.set_autofuel(principal=None, workspace_id=ws.id, vault_id=target.vault.id, enabled=True)
+        await configuration.update_asset(principal=None, workspace_id=ws.id, currency_id="DETH_TEST",
+                                         change=AssetChange(max_gas_price=0))
+    tx = (await withdraw(ws, tokens, ELSEWHERE_EVM, 1000)).transaction
+    async with unit_of_work():
+        held = await refuels.check_refuel(workspace_id=ws.id, vault_id=target.vault.id, currency_id="DETH_TEST")
+    assert held.action == "held_back"
+    await step(pipeline.run_checks, tx)
+    # When the fee limit is lifted and the scheduled actor runs after the retry time
+    async with unit_of_work():
+        await configuration.update_asset(principal=None, workspace_id=ws.id, currency_id="DETH_TEST",
+                                         change=AssetChange(max_gas_price=-1))
+    frozen_clock.advance(seconds=31)
+    await gas_station_actors.retry()
+    # Then the held-back refuel is in flight
+    row = await Refuel.get(id=held.refuel.id)
+    assert row.status == "in_flight"
+    # When it is final, the next run closes it, and the waiting withdrawal is on its way again
+    refuel_tx = await Transaction.get(id=row.transaction_id)
+    await to_broadcast(refuel_tx, station.key)
+    assert (await confirm(refuel_tx)).status == "finished"
+    await gas_station_actors.retry()
+    assert (await Refuel.get(id=row.id)).status == "finished"
+    assert (await step(pipeline.start_signing, tx)).status == "signing"
