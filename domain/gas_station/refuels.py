@@ -62,7 +62,7 @@ from domain import audit, balances
 from domain.currencies import registry
 from domain.errors import DomainError
 from domain.gas_station import autofuel
-from domain.gas_station.configuration import OBJECT_TYPE
+from domain.gas_station.configuration import OBJECT_TYPE, create_missing_assets
 from domain.gas_station.defaults import NO_LIMIT, supported
 from domain.networks.registry import get_adapter
 from domain.webhooks import catalogue, events
@@ -230,6 +230,11 @@ async def check_refuel(*, workspace_id: uuid.UUID | str, vault_id: uuid.UUID | s
     if live is not None and live.status == IN_FLIGHT:
         return Outcome("skipped", IN_PROGRESS, live)
     asset = await GasStationAsset.filter(gas_station_id=station.id, currency_id=currency_id).select_for_update().first()
+    if asset is None and await create_missing_assets(station, currency.network_type):
+        # The station vault opened this base asset's wallet after assignment and activation: its
+        # configuration comes from the defaults, as it would have then.
+        asset = await GasStationAsset.filter(gas_station_id=station.id,
+                                             currency_id=currency_id).select_for_update().first()
     if asset is None or asset.threshold is None or asset.cap is None:
         return await _drop(live, NOT_CONFIGURED)
     threshold, cap = int(asset.threshold), int(asset.cap)

@@ -329,3 +329,21 @@ async def test_the_sweep_resumes_a_waiting_withdrawal_funded_by_hand_and_retries
         assert await refuels.attend_waiting(transaction_id=tx.id) == "resumed"
     assert await _commands(pipeline.SIGN, transaction_id=str(tx.id)) == sign_steps + 1
     assert (await step(pipeline.start_signing, tx)).status == "signing"
+
+
+async def test_a_station_wallet_opened_after_assignment_gets_the_default_configuration_at_the_first_check(broker):
+    # Given a station assigned (and autofuel turned on) before the station vault had a native wallet
+    ws = await workspace()
+    station, target = await vault_with_key(ws, name="Gas"), await vault_with_key(ws, name="Tokens")
+    await funded_wallet(target, "DUSD_TEST", TOKENS)
+    async with unit_of_work():
+        await configuration.assign_station(principal=None, workspace_id=ws.id, vault_id=station.vault.id)
+        await configuration.set_autofuel(principal=None, workspace_id=ws.id, vault_id=target.vault.id, enabled=True)
+    assert not await GasStationAsset.exists()
+    # When the station opens and funds its native wallet, the next check configures it from the defaults
+    await funded_wallet(station, "DETH_TEST", ETH)
+    async with unit_of_work():
+        outcome = await refuels.check_refuel(workspace_id=ws.id, vault_id=target.vault.id, currency_id="DETH_TEST")
+    assert outcome.action == "refuelled" and int(outcome.refuel.amount) == CAP
+    asset = await GasStationAsset.get(currency_id="DETH_TEST")
+    assert (int(asset.threshold), int(asset.cap), asset.is_default) == (THRESHOLD, CAP, True)
