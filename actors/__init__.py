@@ -18,6 +18,7 @@ from actors import (  # noqa: E402,F401
     companies,
     deposits,
     devnet,
+    gas_station,
     keys,
     notifications,
     service_signer,

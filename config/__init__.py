@@ -1,7 +1,8 @@
 """Configuration files shipped with the service (package data).
 
 ``currencies.json`` is the network and currency registry (domain.currencies), ``prices.json``
-the default USD price table (domain.prices). Settings ``CURRENCIES_FILE`` / ``PRICES_FILE``
+the default USD price table (domain.prices), ``gas_station.json`` the gas station's
+defaults per network type and base asset (domain.gas_station.defaults). Settings ``CURRENCIES_FILE`` / ``PRICES_FILE`` / ``GAS_STATION_FILE``
 point at replacements; these are the defaults.
 """
 
@@ -12,3 +13,4 @@ from pathlib import Path
 CONFIG_DIR = Path(__file__).resolve().parent
 CURRENCIES_FILE = CONFIG_DIR / "currencies.json"
 PRICES_FILE = CONFIG_DIR / "prices.json"
+GAS_STATION_FILE = CONFIG_DIR / "gas_station.json"

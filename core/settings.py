@@ -223,6 +223,15 @@ class Settings(BaseSettings):
     withdrawal_expire_interval_seconds: int = Field(60, ge=1, validation_alias=AliasChoices(
         "WITHDRAWAL_EXPIRE_INTERVAL_SECONDS", "withdrawal_expire_interval_seconds"))
 
+    # --- the gas station -----------------------------------------------------------------
+    #: Defaults per network type and base asset (JSON); unset = config/gas_station.json.
+    gas_station_file: Path | None = Field(None, validation_alias=AliasChoices("GAS_STATION_FILE",
+                                                                              "gas_station_file"))
+    #: Seconds between runs of ``gas_station.retry``: refuels held back by max_gas_price are tried
+    #: again, finished refuels are closed and token withdrawals waiting for gas are resumed.
+    gas_station_retry_interval_seconds: int = Field(30, ge=1, validation_alias=AliasChoices(
+        "GAS_STATION_RETRY_INTERVAL_SECONDS", "gas_station_retry_interval_seconds"))
+
     #: Fault injection (tests and chaos drills, never production): names of core.faults crash
     #: points at which this process kills itself with SIGKILL.
     crash_points: Annotated[tuple[str, ...], NoDecode, BeforeValidator(_word_list)] = Field(

@@ -32,6 +32,7 @@ from tortoise.transactions import in_transaction
 from core import clock
 from domain import balances, transactions
 from domain.currencies import registry
+from domain.gas_station import autofuel
 from domain.networks.base import Block, NetworkAdapter, Transfer
 from domain.networks.registry import get_adapter
 from models.deposits import ChainWatchState
@@ -171,4 +172,9 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
     await transactions.assign_positions(recorded)
     for tx in recorded:
         await transactions.publish(tx, created=True)
+    for tx in recorded:
+        # A token deposit to a vault with autofuel on: the gas station checks the address's gas,
+        # so the tokens can move on.
+        await autofuel.request_refuel_check(workspace_id=tx.workspace_id, vault_id=tx.vault_id,  # type: ignore[attr-defined]
+                                            currency=registry().currency(tx.currency_id), reason="token_deposit")
     return recorded

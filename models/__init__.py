@@ -25,6 +25,8 @@ MODEL_MODULES: tuple[str, ...] = (
     "models.devnet",
     # withdrawals
     "models.whitelist",
+    # the gas station
+    "models.gas_station",
     # real networks
     "models.utxos",
 )

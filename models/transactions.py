@@ -79,6 +79,9 @@ class Transaction(TimestampedModel):
     utxo_intent_key = fields.CharField(max_length=100, null=True)
     #: True while amount and fee limit are in the wallets' ``held`` (released exactly once).
     holding = fields.BooleanField(default=False)
+    #: A token transfer holding its amount but not yet its fee: autofuel is refuelling its address
+    #: (domain.withdrawals.fees); it waits in ``approved`` until the gas is there.
+    awaiting_gas = fields.BooleanField(default=False)
     #: Frozen: the status to return to on unfreeze, and since when.
     frozen_from = fields.CharField(max_length=24, null=True)
     frozen_at = fields.DatetimeField(null=True)

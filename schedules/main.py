@@ -12,6 +12,8 @@ Jobs:
 - ``webhooks.sweep`` every 30 s: re-enqueue webhook deliveries whose message was lost.
 - ``withdrawals.track`` every ``WITHDRAWAL_TRACK_INTERVAL_SECONDS``: confirmations and finality.
 - ``withdrawals.expire`` every ``WITHDRAWAL_EXPIRE_INTERVAL_SECONDS``: expiry, stalled steps.
+- ``gas_station.retry`` every ``GAS_STATION_RETRY_INTERVAL_SECONDS``: refuels held back by
+  max_gas_price, refuels to close, token withdrawals waiting for gas.
 - ``keys.expire_stale`` every 60 s: fail key generations not ready within
   ``KEY_GENERATION_TIMEOUT_SECONDS``, naming the participants they waited for.
 
@@ -31,6 +33,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from core import jobs, outbox
 from core.settings import Settings, get_settings
 from domain.deposits import WATCH as CHAIN_WATCH
+from domain.gas_station.refuels import RETRY as GAS_STATION_RETRY
 from domain.maintenance import PURGE_EXPIRED
 from domain.networks.devnet_chain import PRODUCE_BLOCKS
 from domain.signing.keys import EXPIRE_STALE as EXPIRE_KEY_GENERATIONS
@@ -86,6 +89,8 @@ class Scheduler:
                          _enqueue(TRACK_WITHDRAWALS, broker)),
             ScheduledJob(EXPIRE_WITHDRAWALS, settings.withdrawal_expire_interval_seconds,
                          _enqueue(EXPIRE_WITHDRAWALS, broker)),
+            ScheduledJob(GAS_STATION_RETRY, settings.gas_station_retry_interval_seconds,
+                         _enqueue(GAS_STATION_RETRY, broker)),
         ]
         if settings.devnet_enabled:
             every.append(ScheduledJob(PRODUCE_BLOCKS, settings.devnet_block_interval_seconds,

@@ -24,6 +24,10 @@ WEBHOOK_TEST = "webhook.test"
 BACKUP_STARTED = "backup.started"
 BACKUP_FILE_DOWNLOADED = "backup.file_downloaded"
 WORKSPACE_OWNER_CHANGED = "workspace.owner_changed"
+#: The gas station (docs/gas-station.md): a station asset's daily refuel budget is used up; the
+#: station's own balance of a base asset cannot pay a full refuel.
+GAS_STATION_BUDGET_REACHED = "gas_station.budget_reached"
+GAS_STATION_LOW_BALANCE = "gas_station.low_balance"
 
 #: Every event type the service emits, with what it reports (docs/webhooks.md).
 EVENT_TYPES: dict[str, str] = {
@@ -38,6 +42,10 @@ EVENT_TYPES: dict[str, str] = {
     BACKUP_STARTED: "someone started a backup: an export of every key share of the workspace",
     BACKUP_FILE_DOWNLOADED: "someone downloaded the workspace's backup file",
     WORKSPACE_OWNER_CHANGED: "an ownership transfer completed: the workspace has a new owner",
+    GAS_STATION_BUDGET_REACHED: "a gas station refuel was skipped: it would take the asset's total sent in the "
+                                "last 24 hours above its daily_budget (once per 24 hours and asset)",
+    GAS_STATION_LOW_BALANCE: "the gas station's own balance of a base asset cannot pay a full refuel (once until "
+                             "it recovers)",
 }
 #: The event type of a withdrawal that reaches each final status.
 FINAL_STATUS_EVENTS: dict[str, str] = {
@@ -46,8 +54,9 @@ FINAL_STATUS_EVENTS: dict[str, str] = {
 }
 #: What a webhook may subscribe to: exact types and whole families.
 SUBSCRIBABLE_TYPES = frozenset({TRANSACTION_CREATED, TRANSACTION_UPDATED, *FINAL_STATUS_EVENTS.values(),
-                                BACKUP_STARTED, BACKUP_FILE_DOWNLOADED, WORKSPACE_OWNER_CHANGED})
-SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*", "backup.*", "workspace.*"})
+                                BACKUP_STARTED, BACKUP_FILE_DOWNLOADED, WORKSPACE_OWNER_CHANGED,
+                                GAS_STATION_BUDGET_REACHED, GAS_STATION_LOW_BALANCE})
+SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*", "backup.*", "workspace.*", "gas_station.*"})
 
 STATUS_ACTIVE = "active"
 STATUS_DISABLED = "disabled"

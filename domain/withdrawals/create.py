@@ -11,7 +11,8 @@ In order (the first refusal wins, and a refusal leaves nothing behind):
 6. the source (and fee) wallet rows are locked: every withdrawal from a wallet waits for the
    one before it to commit, so no interleaving can overdraw it; on UTXO networks the duplicate
    rule is checked under that lock;
-7. amount and fee limit move into ``held`` (409 INSUFFICIENT_BALANCE / INSUFFICIENT_GAS);
+7. amount and fee limit move into ``held`` (409 INSUFFICIENT_BALANCE / INSUFFICIENT_GAS; a token
+   transfer of a vault with autofuel on waits for gas instead, and a refuel check is queued);
 8. the check stage's command is queued (the outbox) and the transaction written ``pending``
    with its audit entry, change-log position and ``transaction.created`` event.
 """
@@ -29,6 +30,7 @@ from domain import balances, transactions
 from domain.auth import Principal
 from domain.currencies import registry
 from domain.errors import Conflict, NotFound, ValidationFailed
+from domain.gas_station import autofuel
 from domain.networks.registry import get_adapter
 from domain.permissions import Permission
 from domain.withdrawals import destinations, fees, ledger, statuses
@@ -127,9 +129,15 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
     parties = ledger.Parties(tx, locked[source.id], locked[fee_wallet.id], destination.wallet, currency,
                              vault=vault, workspace=workspace)
     await ledger.hold(parties)
+    if not parties.same_fee_wallet:
+        # A token transfer from a vault with autofuel on: the gas station checks its address's gas
+        # (and refuels it when low, or when this withdrawal is waiting for gas).
+        await autofuel.request_refuel_check(workspace_id=workspace.id, vault_id=vault.id, currency=currency,
+                                            reason="token_withdrawal")
     await add_command(actor_name=CHECK, payload={"transaction_id": str(tx.id)}, workspace_id=workspace.id)
     await ledger.write_change(parties, status=statuses.PENDING, actor_id=actor_id, created=True,
                               details={"amount": str(request.amount), "currency_id": currency.id,
                                        "to_address": destination.address, "destination_type": destination.kind,
-                                       "fee_limit": str(plan.fee_limit), "attempt_number": attempt.number})
+                                       "fee_limit": str(plan.fee_limit), "attempt_number": attempt.number,
+                                       "awaiting_gas": tx.awaiting_gas})
     return Created(tx, replayed=False)

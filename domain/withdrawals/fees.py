@@ -12,7 +12,8 @@ final and the rest of the limit is released.
 * **Gas networks** pay in the native coin. A native transfer holds amount plus limit in its own
   wallet. A token transfer holds the amount in the token wallet and the limit in the native
   coin's wallet at the same address: without that gas it cannot move, and it is refused with
-  409 INSUFFICIENT_GAS by :func:`require_gas_for_token_transfer`. The limit is gas limit x gas
+  409 INSUFFICIENT_GAS by :func:`require_gas_for_token_transfer`, unless the vault's autofuel
+  is on: then it waits for the gas station's refuel (``awaiting_gas``). The limit is gas limit x gas
   price; the caller's ``fee`` (a limit) sets the gas price to ``fee // gas_limit``.
 """
 
@@ -90,18 +91,24 @@ async def plan_fee(*, adapter: NetworkAdapter, currency: Currency, amount: int, 
     return FeePlan(fee_limit=gas_limit * gas_price, fee_currency_id=estimate.fee_currency_id, fee_rate=gas_price)
 
 
-def require_gas_for_token_transfer(*, fee_wallet: Wallet, fee_limit: int, address: str) -> None:
+def require_gas_for_token_transfer(*, fee_wallet: Wallet, fee_limit: int, address: str,
+                                   autofuel: bool = False) -> bool:
     """A token transfer needs ``fee_limit`` of the native coin available at its address.
 
-    The one place the gas station plugs into: today the withdrawal is refused with 409
-    INSUFFICIENT_GAS; with autofuel on, the gas station will instead refuel the address (and
-    the withdrawal wait for it) rather than refuse.
+    True when it is there (hold it now). Without it: with ``autofuel`` (the vault's autofuel is on
+    and a gas station serves it, domain.gas_station.autofuel) False, and the withdrawal is
+    accepted **waiting for gas** (``awaiting_gas``): it holds its amount, the station refuels the
+    address, and the fee is held when the gas is there (domain.withdrawals.pipeline.start_signing);
+    otherwise it is refused with 409 INSUFFICIENT_GAS.
     """
     available = balances.parts_of(fee_wallet).available
-    if available < fee_limit:
-        raise InsufficientGas(
-            "a token transfer pays its network fee in the native coin, and this vault's address does not hold "
-            "enough of it: fund the native wallet at the same address",
-            details={"fee_asset_id": fee_wallet.currency_id, "address": address,
-                     "needed_atomic": str(fee_limit), "available_atomic": str(available)},
-        )
+    if available >= fee_limit:
+        return True
+    if autofuel:
+        return False
+    raise InsufficientGas(
+        "a token transfer pays its network fee in the native coin, and this vault's address does not hold "
+        "enough of it: fund the native wallet at the same address (or turn the vault's autofuel on)",
+        details={"fee_asset_id": fee_wallet.currency_id, "address": address,
+                 "needed_atomic": str(fee_limit), "available_atomic": str(available)},
+    )

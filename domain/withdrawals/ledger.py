@@ -6,7 +6,8 @@ Balances (all under the wallet locks of :func:`domain.balances.lock_wallets`):
   in the fee currency's wallet: the same wallet, or the native coin's for a token) and sets
   ``holding``; :func:`release` gives both back **only while** ``holding`` and clears it, so
   every release path (declined, failed, cancelled, expired, frozen) releases exactly once, and
-  an unfreeze can hold again;
+  an unfreeze can hold again; a token transfer ``awaiting_gas`` (autofuel refuels its address)
+  holds its amount only, and :func:`hold_gas` adds the fee once the gas is there;
 * :func:`settle` ends a transfer the network made final: releases, takes the amount (when it
   succeeded) and the actual fee out of ``total``, and credits an internal target wallet.
 
@@ -26,6 +27,7 @@ from typing import Any
 
 from domain import audit, balances, transactions
 from domain.currencies import Currency, registry
+from domain.gas_station import autofuel
 from domain.withdrawals import fees, statuses
 from models.transactions import Transaction
 from models.vaults import Vault
@@ -75,17 +77,40 @@ async def load(tx: Transaction, *, lock: bool) -> Parties:
 
 
 async def hold(parties: Parties) -> None:
-    """Reserve amount and fee limit (409 INSUFFICIENT_BALANCE, or INSUFFICIENT_GAS for a token's fee)."""
+    """Reserve amount and fee limit (409 INSUFFICIENT_BALANCE, or INSUFFICIENT_GAS for a token's fee).
+
+    A token transfer whose address lacks the gas while the vault's autofuel is on holds only its
+    amount and is marked ``awaiting_gas``; :func:`hold_gas` holds the fee once the refuel landed.
+    """
     tx = parties.tx
     amount, fee_limit = int(tx.amount), int(tx.fee_limit)
     if parties.same_fee_wallet:
         await balances.apply_change(wallet=parties.source, held=amount + fee_limit)
     else:
         await balances.apply_change(wallet=parties.source, held=amount)
-        fees.require_gas_for_token_transfer(fee_wallet=parties.fee_wallet, fee_limit=fee_limit,
-                                            address=tx.from_address or "")
-        await balances.apply_change(wallet=parties.fee_wallet, held=fee_limit)
+        autofuel_on = await autofuel.is_on(parties.source.vault_id)  # type: ignore[attr-defined]
+        if fees.require_gas_for_token_transfer(fee_wallet=parties.fee_wallet, fee_limit=fee_limit,
+                                               address=tx.from_address or "", autofuel=autofuel_on):
+            await balances.apply_change(wallet=parties.fee_wallet, held=fee_limit)
+            tx.awaiting_gas = False
+        else:
+            tx.awaiting_gas = True
     tx.holding = True
+
+
+async def hold_gas(parties: Parties) -> bool:
+    """Hold the fee of a withdrawal ``awaiting_gas`` if its address has the gas now (wallets locked).
+
+    True when the fee is held (or was already); False while the gas is still missing.
+    """
+    tx = parties.tx
+    if not tx.awaiting_gas:
+        return True
+    if balances.parts_of(parties.fee_wallet).available < int(tx.fee_limit):
+        return False
+    await balances.apply_change(wallet=parties.fee_wallet, held=int(tx.fee_limit))
+    tx.awaiting_gas = False
+    return True
 
 
 async def release(parties: Parties) -> bool:
@@ -98,8 +123,9 @@ async def release(parties: Parties) -> bool:
         await balances.apply_change(wallet=parties.source, held=-(amount + fee_limit))
     else:
         await balances.apply_change(wallet=parties.source, held=-amount)
-        await balances.apply_change(wallet=parties.fee_wallet, held=-fee_limit)
-    tx.holding = False
+        if not tx.awaiting_gas:  # a withdrawal waiting for gas holds no fee yet
+            await balances.apply_change(wallet=parties.fee_wallet, held=-fee_limit)
+    tx.holding, tx.awaiting_gas = False, False
     return True
 
 

@@ -28,6 +28,13 @@ The signing lane
     ``awaiting_broadcast`` holds its source address's lane; an approved one whose lane is held
     waits in ``approved`` and is started (:func:`kick_lane`) when the lane frees, oldest first.
     All lane decisions are made under the source address's row lock.
+
+Waiting for gas
+    A token withdrawal of a vault with autofuel on may be accepted without the gas for its fee
+    (``awaiting_gas``, domain.withdrawals.fees): it goes through the checks like any other and
+    waits in ``approved``; its sign step holds the fee once the gas is there, and
+    :func:`resume_awaiting_gas` issues that step when a refuel (an internal native transfer) is
+    final at its address. Expiry still applies to it.
 """
 
 from __future__ import annotations
@@ -189,6 +196,19 @@ async def kick_lane(tx: Transaction) -> None:
         await _command(SIGN, waiting)
 
 
+async def resume_awaiting_gas(*, network: str, address: str) -> bool:
+    """Gas arrived at ``address`` (a refuel finished, or the scheduler saw it): start the oldest
+    token withdrawal there that waits for gas in ``approved`` (its sign step holds the fee, or
+    waits again when it is still short). Returns whether a step was issued."""
+    waiting = await Transaction.filter(direction="withdrawal", network=network, from_address=address,
+                                       status=statuses.APPROVED, awaiting_gas=True,
+                                       signing_session_id__isnull=True).order_by("created_at", "id").first()
+    if waiting is None:
+        return False
+    await _command(SIGN, waiting)
+    return True
+
+
 async def start_signing(*, transaction_id: uuid.UUID | str) -> None:
     """approved → signing: build the transfer (lane permitting) and request its one signature."""
     tx = await lock_withdrawal(transaction_id)
@@ -204,6 +224,10 @@ async def start_signing(*, transaction_id: uuid.UUID | str) -> None:
         return
     if await _lane_busy(tx):
         return  # started by kick_lane when the withdrawal holding the lane leaves it
+    if tx.awaiting_gas:
+        if not await ledger.hold_gas(parties):
+            return  # the gas station's refuel has not landed yet: resume_awaiting_gas starts it again
+        await tx.save(update_fields=["awaiting_gas"])
     adapter = get_adapter(tx.network)
     address = await WalletAddress.get(id=parties.source.address_id)  # type: ignore[attr-defined]
     try:
@@ -343,6 +367,10 @@ async def track(*, transaction_id: uuid.UUID | str) -> None:
         await ledger.write_change(parties, status=statuses.FAILED, actor_id=None,
                                   details={"error_code": tx.error_code, "fee": str(state.fee)})
     await kick_lane(tx)  # UTXO: the change output is spendable now
+    if state.success and parties.target is not None and parties.currency.is_native and tx.to_address:
+        # Gas reached a vault of the workspace (a gas station refuel): token withdrawals waiting
+        # for it there go on.
+        await resume_awaiting_gas(network=tx.network, address=tx.to_address)
 
 
 async def broadcast_withdrawals(*, limit: int = 1000) -> list[uuid.UUID]:

@@ -38,3 +38,9 @@ def test_the_sweep_is_a_scheduled_job(settings):
 def test_stale_key_generations_are_expired_every_minute(settings):
     intervals = {job.name: job.interval_seconds for job in Scheduler(settings).jobs()}
     assert intervals["keys.expire_stale"] == 60
+
+
+def test_the_gas_station_retry_runs_every_configured_interval(settings):
+    intervals = {job.name: job.interval_seconds for job in Scheduler(settings.with_overrides(
+        gas_station_retry_interval_seconds=7)).jobs()}
+    assert intervals["gas_station.retry"] == 7

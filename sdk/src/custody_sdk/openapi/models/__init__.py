@@ -11,7 +11,10 @@ from .all_tags_order_dir import AllTagsOrderDir
 from .api_user_create import ApiUserCreate
 from .api_user_create_role import ApiUserCreateRole
 from .asset import Asset
+from .asset_configuration import AssetConfiguration
+from .asset_configuration_update import AssetConfigurationUpdate
 from .asset_list import AssetList
+from .autofuel import Autofuel
 from .backup import Backup
 from .backup_group_signature import BackupGroupSignature
 from .backup_group_signature_schema import BackupGroupSignatureSchema
@@ -52,6 +55,8 @@ from .dkg_complaint import DkgComplaint
 from .error_code import ErrorCode
 from .error_envelope import ErrorEnvelope
 from .error_envelope_details import ErrorEnvelopeDetails
+from .gas_station import GasStation
+from .gas_station_state import GasStationState
 from .health import Health
 from .health_status import HealthStatus
 from .inactive_token import InactiveToken
@@ -202,7 +207,10 @@ __all__ = (
     "ApiUserCreate",
     "ApiUserCreateRole",
     "Asset",
+    "AssetConfiguration",
+    "AssetConfigurationUpdate",
     "AssetList",
+    "Autofuel",
     "Backup",
     "BackupGroupSignature",
     "BackupGroupSignatureSchema",
@@ -243,6 +251,8 @@ __all__ = (
     "ErrorCode",
     "ErrorEnvelope",
     "ErrorEnvelopeDetails",
+    "GasStation",
+    "GasStationState",
     "Health",
     "HealthStatus",
     "InactiveToken",

@@ -3,6 +3,8 @@ from typing import Literal
 WebhookDeliveryDetailEventType = Literal[
     "backup.file_downloaded",
     "backup.started",
+    "gas_station.budget_reached",
+    "gas_station.low_balance",
     "transaction.cancelled",
     "transaction.created",
     "transaction.declined",
@@ -17,6 +19,8 @@ WebhookDeliveryDetailEventType = Literal[
 WEBHOOK_DELIVERY_DETAIL_EVENT_TYPE_VALUES: set[WebhookDeliveryDetailEventType] = {
     "backup.file_downloaded",
     "backup.started",
+    "gas_station.budget_reached",
+    "gas_station.low_balance",
     "transaction.cancelled",
     "transaction.created",
     "transaction.declined",

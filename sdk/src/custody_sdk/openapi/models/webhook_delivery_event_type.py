@@ -3,6 +3,8 @@ from typing import Literal
 WebhookDeliveryEventType = Literal[
     "backup.file_downloaded",
     "backup.started",
+    "gas_station.budget_reached",
+    "gas_station.low_balance",
     "transaction.cancelled",
     "transaction.created",
     "transaction.declined",
@@ -17,6 +19,8 @@ WebhookDeliveryEventType = Literal[
 WEBHOOK_DELIVERY_EVENT_TYPE_VALUES: set[WebhookDeliveryEventType] = {
     "backup.file_downloaded",
     "backup.started",
+    "gas_station.budget_reached",
+    "gas_station.low_balance",
     "transaction.cancelled",
     "transaction.created",
     "transaction.declined",

@@ -1,0 +1,186 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.autofuel import Autofuel
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    vault_id: UUID,
+    *,
+    x_workspace_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_workspace_id, Unset):
+        headers["X-Workspace-Id"] = x_workspace_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/vault/accounts/{vault_id}/autofuel/deactivate".format(
+            vault_id=quote(str(vault_id), safe=""),
+        ),
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Autofuel | None:
+    if response.status_code == 200:
+        response_200 = Autofuel.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Autofuel]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    vault_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[Autofuel]:
+    """Turn a vault's autofuel off (EDIT_WORKSPACE)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, VAULT_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        vault_id (UUID):
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Autofuel]
+    """
+
+    kwargs = _get_kwargs(
+        vault_id=vault_id,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    vault_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    x_workspace_id: str | Unset = UNSET,
+) -> Autofuel | None:
+    """Turn a vault's autofuel off (EDIT_WORKSPACE)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, VAULT_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        vault_id (UUID):
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Autofuel
+    """
+
+    return sync_detailed(
+        vault_id=vault_id,
+        client=client,
+        x_workspace_id=x_workspace_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    vault_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[Autofuel]:
+    """Turn a vault's autofuel off (EDIT_WORKSPACE)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, VAULT_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        vault_id (UUID):
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Autofuel]
+    """
+
+    kwargs = _get_kwargs(
+        vault_id=vault_id,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    vault_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    x_workspace_id: str | Unset = UNSET,
+) -> Autofuel | None:
+    """Turn a vault's autofuel off (EDIT_WORKSPACE)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, VAULT_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        vault_id (UUID):
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Autofuel
+    """
+
+    return (
+        await asyncio_detailed(
+            vault_id=vault_id,
+            client=client,
+            x_workspace_id=x_workspace_id,
+        )
+    ).parsed

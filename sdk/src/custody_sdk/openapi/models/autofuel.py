@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="Autofuel")
+
+
+@_attrs_define
+class Autofuel:
+    """
+    Attributes:
+        vault_id (UUID):
+        autofuel (bool): Whether the vault's autofuel is on.
+    """
+
+    vault_id: UUID
+    autofuel: bool
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        vault_id = str(self.vault_id)
+
+        autofuel = self.autofuel
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "vault_id": vault_id,
+                "autofuel": autofuel,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        vault_id = UUID(d.pop("vault_id"))
+
+        autofuel = d.pop("autofuel")
+
+        autofuel = cls(
+            vault_id=vault_id,
+            autofuel=autofuel,
+        )
+
+        autofuel.additional_properties = d
+        return autofuel
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
