@@ -24,6 +24,17 @@ WEBHOOK_TEST = "webhook.test"
 BACKUP_STARTED = "backup.started"
 BACKUP_FILE_DOWNLOADED = "backup.file_downloaded"
 WORKSPACE_OWNER_CHANGED = "workspace.owner_changed"
+#: Change approvals (domain/change_approvals/notify.py): a request's life, one type per step.
+CHANGE_APPROVAL_EVENTS: dict[str, str] = {
+    "change_approval.created": "a gated change was registered as a change approval request (PENDING)",
+    "change_approval.voted": "an approver approved or rejected a change approval request",
+    "change_approval.approved": "a change approval request has its confirmations; the change is being applied",
+    "change_approval.executed": "an approved change was applied",
+    "change_approval.failed": "an approved change could not be applied (the reason is in the event)",
+    "change_approval.rejected": "a change approval request can no longer reach its threshold",
+    "change_approval.expired": "a change approval request ran out of time (72 hours)",
+    "change_approval.cancelled": "a change approval request was cancelled",
+}
 
 #: Every event type the service emits, with what it reports (docs/webhooks.md).
 EVENT_TYPES: dict[str, str] = {
@@ -38,6 +49,7 @@ EVENT_TYPES: dict[str, str] = {
     BACKUP_STARTED: "someone started a backup: an export of every key share of the workspace",
     BACKUP_FILE_DOWNLOADED: "someone downloaded the workspace's backup file",
     WORKSPACE_OWNER_CHANGED: "an ownership transfer completed: the workspace has a new owner",
+    **CHANGE_APPROVAL_EVENTS,
 }
 #: The event type of a withdrawal that reaches each final status.
 FINAL_STATUS_EVENTS: dict[str, str] = {
@@ -46,8 +58,9 @@ FINAL_STATUS_EVENTS: dict[str, str] = {
 }
 #: What a webhook may subscribe to: exact types and whole families.
 SUBSCRIBABLE_TYPES = frozenset({TRANSACTION_CREATED, TRANSACTION_UPDATED, *FINAL_STATUS_EVENTS.values(),
-                                BACKUP_STARTED, BACKUP_FILE_DOWNLOADED, WORKSPACE_OWNER_CHANGED})
-SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*", "backup.*", "workspace.*"})
+                                BACKUP_STARTED, BACKUP_FILE_DOWNLOADED, WORKSPACE_OWNER_CHANGED,
+                                *CHANGE_APPROVAL_EVENTS})
+SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*", "backup.*", "workspace.*", "change_approval.*"})
 
 STATUS_ACTIVE = "active"
 STATUS_DISABLED = "disabled"
