@@ -14,12 +14,14 @@ from api import (
     auth,
     backups,
     balances,
+    change_approvals,
     companies,
     cosigner,
     currencies,
     devices,
     docs,
     errors,
+    groups,
     health,
     tags,
     transactions,
@@ -65,7 +67,7 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     app.ext.openapi.add_security_scheme("BearerAuth", "http", scheme="bearer")
 
     for module in (health, auth, devices, companies, workspaces, users, cosigner, backups, currencies, vaults,
-                   wallets, balances, transactions, webhooks, tags, whitelist, withdrawals):
+                   wallets, balances, transactions, webhooks, tags, whitelist, withdrawals, groups, change_approvals):
         app.blueprint(module.bp)
     app.blueprint(vaults.listing)
     docs.install(app)
