@@ -176,7 +176,7 @@ async def put_quorum_action(request: Request, tenant_uuid: uuid.UUID, action_key
         rule = await rules.put_action(principal=caller, workspace_id=tenant_uuid, action_key=action_key,
                                       enabled=body.enabled, mode=body.mode, group_id=body.group_uuid,
                                       owner_confirmation=body.owner_confirmation)
-        view = await rules.settings_view(principal=None, workspace_id=tenant_uuid)  # type: ignore[arg-type]
+        view = await rules.settings_view(principal=None, workspace_id=tenant_uuid)
     return QuorumRuleAnswer(rule=QuorumRule.of(rule, view.users))
 
 

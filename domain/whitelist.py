@@ -159,7 +159,8 @@ async def set_settings(*, principal: Principal | None, workspace_id: uuid.UUID,
     if principal is not None:
         principal.require(workspace_id, Permission.EDIT_WORKSPACE)
     # Setting the current value executes at once (and an approved one ends EXECUTED, no change).
-    unchanged = await one_time_addresses_allowed(workspace_id=workspace_id) == one_time_addresses_allowed
+    current_value = (await get_settings(principal=None, workspace_id=workspace_id)).one_time_addresses_allowed
+    unchanged = current_value == one_time_addresses_allowed
     await gate(principal=principal, workspace_id=workspace_id, action=approvals.ONE_TIME_ADDRESS_TRANSFERS,
                operation=None, payload={"one_time_addresses_allowed": one_time_addresses_allowed}, noop=unchanged)
     await connections.get("default").execute_query(

@@ -108,9 +108,10 @@ async def _rule_view(workspace_id: uuid.UUID, entry: GatedAction) -> RuleView:
                     sets=sets)
 
 
-async def settings_view(*, principal: Principal, workspace_id: uuid.UUID) -> SettingsView:
-    """GET .../quorum (VIEW_QUORUM_SETTINGS)."""
-    principal.require(workspace_id, Permission.VIEW_QUORUM_SETTINGS)
+async def settings_view(*, principal: Principal | None, workspace_id: uuid.UUID) -> SettingsView:
+    """GET .../quorum (VIEW_QUORUM_SETTINGS); None: the system (the answer of a rule change)."""
+    if principal is not None:
+        principal.require(workspace_id, Permission.VIEW_QUORUM_SETTINGS)
     rules = [await _rule_view(workspace_id, entry) for entry in registry.all_actions()]
     groups = []
     for group in await Group.filter(workspace_id=workspace_id, deleted_at__isnull=True).order_by("created_at", "id"):
