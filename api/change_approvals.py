@@ -209,13 +209,15 @@ async def change_approval_events(request: Request, ws: WebsocketImplProtocol) ->
 
     Authenticate with ``Authorization: Bearer`` or ``?access_token=`` (browsers cannot set headers).
     The first message is ``{"type": "ready", "cursor": N}``; then one ``{"type": "event", ...}`` per
-    event the caller may see, in order. ``?after=N`` resumes after a cursor. A bad token closes the
-    socket with code 4401.
+    event the caller may see, in order. ``?after=N`` resumes after a cursor. A bad token gets
+    ``{"type": "error", "code": "INVALID_TOKEN"}`` and the socket is closed with code 4401.
     """
     token = request.args.get("access_token") or request.headers.get("authorization", "").partition(" ")[2].strip()
     try:
         caller = await auth.authenticate(token)
-    except DomainError:
+    except DomainError as exc:
+        # Said in a message first: behind an ASGI server close() cannot carry the code.
+        await ws.send(json.dumps({"type": "error", "code": exc.code, "error": exc.message}))
         await ws.close(code=4401, reason="invalid or expired access token")
         return
     after_arg = request.args.get("after")
