@@ -20,9 +20,10 @@ async def apply(*, command: Command, request_id: str) -> None:
 
 
 @command_actor(notify.PUSH)
-async def push(*, command: Command, request_id: str, event: str, user_ids: list[str]) -> None:
+async def push(*, command: Command, request_id: str | None, event: str, user_ids: list[str],
+               notice: dict | None = None) -> None:
     """Hand one event's notifications to the push provider, one per active paired device."""
-    await notify.deliver_push(request_id=request_id, event=event, user_ids=user_ids)
+    await notify.deliver_push(request_id=request_id, event=event, user_ids=user_ids, notice=notice)
 
 
 @actor(requests.EXPIRE, max_retries=3)

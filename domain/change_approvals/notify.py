@@ -10,19 +10,23 @@
   each active device's notification to the configured :class:`PushProvider`.
   :class:`DatabasePushProvider` (development and tests) records it in ``push_notifications``.
 - **Webhook events** ``change_approval.*`` (domain/webhooks) for machine callers.
+- **Security notices** (domain/notifications.py's approver channel): every notice of a workspace
+  is pushed to the devices of those who confirm changes there.
 """
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any, Iterable, Protocol
 
 from core.clock import rfc3339
 from core.outbox import add_command
 from core.settings import get_settings
+from domain.notifications import SecurityNotice, register_approver_channel
 from domain.webhooks import events as webhook_events
 from models.auth import Device
-from models.change_approvals import ChangeApprovalEvent, ChangeRequest, PushNotification
+from models.change_approvals import ActionRule, ChangeApprovalEvent, ChangeRequest, PushNotification
 
 PUSH = "change_approvals.push"
 
@@ -107,18 +111,46 @@ def push_provider() -> PushProvider:
         raise RuntimeError(f"unknown PUSH_PROVIDER {name!r}; known: {', '.join(sorted(_PROVIDERS))}") from None
 
 
-async def deliver_push(*, request_id: str, event: str, user_ids: list[str]) -> int:
+async def deliver_push(*, request_id: str | None, event: str, user_ids: list[str],
+                       notice: dict[str, Any] | None = None) -> int:
     """The push actor's work: one notification per active device of the users in the workspace
-    of the request. Returns how many were handed to the provider."""
-    request = await ChangeRequest.get_or_none(id=request_id)
-    if request is None:
+    (of the request, or of the security ``notice``). Returns how many were handed to the provider."""
+    if request_id is not None:
+        request = await ChangeRequest.get_or_none(id=request_id)
+        if request is None:
+            return 0
+        workspace_id = request.workspace_id  # type: ignore[attr-defined]
+        title, body = _PUSH_TEXT.get(event, event), f"{request.action} ({request.operation or '-'}): {request.status}"
+        data = {"event": event, **summary(request)}
+    elif notice is not None:
+        workspace_id, title, body = notice["workspace_id"], notice["subject"], notice["body"]
+        data = {"event": event, "tenant_uuid": notice["workspace_id"], **notice.get("details", {})}
+    else:
         return 0
-    devices = await Device.filter(workspace_id=request.workspace_id, user_id__in=user_ids,  # type: ignore[attr-defined]
+    devices = await Device.filter(workspace_id=workspace_id, user_id__in=user_ids,
                                   status="active").order_by("created_at")
     provider = push_provider()
-    title = _PUSH_TEXT.get(event, event)
-    data = {"event": event, **summary(request)}
     for device in devices:
-        await provider.send(device=device, title=title, body=f"{request.action} ({request.operation or '-'}): "
-                                                             f"{request.status}", data=data)
+        await provider.send(device=device, title=title, body=body, data=data)
     return len(devices)
+
+
+async def security_notice_to_approvers(notice: SecurityNotice) -> None:
+    """The approver channel of domain/notifications.py: a security notice of a workspace (a backup
+    started, ownership transferred, ...) is pushed to the paired devices of everyone who confirms
+    changes there now (the owner, the administrators, the members of groups that enabled rules use)."""
+    from domain.change_approvals import pools  # pools imports nothing of notify; late to keep this module light
+
+    approvers = set(await pools.owner_approvers(notice.workspace_id)) | set(
+        await pools.admin_approvers(notice.workspace_id))
+    for group_id in await ActionRule.filter(workspace_id=notice.workspace_id, enabled=True,
+                                            group_id__isnull=False).values_list("group_id", flat=True):
+        approvers |= set(await pools.group_active_members(workspace_id=notice.workspace_id, group_id=group_id) or [])
+    if approvers:
+        await add_command(actor_name=PUSH, workspace_id=notice.workspace_id, payload={
+            "request_id": None, "event": notice.action, "user_ids": sorted(str(u) for u in approvers),
+            "notice": {"workspace_id": str(notice.workspace_id), "subject": notice.subject,
+                       "body": notice.body, "details": json.loads(json.dumps(notice.details, default=str))}})
+
+
+register_approver_channel(security_notice_to_approvers)

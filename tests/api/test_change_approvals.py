@@ -4,6 +4,7 @@ code, the settings rules and the admin paths (docs/change-approvals.md)."""
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 from core.settings import configure, get_settings
 from core.unit_of_work import unit_of_work
@@ -440,3 +441,86 @@ async def test_whitelist_tags_one_time_and_groups_are_gated(client):
     assert await _apply_all() == ["EXECUTED"] * 3
     _, settings = await client.get("/api/v1/whitelist/settings", headers=h)
     assert settings.json["one_time_addresses_allowed"] is True
+
+
+async def test_approved_change_with_nothing_left_to_apply_ends_executed(client):
+    # Given a pending request to allow one-time addresses
+    scene = await make_scene(admins=1)
+    await set_rule(scene.workspace_id, "one_time_address_transfers")
+    _, gated = await client.put("/api/v1/whitelist/settings", headers=scene.admin_api.headers(),
+                                json={"one_time_addresses_allowed": True})
+    request_id = gated.json["details"]["approval_request_uuid"]
+    # When they are allowed meanwhile (by a platform administrator), and the owner approves
+    platform_admin = await make_caller(role="ADMIN", workspace_id=scene.workspace_id, platform_admin=True)
+    _, direct = await client.put("/api/v1/whitelist/settings", headers=platform_admin.headers(),
+                                 json={"one_time_addresses_allowed": True})
+    assert direct.status == 200
+    await _vote(client, scene, scene.owner, request_id)
+    # Then it still ends EXECUTED, with no change
+    assert await _apply_all() == ["EXECUTED"]
+
+
+async def test_approved_tag_change_with_no_valid_pair_fails(client):
+    # Given a pending attach of a tag to a vault, and the tag deleted meanwhile
+    scene = await make_scene(admins=1)
+    h = scene.admin_api.headers()
+    _, tag = await client.post("/api/v1/tags", headers=h, json={"label": "cold"})
+    _, created = await client.post("/api/v1/vault/accounts", headers=h, json={"name": "Cold"})
+    vault = created.json["id"]
+    await set_rule(scene.workspace_id, "manage_tags")
+    _, gated = await client.post("/api/v1/vault/tags", headers=h, json={
+        "vault_ids": [str(vault)], "tag_ids_to_attach": [tag.json["id"]]})
+    assert gated.status == 403, gated.json
+    request_id = gated.json["details"]["approval_request_uuid"]
+    card = (await _card(client, scene, scene.owner, request_id)).json["request"]
+    assert card["display"]["tags"][0]["label"] == "cold" and card["display"]["vaults"][0]["id"] == str(vault)
+    from models.tags import Tag
+    await Tag.filter(id=tag.json["id"]).delete()
+    await _vote(client, scene, scene.owner, request_id)
+    # Then applying finds no valid pair: FAILED
+    assert await _apply_all() == ["FAILED"]
+    assert (await ChangeRequest.get(id=request_id)).failure_code == "TAG_CHANGE_NOT_APPLICABLE"
+
+
+async def test_approved_whitelist_address_fails_when_already_whitelisted(client):
+    scene = await make_scene(admins=1)
+    await set_rule(scene.workspace_id, "add_whitelist_address")
+    body = {"name": "Exchange", "currency_id": "DETH_TEST", "address": "0x" + "ab" * 20}
+    _, gated = await client.post("/api/v1/whitelist/wallets", headers=scene.admin_api.headers(), json=body)
+    assert gated.status == 403, gated.json
+    request_id = gated.json["details"]["approval_request_uuid"]
+    card = (await _card(client, scene, scene.owner, request_id)).json["request"]
+    assert card["display"]["whitelisted_wallet_name"] == "Exchange" and card["display"]["currency_symbol"]
+    platform_admin = await make_caller(role="ADMIN", workspace_id=scene.workspace_id, platform_admin=True)
+    _, direct = await client.post("/api/v1/whitelist/wallets", headers=platform_admin.headers(), json=body)
+    assert direct.status == 201
+    await _vote(client, scene, scene.owner, request_id)
+    assert await _apply_all() == ["FAILED"]
+    assert (await ChangeRequest.get(id=request_id)).failure_code == "WHITELISTED_WALLET_EXISTS"
+
+
+async def test_the_expiry_actor_expires_pending_requests(client, frozen_clock):
+    from actors.change_approvals import expire
+
+    scene = await make_scene(admins=1)
+    await set_rule(scene.workspace_id, "manage_users")
+    request_id = (await _invite(client, scene.admin_api)).json["details"]["approval_request_uuid"]
+    frozen_clock.advance(timedelta(hours=72))
+    await expire()
+    assert (await ChangeRequest.get(id=request_id)).status == "EXPIRED"
+    assert await AuditEntry.filter(action="change_approval.expired", object_id=request_id).count() == 1
+
+
+async def test_security_notices_reach_the_approvers_devices(client, worker):
+    # Given a workspace with an owner and an administrator with paired devices
+    scene = await make_scene(admins=1)
+    from domain import notifications
+
+    # When a security notice is announced
+    async with unit_of_work():
+        await notifications.announce_to_admins(workspace_id=uuid.UUID(scene.workspace_id), action="backup.started",
+                                               subject="Backup started", body="someone started a backup")
+    await worker.settle()
+    # Then both devices got it by push
+    pushes = await PushNotification.filter(event="backup.started")
+    assert {str(p.user_id) for p in pushes} == {scene.owner.person_id, scene.admins[0].person_id}
