@@ -25,6 +25,7 @@ import uuid
 from datetime import timedelta
 from typing import Any, Mapping
 
+from tortoise import connections
 from tortoise.exceptions import BaseORMException
 from tortoise.transactions import in_transaction
 
@@ -90,6 +91,9 @@ async def register(*, principal: Principal, workspace_id: uuid.UUID, action: str
     body = {"operation": operation, **payload}
     digest = fingerprint(action, body)
     now = clock.now()
+    # Serialize registrations of one change by one initiator: a double submit finds the first request.
+    await connections.get("default").execute_query(
+        "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [f"change_approval:{principal.user.id}:{digest}"])
     existing = await ChangeRequest.filter(workspace_id=workspace_id, initiator_id=principal.user.id, action=action,
                                           fingerprint=digest, status=PENDING, expires_at__gt=now).first()
     if existing is not None:

@@ -38,3 +38,8 @@ def test_the_sweep_is_a_scheduled_job(settings):
 def test_stale_key_generations_are_expired_every_minute(settings):
     intervals = {job.name: job.interval_seconds for job in Scheduler(settings).jobs()}
     assert intervals["keys.expire_stale"] == 60
+
+
+def test_change_approval_requests_are_expired_by_a_scheduled_job(settings):
+    intervals = {job.name: job.interval_seconds for job in Scheduler(settings).jobs()}
+    assert intervals["change_approvals.expire"] == settings.change_approval_expire_interval_seconds
