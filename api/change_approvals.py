@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import uuid
 
 from sanic import Blueprint, Request
@@ -36,12 +37,14 @@ from api.schemas.change_approvals import (
 from core.settings import get_settings
 from core.unit_of_work import unit_of_work
 from domain import auth
-from domain.change_approvals import requests, rules, stream
+from domain.change_approvals import registry, requests, rules, stream
 from domain.errors import DomainError
 
 bp = Blueprint("change_approvals", url_prefix="/api/v2/admin")
 
 _TAG = "change approvals"
+#: How often an open WebSocket checks its token and accesses again.
+REAUTHENTICATE_SECONDS = 30.0
 _WS = {404: ["WORKSPACE_NOT_FOUND"], 403: ["PERMISSION_DENIED"]}
 _REQUEST = {**_WS, 404: ["WORKSPACE_NOT_FOUND", "CHANGE_REQUEST_NOT_FOUND"]}
 _SETTINGS_CHANGE = {
@@ -60,10 +63,8 @@ async def _list(request: Request, tenant_uuid: uuid.UUID | None, query: ChangeAp
     async with unit_of_work():
         rows, total = await requests.list_requests(principal=caller, workspace_id=tenant_uuid, scope=query.scope,
                                                    limit=query.limit, offset=query.offset)
-    names = {r.action: r.action for r, _ in rows}
-    from domain.change_approvals import registry
-
-    for key in names:
+    names = {}
+    for key in {r.action for r, _ in rows}:
         entry = registry.get(key)
         names[key] = entry.display_name if entry else key
     return ChangeApprovalList(
@@ -224,7 +225,17 @@ async def change_approval_events(request: Request, ws: WebsocketImplProtocol) ->
     cursor = int(after_arg) if after_arg and after_arg.isdigit() else await stream.latest_cursor()
     await ws.send(json.dumps({"type": "ready", "cursor": cursor, "user_uuid": str(caller.user.id)}))
     poll = get_settings().change_approval_ws_poll_seconds
+    checked = time.monotonic()
     while True:
+        if time.monotonic() - checked >= REAUTHENTICATE_SECONDS:
+            # The token may have expired or been revoked, the member removed or their role changed.
+            try:
+                caller = await auth.authenticate(token)
+            except DomainError as exc:
+                await ws.send(json.dumps({"type": "error", "code": exc.code, "error": exc.message}))
+                await ws.close(code=4401, reason="access token no longer valid")
+                return
+            checked = time.monotonic()
         events, cursor = await stream.events_for(principal=caller, after=cursor)
         for event in events:
             await ws.send(json.dumps({"type": "event", **event}))

@@ -250,7 +250,12 @@ async def put_action(*, principal: Principal | None, workspace_id: uuid.UUID, ac
         manager = _settings_access(principal, workspace_id)
         await _refuse_admin_while_off(principal, workspace_id, manager)
     entry = _action(action_key)
-    payload = {"action_key": entry.key, "enabled": enabled, "mode": mode or entry.fixed_mode or OWNER_ONLY,
+    # An absent mode keeps the rule's mode (and its group): switching a group rule off is {"enabled": false}.
+    current = await _rule_values(workspace_id, entry)
+    mode = mode or current["mode"]
+    if group_id is None and mode == SPECIFIC_GROUP and current["mode"] == SPECIFIC_GROUP:
+        group_id = current["group_id"]
+    payload = {"action_key": entry.key, "enabled": enabled, "mode": mode,
                "group_id": str(group_id) if group_id else None, "owner_confirmation": owner_confirmation}
     noop = await check_action_setting(workspace_id=workspace_id, payload=payload)
     await gate.gate(principal=principal, workspace_id=workspace_id, action=MANAGE_APPROVALS,
