@@ -15,6 +15,7 @@ import dramatiq
 from actors import (  # noqa: E402,F401
     auth,
     backups,
+    change_approvals,
     companies,
     deposits,
     devnet,

@@ -14,6 +14,7 @@ from api import (
     auth,
     backups,
     balances,
+    change_approvals,
     companies,
     cosigner,
     currencies,
@@ -21,6 +22,7 @@ from api import (
     docs,
     errors,
     gas_station,
+    groups,
     health,
     tags,
     transactions,
@@ -66,7 +68,8 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     app.ext.openapi.add_security_scheme("BearerAuth", "http", scheme="bearer")
 
     for module in (health, auth, devices, companies, workspaces, users, cosigner, backups, currencies, vaults,
-                   wallets, balances, transactions, webhooks, tags, whitelist, withdrawals, gas_station):
+                   wallets, balances, transactions, webhooks, tags, whitelist, withdrawals, gas_station,
+                   groups, change_approvals):
         app.blueprint(module.bp)
     app.blueprint(vaults.listing)
     docs.install(app)

@@ -53,6 +53,9 @@ WORKSPACE_ERRORS: dict[int, list[str]] = {
 REQUEST_ERRORS: dict[int, list[str]] = {413: ["PAYLOAD_TOO_LARGE"]}
 BODY_ERRORS: dict[int, list[str]] = {400: ["VALIDATION_ERROR", "MALFORMED_JSON"], 413: ["PAYLOAD_TOO_LARGE"]}
 QUERY_ERRORS: dict[int, list[str]] = {400: ["VALIDATION_ERROR"]}
+#: What a change gated by the change approvals may answer (domain/change_approvals/gate.py).
+GATED_ERRORS: dict[int, list[str]] = {403: ["QUORUM_APPROVAL_REQUIRED"], 409: ["QUORUM_NO_ELIGIBLE_APPROVERS"],
+                                      503: ["CHANGE_APPROVAL_UNAVAILABLE"]}
 
 STATUS_TEXT = {200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 400: "Bad Request",
                401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
@@ -167,6 +170,11 @@ class Contract:
 
     def declares_error(self, status: int, code: str) -> bool:
         return code in self.errors.get(status, ())
+
+
+def gated(errors: Mapping[int, Iterable[str]] | None = None) -> dict[int, list[str]]:
+    """``errors`` plus what a change gated by the change approvals may answer."""
+    return _merge(GATED_ERRORS, errors or {})
 
 
 def _merge(*sources: Mapping[int, Iterable[str]]) -> dict[int, list[str]]:

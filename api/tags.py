@@ -13,7 +13,7 @@ import uuid
 from sanic import Blueprint, Request
 
 from api.context import workspace
-from api.contract import endpoint
+from api.contract import endpoint, gated
 from api.schemas.tags import (
     AllTags,
     Tag,
@@ -38,7 +38,7 @@ _IN_POLICY = "TAG_IS_USED_IN_POLICY_RULE"
 
 @bp.post("/tags")
 @endpoint(summary="Create a tag (EDIT_WORKSPACE); it starts unprotected", tag=_TAG, body=TagCreate,
-          responses={201: Tag}, workspace=True, errors={409: ["TAG_ALREADY_EXISTS"]})
+          responses={201: Tag}, workspace=True, errors=gated({409: ["TAG_ALREADY_EXISTS"]}))
 async def create_tag(request: Request, body: TagCreate) -> Tag:
     caller, ws = await workspace(request)
     async with unit_of_work():
@@ -78,7 +78,7 @@ async def get_tag(request: Request, tag_id: uuid.UUID) -> Tag:
 @bp.patch("/tags/<tag_id:uuid>")
 @endpoint(summary="Change a tag's label, description or color (EDIT_WORKSPACE); null clears, absent keeps",
           tag=_TAG, body=TagUpdate, responses={200: Tag}, workspace=True,
-          errors={**_NOT_FOUND, 409: ["TAG_ALREADY_EXISTS"]})
+          errors=gated({**_NOT_FOUND, 409: ["TAG_ALREADY_EXISTS"]}))
 async def update_tag(request: Request, tag_id: uuid.UUID, body: TagUpdate) -> Tag:
     caller, ws = await workspace(request)
     async with unit_of_work():
@@ -88,7 +88,7 @@ async def update_tag(request: Request, tag_id: uuid.UUID, body: TagUpdate) -> Ta
 
 @bp.delete("/tags/<tag_id:uuid>")
 @endpoint(summary="Delete a tag no vault carries and no policy rule refers to (EDIT_WORKSPACE)", tag=_TAG,
-          responses={204: None}, workspace=True, errors={**_NOT_FOUND, 409: ["TAG_ATTACHED_TO_VAULT", _IN_POLICY]})
+          responses={204: None}, workspace=True, errors=gated({**_NOT_FOUND, 409: ["TAG_ATTACHED_TO_VAULT", _IN_POLICY]}))
 async def delete_tag(request: Request, tag_id: uuid.UUID) -> None:
     caller, ws = await workspace(request)
     async with unit_of_work():
@@ -119,7 +119,7 @@ async def unprotect_tag(request: Request, tag_id: uuid.UUID) -> Tag:
 @bp.post("/vault/tags")
 @endpoint(summary="Attach and detach tags on vaults (EDIT_WORKSPACE); each (vault, tag) pair is applied or "
                   "rejected", tag=_TAG, body=VaultTagsChange, responses={200: TagOperations}, workspace=True,
-          errors={400: ["TAG_ATTACH_DETACH_CONFLICT"]})
+          errors=gated({400: ["TAG_ATTACH_DETACH_CONFLICT"]}))
 async def change_vault_tags(request: Request, body: VaultTagsChange) -> TagOperations:
     caller, ws = await workspace(request)
     async with unit_of_work():

@@ -11,7 +11,7 @@ import uuid
 from sanic import Blueprint, Request
 
 from api.context import workspace
-from api.contract import endpoint
+from api.contract import endpoint, gated
 from api.schemas.auth import key_bytes
 from api.schemas.users import (
     ApiUserCreate,
@@ -52,7 +52,7 @@ async def list_users(request: Request, query: MemberListQuery) -> UserList:
           description="Nobody is enrolled until the person accepts. The answer holds only what was sent and the "
                       "invitation's own state: nothing is revealed about whoever the address belongs to.",
           tag=_TAG, body=UserAdd, responses={201: Invitation}, workspace=True,
-          errors={**_GRANT, 409: ["USER_ALREADY_MEMBER", "INVITATION_PENDING"]})
+          errors=gated({**_GRANT, 409: ["USER_ALREADY_MEMBER", "INVITATION_PENDING"]}))
 async def invite_user(request: Request, body: UserAdd) -> Invitation:
     caller, ws = await workspace(request)
     async with unit_of_work():
@@ -106,7 +106,7 @@ async def decline_invitation(request: Request, body: InvitationAnswer) -> None:
 @bp.post("/api")
 @endpoint(summary="Create an API user with an uploaded Ed25519 public key (MANAGE_USERS)", tag=_TAG,
           body=ApiUserCreate, responses={201: WorkspaceUser}, workspace=True,
-          errors={400: ["VALIDATION_ERROR"], **_GRANT})
+          errors=gated({400: ["VALIDATION_ERROR"], **_GRANT}))
 async def create_api_user(request: Request, body: ApiUserCreate) -> WorkspaceUser:
     caller, ws = await workspace(request)
     async with unit_of_work():
@@ -118,7 +118,7 @@ async def create_api_user(request: Request, body: ApiUserCreate) -> WorkspaceUse
 @bp.put("/<user_id:uuid>/role")
 @endpoint(summary="Change a member's role (MANAGE_USERS), under the same rule as granting it", tag=_TAG,
           body=RoleChange, responses={200: WorkspaceUser}, workspace=True,
-          errors={**_GRANT, **_MEMBER, 409: ["CANNOT_CHANGE_OWNER_ROLE", "CANNOT_CHANGE_OWN_ROLE"]})
+          errors=gated({**_GRANT, **_MEMBER, 409: ["CANNOT_CHANGE_OWNER_ROLE", "CANNOT_CHANGE_OWN_ROLE"]}))
 async def change_role(request: Request, user_id: uuid.UUID, body: RoleChange) -> WorkspaceUser:
     caller, ws = await workspace(request)
     async with unit_of_work():
@@ -129,7 +129,7 @@ async def change_role(request: Request, user_id: uuid.UUID, body: RoleChange) ->
 @bp.delete("/<user_id:uuid>")
 @endpoint(summary="Remove a user from the workspace (MANAGE_USERS); their devices there are revoked", tag=_TAG,
           responses={204: None}, workspace=True,
-          errors={**_GRANT, **_MEMBER, 409: ["CANNOT_REMOVE_OWNER", "CANNOT_REMOVE_SELF"]})
+          errors=gated({**_GRANT, **_MEMBER, 409: ["CANNOT_REMOVE_OWNER", "CANNOT_REMOVE_SELF"]}))
 async def remove_user(request: Request, user_id: uuid.UUID) -> None:
     caller, ws = await workspace(request)
     async with unit_of_work():

@@ -8,7 +8,7 @@ import uuid
 from sanic import Blueprint, Request
 
 from api.context import workspace
-from api.contract import endpoint
+from api.contract import endpoint, gated
 from api.schemas.whitelist import (
     WhitelistedWallet,
     WhitelistedWalletCreate,
@@ -30,8 +30,8 @@ _NOT_FOUND = {404: ["WHITELISTED_WALLET_NOT_FOUND"]}
           description="The address is validated and normalized for the currency's network. An address of one of "
                       "the workspace's vaults is refused (send to it with target_wallet_id).",
           body=WhitelistedWalletCreate, responses={201: WhitelistedWallet}, workspace=True,
-          errors={400: ["INVALID_ADDRESS", "CURRENCY_NETWORK_MISMATCH", "INTERNAL_ADDRESS"],
-                  404: ["CURRENCY_NOT_FOUND"], 409: ["WHITELISTED_WALLET_EXISTS"]})
+          errors=gated({400: ["INVALID_ADDRESS", "CURRENCY_NETWORK_MISMATCH", "INTERNAL_ADDRESS"],
+                        404: ["CURRENCY_NOT_FOUND"], 409: ["WHITELISTED_WALLET_EXISTS"]}))
 async def add_whitelisted_wallet(request: Request, body: WhitelistedWalletCreate) -> WhitelistedWallet:
     caller, ws = await workspace(request)
     async with unit_of_work():
@@ -78,7 +78,7 @@ async def get_whitelist_settings(request: Request) -> WhitelistSettings:
 
 @bp.put("/settings")
 @endpoint(summary="Allow or forbid one-time addresses (EDIT_WORKSPACE)", tag="whitelist",
-          body=WhitelistSettingsUpdate, responses={200: WhitelistSettings}, workspace=True)
+          body=WhitelistSettingsUpdate, responses={200: WhitelistSettings}, workspace=True, errors=gated())
 async def put_whitelist_settings(request: Request, body: WhitelistSettingsUpdate) -> WhitelistSettings:
     caller, ws = await workspace(request)
     async with unit_of_work():

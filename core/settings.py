@@ -231,6 +231,23 @@ class Settings(BaseSettings):
     #: again, finished refuels are closed and token withdrawals waiting for gas are resumed.
     gas_station_retry_interval_seconds: int = Field(30, ge=1, validation_alias=AliasChoices(
         "GAS_STATION_RETRY_INTERVAL_SECONDS", "gas_station_retry_interval_seconds"))
+    # --- change approvals -------------------------------------------------------------------
+    #: A change approval request not decided within this long expires (spec: 72 hours).
+    change_approval_ttl_seconds: int = Field(72 * 3600, ge=60, validation_alias=AliasChoices(
+        "CHANGE_APPROVAL_TTL_SECONDS", "change_approval_ttl_seconds"))
+    #: Off: the engine registers no request; gated changes answer 503 CHANGE_APPROVAL_UNAVAILABLE
+    #: (maintenance switch; the tests use it to make the engine unavailable).
+    change_approvals_available: bool = Field(True, validation_alias=AliasChoices(
+        "CHANGE_APPROVALS_AVAILABLE", "change_approvals_available"))
+    #: Seconds between runs of the expiry sweep (``change_approvals.expire``).
+    change_approval_expire_interval_seconds: int = Field(60, ge=1, validation_alias=AliasChoices(
+        "CHANGE_APPROVAL_EXPIRE_INTERVAL_SECONDS", "change_approval_expire_interval_seconds"))
+    #: Push provider of the paired devices: ``database`` records each notification in the
+    #: ``push_notifications`` table (development and tests).
+    push_provider: str = Field("database", validation_alias=AliasChoices("PUSH_PROVIDER", "push_provider"))
+    #: How often a WebSocket stream looks for new change approval events.
+    change_approval_ws_poll_seconds: float = Field(0.5, gt=0, validation_alias=AliasChoices(
+        "CHANGE_APPROVAL_WS_POLL_SECONDS", "change_approval_ws_poll_seconds"))
 
     #: Fault injection (tests and chaos drills, never production): names of core.faults crash
     #: points at which this process kills itself with SIGKILL.

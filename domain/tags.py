@@ -51,6 +51,8 @@ from tortoise.transactions import in_transaction
 
 from domain import audit
 from domain.auth import Principal
+from domain.change_approvals import registry as approvals
+from domain.change_approvals.gate import gate
 from domain.errors import Conflict, NotFound, ValidationFailed, field_error
 from domain.permissions import Permission
 from models.tags import Tag, VaultTag
@@ -492,6 +494,8 @@ async def create_tag(*, principal: Principal | None, workspace_id: uuid.UUID, ta
     label = clean_label(tag.label)
     row = Tag(workspace_id=workspace_id, label=label, label_key=label_key(label),
               description=clean_description(tag.description), color=clean_color(tag.color))
+    await gate(principal=principal, workspace_id=workspace_id, action=approvals.MANAGE_TAGS, operation=tag.operation,
+               payload=tag.payload())
     await _save_unique(row)
     await audit.record(action="tag.created", object_type="tag", object_id=row.id, actor_id=_actor(principal),
                        workspace_id=workspace_id, details=_snapshot(row))
@@ -523,6 +527,9 @@ async def update_tag(*, principal: Principal | None, workspace_id: uuid.UUID, ch
     _require(principal, workspace_id, Permission.EDIT_WORKSPACE)
     tag = await _load(workspace_id, change.tag_id, lock="no_key")
     changes = planned_changes(tag, change.values)
+    # A change of nothing executes at once (and an approved one ends EXECUTED with no change).
+    await gate(principal=principal, workspace_id=workspace_id, action=approvals.MANAGE_TAGS,
+               operation=change.operation, payload=change.payload(), noop=not changes)
     if not changes:
         return tag
     for name, (_, value) in changes.items():
@@ -550,6 +557,8 @@ async def delete_tag(*, principal: Principal | None, workspace_id: uuid.UUID, de
         raise Conflict("the tag is attached to vaults: detach it first", code="TAG_ATTACHED_TO_VAULT",
                        details={"tag_id": str(tag.id), "vaults_total": carried_by})
     await _refuse_if_referenced(tag, doing="deleted")
+    await gate(principal=principal, workspace_id=workspace_id, action=approvals.MANAGE_TAGS,
+               operation=deletion.operation, payload=deletion.payload())
     await tag.delete()
     await audit.record(action="tag.deleted", object_type="tag", object_id=tag.id, actor_id=_actor(principal),
                        workspace_id=workspace_id, details=_snapshot(tag))
@@ -681,6 +690,13 @@ async def change_vault_tags(*, principal: Principal | None, workspace_id: uuid.U
     for vault_id, tag_id in await VaultTag.filter(vault_id__in=list(vaults)).values_list("vault_id", "tag_id"):
         carried.setdefault(vault_id, set()).add(tag_id)
     plan = _plan(change, vaults, tags, carried)
+    if approvals.applying.get() and not plan.applied:
+        # An approved attach/detach applies the pairs valid now, without a rejected list (rule 10).
+        raise Conflict("none of the approved tag changes can be applied now", code="TAG_CHANGE_NOT_APPLICABLE",
+                       details={"rejected": [{"vault_id": str(o.vault_id), "tag_id": str(o.tag_id),
+                                              "reason": o.reason} for o in plan.rejected]})
+    await gate(principal=principal, workspace_id=workspace_id, action=approvals.MANAGE_TAGS,
+               operation=change.operation, payload=change.payload(), noop=not plan.attach and not plan.detach)
 
     by_tag: dict[uuid.UUID, list[uuid.UUID]] = {}
     for vault, tag in plan.detach:

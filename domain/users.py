@@ -20,6 +20,7 @@ Rules every path follows (docs/users.md):
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
 import uuid
@@ -33,6 +34,8 @@ from core.clock import rfc3339
 from core.settings import get_settings
 from domain import audit, devices, notifications
 from domain.auth import Principal, hash_token, revoke_user_tokens
+from domain.change_approvals import registry as approvals
+from domain.change_approvals.gate import gate
 from domain.devices import PairingInvitation
 from domain.errors import Conflict, NotFound, PermissionDenied, ValidationFailed, field_error
 from domain.permissions import Permission, WorkspaceRole, grantable, permissions_of
@@ -175,6 +178,8 @@ async def invite(
     if pending is not None:
         raise Conflict("an invitation to this email is pending; revoke it to invite again",
                        code="INVITATION_PENDING", details={"invitation_id": str(pending.id)})
+    await gate(principal=principal, workspace_id=workspace_id, action=approvals.MANAGE_USERS, operation="create",
+               payload={"email": email, "role": role, "first_name": first_name, "last_name": last_name})
     settings = get_settings()
     token = INVITATION_PREFIX + secrets.token_urlsafe(32)
     invitation = await Invitation.create(
@@ -296,6 +301,9 @@ async def create_api_user(
     """
     await _authorize_grant(principal, workspace_id, role)
     _check_public_key(public_key)
+    await gate(principal=principal, workspace_id=workspace_id, action=approvals.MANAGE_USERS,
+               operation="api_user_create",
+               payload={"name": name, "role": role, "public_key": base64.b64encode(public_key).decode()})
     user = await User.create(user_type="api_user", api_user_name=name, public_key=public_key,
                              platform_role=platform_role)
     return await _record_member(workspace_id=workspace_id, user=user, role=role,
@@ -342,6 +350,11 @@ async def change_role(*, principal: Principal, workspace_id: uuid.UUID, user_id:
     if not grantable(role, by=caller_role):
         raise not_grantable(role, by=caller_role)
     previous = membership.role
+    if previous == role and approvals.applying.get():
+        raise Conflict(f"the user already has the role {role}", code="USER_ALREADY_IN_ROLE",
+                       details={"user_uuid": str(user_id), "role": role})
+    await gate(principal=principal, workspace_id=workspace_id, action=approvals.MANAGE_USERS, operation="role_change",
+               payload={"user_uuid": str(user_id), "role": role}, noop=previous == role)
     if previous != role:
         membership.role = role
         await membership.save(update_fields=["role"])
@@ -358,6 +371,8 @@ async def remove_user(*, principal: Principal, workspace_id: uuid.UUID, user_id:
         principal, workspace_id, user_id,
         owner=Conflict("the workspace owner cannot be removed", code="CANNOT_REMOVE_OWNER"),
         self_=Conflict("you cannot remove yourself", code="CANNOT_REMOVE_SELF"))
+    await gate(principal=principal, workspace_id=workspace_id, action=approvals.MANAGE_USERS, operation="delete",
+               payload={"user_uuid": str(user_id)})
     await membership.delete()
     revoked_devices = await devices.revoke_member_devices(workspace_id=workspace_id, user_id=user_id)
     await OwnershipTransfer.filter(workspace_id=workspace_id, to_user_id=user_id, status="pending").update(

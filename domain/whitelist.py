@@ -27,6 +27,8 @@ from tortoise.transactions import in_transaction
 from core import clock
 from domain import audit
 from domain.auth import Principal
+from domain.change_approvals import registry as approvals
+from domain.change_approvals.gate import gate
 from domain.currencies import Currency, currency_for_workspace
 from domain.errors import Conflict, NotFound, ValidationFailed
 from domain.networks.registry import normalize_address
@@ -71,6 +73,8 @@ async def add_wallet(*, principal: Principal | None, workspace: Workspace, name:
     if existing is not None:
         raise WhitelistedWalletExists("this address is already whitelisted for the currency",
                                       details={"whitelisted_wallet_id": str(existing.id)})
+    await gate(principal=principal, workspace_id=workspace.id, action=approvals.ADD_WHITELIST_ADDRESS, operation=None,
+               payload={"name": name, "currency_id": currency.id, "address": normalized})
     try:
         async with in_transaction():  # savepoint: the partial unique index is the last line
             entry = await WhitelistedWallet.create(workspace_id=workspace.id, name=name, currency_id=currency.id,
@@ -154,6 +158,11 @@ async def set_settings(*, principal: Principal | None, workspace_id: uuid.UUID,
     """Allow or forbid one-time addresses; setting the current value changes and records nothing."""
     if principal is not None:
         principal.require(workspace_id, Permission.EDIT_WORKSPACE)
+    # Setting the current value executes at once (and an approved one ends EXECUTED, no change).
+    current_value = (await get_settings(principal=None, workspace_id=workspace_id)).one_time_addresses_allowed
+    unchanged = current_value == one_time_addresses_allowed
+    await gate(principal=principal, workspace_id=workspace_id, action=approvals.ONE_TIME_ADDRESS_TRANSFERS,
+               operation=None, payload={"one_time_addresses_allowed": one_time_addresses_allowed}, noop=unchanged)
     await connections.get("default").execute_query(
         "INSERT INTO whitelist_settings (id, workspace_id, one_time_addresses_allowed, created_at, updated_at) "
         "VALUES ($1, $2, false, $3, $3) ON CONFLICT (workspace_id) DO NOTHING",

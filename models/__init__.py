@@ -29,6 +29,9 @@ MODEL_MODULES: tuple[str, ...] = (
     "models.gas_station",
     # real networks
     "models.utxos",
+    # change approvals
+    "models.groups",
+    "models.change_approvals",
 )
 
 ORM_APP = OrmApp(model_modules=MODEL_MODULES, migrations="models.migrations")

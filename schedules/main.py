@@ -14,6 +14,8 @@ Jobs:
 - ``withdrawals.expire`` every ``WITHDRAWAL_EXPIRE_INTERVAL_SECONDS``: expiry, stalled steps.
 - ``gas_station.retry`` every ``GAS_STATION_RETRY_INTERVAL_SECONDS``: refuels held back by
   max_gas_price, refuels to close, token withdrawals waiting for gas.
+- ``change_approvals.expire`` every ``CHANGE_APPROVAL_EXPIRE_INTERVAL_SECONDS``: expire change
+  approval requests past their 72 hours.
 - ``keys.expire_stale`` every 60 s: fail key generations not ready within
   ``KEY_GENERATION_TIMEOUT_SECONDS``, naming the participants they waited for.
 
@@ -32,6 +34,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from core import jobs, outbox
 from core.settings import Settings, get_settings
+from domain.change_approvals.requests import EXPIRE as EXPIRE_CHANGE_APPROVALS
 from domain.deposits import WATCH as CHAIN_WATCH
 from domain.gas_station.refuels import RETRY as GAS_STATION_RETRY
 from domain.maintenance import PURGE_EXPIRED
@@ -91,6 +94,8 @@ class Scheduler:
                          _enqueue(EXPIRE_WITHDRAWALS, broker)),
             ScheduledJob(GAS_STATION_RETRY, settings.gas_station_retry_interval_seconds,
                          _enqueue(GAS_STATION_RETRY, broker)),
+            ScheduledJob(EXPIRE_CHANGE_APPROVALS, settings.change_approval_expire_interval_seconds,
+                         _enqueue(EXPIRE_CHANGE_APPROVALS, broker)),
         ]
         if settings.devnet_enabled:
             every.append(ScheduledJob(PRODUCE_BLOCKS, settings.devnet_block_interval_seconds,

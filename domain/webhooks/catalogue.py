@@ -28,6 +28,17 @@ WORKSPACE_OWNER_CHANGED = "workspace.owner_changed"
 #: station's own balance of a base asset cannot pay a full refuel.
 GAS_STATION_BUDGET_REACHED = "gas_station.budget_reached"
 GAS_STATION_LOW_BALANCE = "gas_station.low_balance"
+#: Change approvals (domain/change_approvals/notify.py): a request's life, one type per step.
+CHANGE_APPROVAL_EVENTS: dict[str, str] = {
+    "change_approval.created": "a gated change was registered as a change approval request (PENDING)",
+    "change_approval.voted": "an approver approved or rejected a change approval request",
+    "change_approval.approved": "a change approval request has its confirmations; the change is being applied",
+    "change_approval.executed": "an approved change was applied",
+    "change_approval.failed": "an approved change could not be applied (the reason is in the event)",
+    "change_approval.rejected": "a change approval request can no longer reach its threshold",
+    "change_approval.expired": "a change approval request ran out of time (72 hours)",
+    "change_approval.cancelled": "a change approval request was cancelled",
+}
 
 #: Every event type the service emits, with what it reports (docs/webhooks.md).
 EVENT_TYPES: dict[str, str] = {
@@ -46,6 +57,7 @@ EVENT_TYPES: dict[str, str] = {
                                 "last 24 hours above its daily_budget (once per 24 hours and asset)",
     GAS_STATION_LOW_BALANCE: "the gas station's own balance of a base asset cannot pay a full refuel (once until "
                              "it recovers)",
+    **CHANGE_APPROVAL_EVENTS,
 }
 #: The event type of a withdrawal that reaches each final status.
 FINAL_STATUS_EVENTS: dict[str, str] = {
@@ -55,8 +67,10 @@ FINAL_STATUS_EVENTS: dict[str, str] = {
 #: What a webhook may subscribe to: exact types and whole families.
 SUBSCRIBABLE_TYPES = frozenset({TRANSACTION_CREATED, TRANSACTION_UPDATED, *FINAL_STATUS_EVENTS.values(),
                                 BACKUP_STARTED, BACKUP_FILE_DOWNLOADED, WORKSPACE_OWNER_CHANGED,
-                                GAS_STATION_BUDGET_REACHED, GAS_STATION_LOW_BALANCE})
-SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*", "backup.*", "workspace.*", "gas_station.*"})
+                                GAS_STATION_BUDGET_REACHED, GAS_STATION_LOW_BALANCE,
+                                *CHANGE_APPROVAL_EVENTS})
+SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*", "backup.*", "workspace.*", "gas_station.*",
+                                   "change_approval.*"})
 
 STATUS_ACTIVE = "active"
 STATUS_DISABLED = "disabled"

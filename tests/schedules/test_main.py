@@ -44,3 +44,6 @@ def test_the_gas_station_retry_runs_every_configured_interval(settings):
     intervals = {job.name: job.interval_seconds for job in Scheduler(settings.with_overrides(
         gas_station_retry_interval_seconds=7)).jobs()}
     assert intervals["gas_station.retry"] == 7
+def test_change_approval_requests_are_expired_by_a_scheduled_job(settings):
+    intervals = {job.name: job.interval_seconds for job in Scheduler(settings).jobs()}
+    assert intervals["change_approvals.expire"] == settings.change_approval_expire_interval_seconds

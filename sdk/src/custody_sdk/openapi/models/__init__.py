@@ -10,6 +10,7 @@ from .all_tags_order_by import AllTagsOrderBy
 from .all_tags_order_dir import AllTagsOrderDir
 from .api_user_create import ApiUserCreate
 from .api_user_create_role import ApiUserCreateRole
+from .approver_set import ApproverSet
 from .asset import Asset
 from .asset_configuration import AssetConfiguration
 from .asset_configuration_update import AssetConfigurationUpdate
@@ -24,6 +25,15 @@ from .backup_verification import BackupVerification
 from .balance_amounts import BalanceAmounts
 from .balance_snapshot import BalanceSnapshot
 from .balances import Balances
+from .change_approval_card import ChangeApprovalCard
+from .change_approval_list import ChangeApprovalList
+from .change_approval_list_item import ChangeApprovalListItem
+from .change_approval_list_item_status import ChangeApprovalListItemStatus
+from .change_approval_request import ChangeApprovalRequest
+from .change_approval_request_display import ChangeApprovalRequestDisplay
+from .change_approval_request_mode import ChangeApprovalRequestMode
+from .change_approval_request_payload import ChangeApprovalRequestPayload
+from .change_approval_request_status import ChangeApprovalRequestStatus
 from .changes_page import ChangesPage
 from .check import Check
 from .commitment_submission import CommitmentSubmission
@@ -57,6 +67,13 @@ from .error_envelope import ErrorEnvelope
 from .error_envelope_details import ErrorEnvelopeDetails
 from .gas_station import GasStation
 from .gas_station_state import GasStationState
+from .gated_action import GatedAction
+from .gated_action_list import GatedActionList
+from .group import Group
+from .group_create import GroupCreate
+from .group_list import GroupList
+from .group_members_change import GroupMembersChange
+from .group_update import GroupUpdate
 from .health import Health
 from .health_status import HealthStatus
 from .inactive_token import InactiveToken
@@ -78,6 +95,8 @@ from .key_generation_status import KeyGenerationStatus
 from .key_set_summary import KeySetSummary
 from .key_set_summary_status import KeySetSummaryStatus
 from .list_accounts_tag_match_mode import ListAccountsTagMatchMode
+from .list_all_change_approvals_scope import ListAllChangeApprovalsScope
+from .list_change_approvals_scope import ListChangeApprovalsScope
 from .list_deliveries_event_type import ListDeliveriesEventType
 from .list_deliveries_status import ListDeliveriesStatus
 from .list_invitations_status import ListInvitationsStatus
@@ -91,6 +110,18 @@ from .ownership_transfer_start import OwnershipTransferStart
 from .ownership_transfer_status import OwnershipTransferStatus
 from .pairing_initiate import PairingInitiate
 from .pairing_invitation import PairingInvitation
+from .participant import Participant
+from .quorum_action import QuorumAction
+from .quorum_action_fixed_mode import QuorumActionFixedMode
+from .quorum_action_list import QuorumActionList
+from .quorum_action_update import QuorumActionUpdate
+from .quorum_action_update_mode import QuorumActionUpdateMode
+from .quorum_group import QuorumGroup
+from .quorum_rule import QuorumRule
+from .quorum_rule_answer import QuorumRuleAnswer
+from .quorum_rule_fixed_mode import QuorumRuleFixedMode
+from .quorum_rule_mode import QuorumRuleMode
+from .quorum_settings import QuorumSettings
 from .readiness import Readiness
 from .readiness_status import ReadinessStatus
 from .rejected_tag_operation import RejectedTagOperation
@@ -109,6 +140,8 @@ from .round_2_package import Round2Package
 from .round_2_package_recipient import Round2PackageRecipient
 from .round_2_submission import Round2Submission
 from .server_time import ServerTime
+from .set_approver import SetApprover
+from .settings_set import SettingsSet
 from .share_submission import ShareSubmission
 from .signing_commitment_view import SigningCommitmentView
 from .signing_policy import SigningPolicy
@@ -128,6 +161,8 @@ from .tag_operation_operation import TagOperationOperation
 from .tag_operations import TagOperations
 from .tag_update import TagUpdate
 from .tag_vault import TagVault
+from .threshold_answer import ThresholdAnswer
+from .threshold_update import ThresholdUpdate
 from .token_access import TokenAccess
 from .token_access_permissions_item import TokenAccessPermissionsItem
 from .token_access_role import TokenAccessRole
@@ -206,6 +241,7 @@ __all__ = (
     "AllTagsOrderDir",
     "ApiUserCreate",
     "ApiUserCreateRole",
+    "ApproverSet",
     "Asset",
     "AssetConfiguration",
     "AssetConfigurationUpdate",
@@ -220,6 +256,15 @@ __all__ = (
     "BalanceAmounts",
     "Balances",
     "BalanceSnapshot",
+    "ChangeApprovalCard",
+    "ChangeApprovalList",
+    "ChangeApprovalListItem",
+    "ChangeApprovalListItemStatus",
+    "ChangeApprovalRequest",
+    "ChangeApprovalRequestDisplay",
+    "ChangeApprovalRequestMode",
+    "ChangeApprovalRequestPayload",
+    "ChangeApprovalRequestStatus",
     "ChangesPage",
     "Check",
     "CommitmentSubmission",
@@ -253,6 +298,13 @@ __all__ = (
     "ErrorEnvelopeDetails",
     "GasStation",
     "GasStationState",
+    "GatedAction",
+    "GatedActionList",
+    "Group",
+    "GroupCreate",
+    "GroupList",
+    "GroupMembersChange",
+    "GroupUpdate",
     "Health",
     "HealthStatus",
     "InactiveToken",
@@ -274,6 +326,8 @@ __all__ = (
     "KeySetSummary",
     "KeySetSummaryStatus",
     "ListAccountsTagMatchMode",
+    "ListAllChangeApprovalsScope",
+    "ListChangeApprovalsScope",
     "ListDeliveriesEventType",
     "ListDeliveriesStatus",
     "ListInvitationsStatus",
@@ -287,6 +341,18 @@ __all__ = (
     "OwnershipTransferStatus",
     "PairingInitiate",
     "PairingInvitation",
+    "Participant",
+    "QuorumAction",
+    "QuorumActionFixedMode",
+    "QuorumActionList",
+    "QuorumActionUpdate",
+    "QuorumActionUpdateMode",
+    "QuorumGroup",
+    "QuorumRule",
+    "QuorumRuleAnswer",
+    "QuorumRuleFixedMode",
+    "QuorumRuleMode",
+    "QuorumSettings",
     "Readiness",
     "ReadinessStatus",
     "RejectedTagOperation",
@@ -305,6 +371,8 @@ __all__ = (
     "Round2PackageRecipient",
     "Round2Submission",
     "ServerTime",
+    "SetApprover",
+    "SettingsSet",
     "ShareSubmission",
     "SigningCommitmentView",
     "SigningPolicy",
@@ -324,6 +392,8 @@ __all__ = (
     "TagOperations",
     "TagUpdate",
     "TagVault",
+    "ThresholdAnswer",
+    "ThresholdUpdate",
     "TokenAccess",
     "TokenAccessPermissionsItem",
     "TokenAccessRole",

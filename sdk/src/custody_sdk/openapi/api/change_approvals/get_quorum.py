@@ -1,0 +1,168 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.quorum_settings import QuorumSettings
+from ...types import Response
+
+
+def _get_kwargs(
+    tenant_uuid: UUID,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v2/admin/tenants/{tenant_uuid}/quorum".format(
+            tenant_uuid=quote(str(tenant_uuid), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> QuorumSettings | None:
+    if response.status_code == 200:
+        response_200 = QuorumSettings.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[QuorumSettings]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    tenant_uuid: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[QuorumSettings]:
+    """Approval settings: rules with approver_sets and reachable, owner and administrator approvers, groups
+    with active_member_uuids (VIEW_QUORUM_SETTINGS)
+
+     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        tenant_uuid (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[QuorumSettings]
+    """
+
+    kwargs = _get_kwargs(
+        tenant_uuid=tenant_uuid,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    tenant_uuid: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> QuorumSettings | None:
+    """Approval settings: rules with approver_sets and reachable, owner and administrator approvers, groups
+    with active_member_uuids (VIEW_QUORUM_SETTINGS)
+
+     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        tenant_uuid (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        QuorumSettings
+    """
+
+    return sync_detailed(
+        tenant_uuid=tenant_uuid,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    tenant_uuid: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[QuorumSettings]:
+    """Approval settings: rules with approver_sets and reachable, owner and administrator approvers, groups
+    with active_member_uuids (VIEW_QUORUM_SETTINGS)
+
+     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        tenant_uuid (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[QuorumSettings]
+    """
+
+    kwargs = _get_kwargs(
+        tenant_uuid=tenant_uuid,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    tenant_uuid: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> QuorumSettings | None:
+    """Approval settings: rules with approver_sets and reachable, owner and administrator approvers, groups
+    with active_member_uuids (VIEW_QUORUM_SETTINGS)
+
+     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        tenant_uuid (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        QuorumSettings
+    """
+
+    return (
+        await asyncio_detailed(
+            tenant_uuid=tenant_uuid,
+            client=client,
+        )
+    ).parsed

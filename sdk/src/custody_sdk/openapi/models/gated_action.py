@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="GatedAction")
+
+
+@_attrs_define
+class GatedAction:
+    """
+    Attributes:
+        key (str):
+        display_name (str):
+        requires_approval (bool):
+    """
+
+    key: str
+    display_name: str
+    requires_approval: bool
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        key = self.key
+
+        display_name = self.display_name
+
+        requires_approval = self.requires_approval
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "key": key,
+                "display_name": display_name,
+                "requires_approval": requires_approval,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        key = d.pop("key")
+
+        display_name = d.pop("display_name")
+
+        requires_approval = d.pop("requires_approval")
+
+        gated_action = cls(
+            key=key,
+            display_name=display_name,
+            requires_approval=requires_approval,
+        )
+
+        gated_action.additional_properties = d
+        return gated_action
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
