@@ -11,6 +11,7 @@ from sanic.exceptions import PayloadTooLarge
 from sanic.response import HTTPResponse
 
 from api import (
+    aml,
     auth,
     backups,
     balances,
@@ -65,7 +66,7 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     app.ext.openapi.add_security_scheme("BearerAuth", "http", scheme="bearer")
 
     for module in (health, auth, devices, companies, workspaces, users, cosigner, backups, currencies, vaults,
-                   wallets, balances, transactions, webhooks, tags, whitelist, withdrawals):
+                   wallets, balances, transactions, webhooks, tags, whitelist, withdrawals, aml):
         app.blueprint(module.bp)
     app.blueprint(vaults.listing)
     docs.install(app)

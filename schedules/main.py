@@ -12,6 +12,7 @@ Jobs:
 - ``webhooks.sweep`` every 30 s: re-enqueue webhook deliveries whose message was lost.
 - ``withdrawals.track`` every ``WITHDRAWAL_TRACK_INTERVAL_SECONDS``: confirmations and finality.
 - ``withdrawals.expire`` every ``WITHDRAWAL_EXPIRE_INTERVAL_SECONDS``: expiry, stalled steps.
+- ``aml.poll`` every 10 s: pending AML screenings and providers' updates (docs/aml.md).
 - ``keys.expire_stale`` every 60 s: fail key generations not ready within
   ``KEY_GENERATION_TIMEOUT_SECONDS``, naming the participants they waited for.
 
@@ -30,6 +31,8 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from core import jobs, outbox
 from core.settings import Settings, get_settings
+from domain.aml.screening import POLL as AML_POLL
+from domain.aml.screening import POLL_INTERVAL_SECONDS as AML_POLL_INTERVAL_SECONDS
 from domain.deposits import WATCH as CHAIN_WATCH
 from domain.maintenance import PURGE_EXPIRED
 from domain.networks.devnet_chain import PRODUCE_BLOCKS
@@ -86,6 +89,7 @@ class Scheduler:
                          _enqueue(TRACK_WITHDRAWALS, broker)),
             ScheduledJob(EXPIRE_WITHDRAWALS, settings.withdrawal_expire_interval_seconds,
                          _enqueue(EXPIRE_WITHDRAWALS, broker)),
+            ScheduledJob(AML_POLL, AML_POLL_INTERVAL_SECONDS, _enqueue(AML_POLL, broker)),
         ]
         if settings.devnet_enabled:
             every.append(ScheduledJob(PRODUCE_BLOCKS, settings.devnet_block_interval_seconds,

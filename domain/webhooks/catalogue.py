@@ -24,6 +24,10 @@ WEBHOOK_TEST = "webhook.test"
 BACKUP_STARTED = "backup.started"
 BACKUP_FILE_DOWNLOADED = "backup.file_downloaded"
 WORKSPACE_OWNER_CHANGED = "workspace.owner_changed"
+#: AML screening (docs/aml.md): a result and its decision, a provider's later update, a release.
+AML_SCREENED = "aml.screened"
+AML_UPDATED = "aml.updated"
+AML_RELEASED = "aml.released"
 
 #: Every event type the service emits, with what it reports (docs/webhooks.md).
 EVENT_TYPES: dict[str, str] = {
@@ -38,6 +42,9 @@ EVENT_TYPES: dict[str, str] = {
     BACKUP_STARTED: "someone started a backup: an export of every key share of the workspace",
     BACKUP_FILE_DOWNLOADED: "someone downloaded the workspace's backup file",
     WORKSPACE_OWNER_CHANGED: "an ownership transfer completed: the workspace has a new owner",
+    AML_SCREENED: "a transfer was screened (or bypassed): the screening record with its risk and the action taken",
+    AML_UPDATED: "the provider changed a screened transfer's risk (re-screening); no money moved",
+    AML_RELEASED: "a deposit frozen by AML was released: its amount is available",
 }
 #: The event type of a withdrawal that reaches each final status.
 FINAL_STATUS_EVENTS: dict[str, str] = {
@@ -46,8 +53,9 @@ FINAL_STATUS_EVENTS: dict[str, str] = {
 }
 #: What a webhook may subscribe to: exact types and whole families.
 SUBSCRIBABLE_TYPES = frozenset({TRANSACTION_CREATED, TRANSACTION_UPDATED, *FINAL_STATUS_EVENTS.values(),
-                                BACKUP_STARTED, BACKUP_FILE_DOWNLOADED, WORKSPACE_OWNER_CHANGED})
-SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*", "backup.*", "workspace.*"})
+                                BACKUP_STARTED, BACKUP_FILE_DOWNLOADED, WORKSPACE_OWNER_CHANGED, AML_SCREENED,
+                                AML_UPDATED, AML_RELEASED})
+SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*", "backup.*", "workspace.*", "aml.*"})
 
 STATUS_ACTIVE = "active"
 STATUS_DISABLED = "disabled"

@@ -34,6 +34,20 @@ class FixedCheck:
                            retry_after=timedelta(seconds=5) if self.verdict is Verdict.DEFER else None)
 
 
+@pytest.fixture(autouse=True)
+def only_these_checks() -> Iterator[None]:
+    """The stage with only the checks a test registers (the service's own, AML among them, are
+    put back afterwards)."""
+    installed = checks.registered_checks()
+    for check in installed:
+        checks.unregister_check(check.name)
+    yield
+    for check in checks.registered_checks():
+        checks.unregister_check(check.name)
+    for check in installed:
+        checks.register_check(check)
+
+
 @pytest.fixture
 def registered() -> Iterator[list[FixedCheck]]:
     added: list[FixedCheck] = []
