@@ -32,6 +32,8 @@ from decimal import Decimal
 from typing import Any, Protocol
 
 from domain.aml.settings import AmlConfig
+from domain.errors import DomainError
+from domain.networks.registry import normalize_address
 
 LOW, MEDIUM, HIGH, SEVERE = "low", "medium", "high", "severe"
 #: Risk levels, least to most risky.
@@ -127,6 +129,14 @@ def score_to_level(score: Decimal, config: AmlConfig) -> str:
     return LOW
 
 
+def _normalized(network_id: str, address: str) -> str:
+    """The address as the settings store it (normalized for its network); as given if it is not one."""
+    try:
+        return normalize_address(network_id, address)
+    except DomainError:
+        return address
+
+
 class BuiltinScreener:
     """The rule-based screener configured per workspace (domain.aml.settings).
 
@@ -144,7 +154,7 @@ class BuiltinScreener:
     inline = True
 
     def screen(self, transfer: TransferToScreen, config: AmlConfig) -> ScreeningResult:
-        key = (transfer.network_id, transfer.counterparty_address)
+        key = (transfer.network_id, _normalized(transfer.network_id, transfer.counterparty_address))
         blocked = config.blocked.get(key)
         if blocked is not None:
             category = config.categories.get(blocked)

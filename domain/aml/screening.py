@@ -148,10 +148,15 @@ def _facts(rec: AmlScreening, tx: Transaction, result: ScreeningResult) -> AmlFa
         matched_risks=[(m.category, m.exposure_percent) for m in result.matched_risks])
 
 
+_CENT = Decimal("0.01")
+
+
 def _set_result(rec: AmlScreening, result: ScreeningResult) -> None:
+    """Copy a provider's result onto the record (score and exposures to two decimals, as stored)."""
     rec.risk_level = result.risk_level
-    rec.risk_score = result.risk_score  # type: ignore[assignment]
-    rec.matched_risks = [m.to_dict() for m in result.matched_risks]
+    rec.risk_score = None if result.risk_score is None else result.risk_score.quantize(_CENT)  # type: ignore[assignment]
+    rec.matched_risks = [{**m.to_dict(), "exposure_percent": str(m.exposure_percent.quantize(_CENT))}
+                         for m in result.matched_risks]
 
 
 async def _decide(rec: AmlScreening, tx: Transaction, result: ScreeningResult) -> AmlDecision:
@@ -165,8 +170,8 @@ async def _decide(rec: AmlScreening, tx: Transaction, result: ScreeningResult) -
     await audit.record(action="aml.screened", object_type="transaction", object_id=tx.id, actor_id=None,
                        workspace_id=rec.workspace_id,  # type: ignore[attr-defined]
                        details={"screening_id": str(rec.id), "direction": rec.direction, "provider": rec.provider,
-                                "risk_level": rec.risk_level, "risk_score": None if result.risk_score is None
-                                else str(result.risk_score), "matched_risks": rec.matched_risks,
+                                "risk_level": rec.risk_level, "risk_score": None if rec.risk_score is None
+                                else str(rec.risk_score), "matched_risks": rec.matched_risks,
                                 "action": decision.action, "source": decision.source, "reason": decision.reason})
     return decision
 
@@ -430,7 +435,7 @@ async def apply_update(*, provider: str, ref: str, result: ScreeningResult) -> A
     before = {"risk_level": rec.risk_level, "risk_score": None if rec.risk_score is None else str(rec.risk_score)}
     _set_result(rec, result)
     entry = {"at": rfc3339(clock.now()), "risk_level": rec.risk_level,
-             "risk_score": None if result.risk_score is None else str(result.risk_score),
+             "risk_score": None if rec.risk_score is None else str(rec.risk_score),
              "matched_risks": rec.matched_risks}
     rec.updates = [*(rec.updates or []), entry]
     tx = await Transaction.get(id=rec.transaction_id)  # type: ignore[attr-defined]
