@@ -4,10 +4,27 @@ from .access_token import AccessToken
 from .active_token import ActiveToken
 from .active_token_subject_type import ActiveTokenSubjectType
 from .address import Address
+from .address_exposure import AddressExposure
 from .address_type import AddressType
 from .all_tags import AllTags
 from .all_tags_order_by import AllTagsOrderBy
 from .all_tags_order_dir import AllTagsOrderDir
+from .aml_screening import AmlScreening
+from .aml_screening_direction import AmlScreeningDirection
+from .aml_screening_page import AmlScreeningPage
+from .aml_screening_post_screening_action import AmlScreeningPostScreeningAction
+from .aml_screening_pre_screening_action import AmlScreeningPreScreeningAction
+from .aml_screening_risk_level import AmlScreeningRiskLevel
+from .aml_screening_status import AmlScreeningStatus
+from .aml_screening_update import AmlScreeningUpdate
+from .aml_screening_update_risk_level import AmlScreeningUpdateRiskLevel
+from .aml_settings import AmlSettings
+from .aml_settings_address_exposures_item import AmlSettingsAddressExposuresItem
+from .aml_settings_blocked_addresses_item import AmlSettingsBlockedAddressesItem
+from .aml_settings_categories_item import AmlSettingsCategoriesItem
+from .aml_settings_thresholds import AmlSettingsThresholds
+from .aml_settings_trusted_addresses_item import AmlSettingsTrustedAddressesItem
+from .aml_settings_update import AmlSettingsUpdate
 from .api_user_create import ApiUserCreate
 from .api_user_create_role import ApiUserCreateRole
 from .asset import Asset
@@ -21,6 +38,7 @@ from .backup_verification import BackupVerification
 from .balance_amounts import BalanceAmounts
 from .balance_snapshot import BalanceSnapshot
 from .balances import Balances
+from .blocked_address import BlockedAddress
 from .changes_page import ChangesPage
 from .check import Check
 from .commitment_submission import CommitmentSubmission
@@ -52,6 +70,7 @@ from .dkg_complaint import DkgComplaint
 from .error_code import ErrorCode
 from .error_envelope import ErrorEnvelope
 from .error_envelope_details import ErrorEnvelopeDetails
+from .exposure import Exposure
 from .health import Health
 from .health_status import HealthStatus
 from .inactive_token import InactiveToken
@@ -73,6 +92,9 @@ from .key_generation_status import KeyGenerationStatus
 from .key_set_summary import KeySetSummary
 from .key_set_summary_status import KeySetSummaryStatus
 from .list_accounts_tag_match_mode import ListAccountsTagMatchMode
+from .list_aml_screenings_direction import ListAmlScreeningsDirection
+from .list_aml_screenings_risk_level import ListAmlScreeningsRiskLevel
+from .list_aml_screenings_status import ListAmlScreeningsStatus
 from .list_deliveries_event_type import ListDeliveriesEventType
 from .list_deliveries_status import ListDeliveriesStatus
 from .list_invitations_status import ListInvitationsStatus
@@ -81,6 +103,7 @@ from .list_tags_order_dir import ListTagsOrderDir
 from .list_transactions_direction import ListTransactionsDirection
 from .list_transactions_status_item import ListTransactionsStatusItem
 from .list_vaults_tag_match_mode import ListVaultsTagMatchMode
+from .matched_risk import MatchedRisk
 from .ownership_transfer import OwnershipTransfer
 from .ownership_transfer_start import OwnershipTransferStart
 from .ownership_transfer_status import OwnershipTransferStatus
@@ -91,7 +114,9 @@ from .readiness_status import ReadinessStatus
 from .rejected_tag_operation import RejectedTagOperation
 from .rejected_tag_operation_operation import RejectedTagOperationOperation
 from .rejected_tag_operation_reason import RejectedTagOperationReason
+from .release_request import ReleaseRequest
 from .replay_request import ReplayRequest
+from .risk_category import RiskCategory
 from .role_change import RoleChange
 from .role_change_role import RoleChangeRole
 from .round_1_broadcast import Round1Broadcast
@@ -123,6 +148,7 @@ from .tag_operation_operation import TagOperationOperation
 from .tag_operations import TagOperations
 from .tag_update import TagUpdate
 from .tag_vault import TagVault
+from .thresholds import Thresholds
 from .token_access import TokenAccess
 from .token_access_permissions_item import TokenAccessPermissionsItem
 from .token_access_role import TokenAccessRole
@@ -134,6 +160,7 @@ from .transaction_page import TransactionPage
 from .transaction_side import TransactionSide
 from .transaction_status import TransactionStatus
 from .transaction_type import TransactionType
+from .trusted_address import TrustedAddress
 from .user_add import UserAdd
 from .user_add_role import UserAddRole
 from .user_list import UserList
@@ -195,10 +222,27 @@ __all__ = (
     "ActiveToken",
     "ActiveTokenSubjectType",
     "Address",
+    "AddressExposure",
     "AddressType",
     "AllTags",
     "AllTagsOrderBy",
     "AllTagsOrderDir",
+    "AmlScreening",
+    "AmlScreeningDirection",
+    "AmlScreeningPage",
+    "AmlScreeningPostScreeningAction",
+    "AmlScreeningPreScreeningAction",
+    "AmlScreeningRiskLevel",
+    "AmlScreeningStatus",
+    "AmlScreeningUpdate",
+    "AmlScreeningUpdateRiskLevel",
+    "AmlSettings",
+    "AmlSettingsAddressExposuresItem",
+    "AmlSettingsBlockedAddressesItem",
+    "AmlSettingsCategoriesItem",
+    "AmlSettingsThresholds",
+    "AmlSettingsTrustedAddressesItem",
+    "AmlSettingsUpdate",
     "ApiUserCreate",
     "ApiUserCreateRole",
     "Asset",
@@ -212,6 +256,7 @@ __all__ = (
     "BalanceAmounts",
     "Balances",
     "BalanceSnapshot",
+    "BlockedAddress",
     "ChangesPage",
     "Check",
     "CommitmentSubmission",
@@ -243,6 +288,7 @@ __all__ = (
     "ErrorCode",
     "ErrorEnvelope",
     "ErrorEnvelopeDetails",
+    "Exposure",
     "Health",
     "HealthStatus",
     "InactiveToken",
@@ -264,6 +310,9 @@ __all__ = (
     "KeySetSummary",
     "KeySetSummaryStatus",
     "ListAccountsTagMatchMode",
+    "ListAmlScreeningsDirection",
+    "ListAmlScreeningsRiskLevel",
+    "ListAmlScreeningsStatus",
     "ListDeliveriesEventType",
     "ListDeliveriesStatus",
     "ListInvitationsStatus",
@@ -272,6 +321,7 @@ __all__ = (
     "ListTransactionsDirection",
     "ListTransactionsStatusItem",
     "ListVaultsTagMatchMode",
+    "MatchedRisk",
     "OwnershipTransfer",
     "OwnershipTransferStart",
     "OwnershipTransferStatus",
@@ -282,7 +332,9 @@ __all__ = (
     "RejectedTagOperation",
     "RejectedTagOperationOperation",
     "RejectedTagOperationReason",
+    "ReleaseRequest",
     "ReplayRequest",
+    "RiskCategory",
     "RoleChange",
     "RoleChangeRole",
     "Round1Broadcast",
@@ -314,6 +366,7 @@ __all__ = (
     "TagOperations",
     "TagUpdate",
     "TagVault",
+    "Thresholds",
     "TokenAccess",
     "TokenAccessPermissionsItem",
     "TokenAccessRole",
@@ -325,6 +378,7 @@ __all__ = (
     "TransactionSide",
     "TransactionStatus",
     "TransactionType",
+    "TrustedAddress",
     "UserAdd",
     "UserAddRole",
     "UserList",

@@ -1,6 +1,9 @@
 from typing import Literal
 
 WebhookDeliveryEventType = Literal[
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.file_downloaded",
     "backup.started",
     "transaction.cancelled",
@@ -15,6 +18,9 @@ WebhookDeliveryEventType = Literal[
 ]
 
 WEBHOOK_DELIVERY_EVENT_TYPE_VALUES: set[WebhookDeliveryEventType] = {
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.file_downloaded",
     "backup.started",
     "transaction.cancelled",
