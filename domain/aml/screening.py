@@ -394,21 +394,25 @@ async def advance_pending(*, screening_id: uuid.UUID) -> str | None:
     """Ask the provider about one pending screening. A deposit's result decides here (allowed
     funds move to available); a withdrawal's check stage is run again at once (it decides under
     the withdrawal's lock). Returns the new status, or None when nothing changed."""
-    rec = await AmlScreening.filter(id=screening_id, status=PENDING).select_for_update().first()
-    if rec is None:
+    found = await AmlScreening.get_or_none(id=screening_id, status=PENDING)
+    if found is None:
         return None
-    if rec.direction == OUTGOING:
-        tx = await Transaction.get(id=rec.transaction_id)  # type: ignore[attr-defined]
+    if found.direction == OUTGOING:
+        # Only asks: the check stage records the result under the withdrawal's lock.
+        tx = await Transaction.get(id=found.transaction_id)  # type: ignore[attr-defined]
         if tx.status != statuses.CHECKS:
             return None
-        answer = await _ask(get_provider(rec.provider), rec, tx)
+        answer = await _ask(get_provider(found.provider), found, tx)
         if answer is None or answer.pending:
             return None
         await add_command(actor_name=CHECK, payload={"transaction_id": str(tx.id)},
                           workspace_id=tx.workspace_id)  # type: ignore[attr-defined]
         return "check"
-    tx = await Transaction.filter(id=rec.transaction_id).select_for_update().first()  # type: ignore[attr-defined]
-    assert tx is not None
+    # Lock order as everywhere: the transaction, then its record (then wallets).
+    tx = await Transaction.filter(id=found.transaction_id).select_for_update().first()  # type: ignore[attr-defined]
+    rec = await AmlScreening.filter(id=screening_id, status=PENDING).select_for_update().first()
+    if tx is None or rec is None:
+        return None
     answer = await _ask(get_provider(rec.provider), rec, tx)
     if answer is None or answer.pending:
         if answer is not None and answer.ref and answer.ref != rec.provider_ref:
@@ -429,7 +433,12 @@ async def advance_pending(*, screening_id: uuid.UUID) -> str | None:
 async def apply_update(*, provider: str, ref: str, result: ScreeningResult) -> AmlScreening | None:
     """A provider's changed result (see the module docstring: no money moves). None when no
     completed screening of that provider has the reference."""
-    rec = await AmlScreening.filter(provider=provider, provider_ref=ref).select_for_update().first()
+    found = await AmlScreening.get_or_none(provider=provider, provider_ref=ref)
+    if found is None:
+        return None
+    # Lock order as everywhere: the transaction, then its record.
+    await Transaction.filter(id=found.transaction_id).select_for_update().first()  # type: ignore[attr-defined]
+    rec = await AmlScreening.filter(id=found.id).select_for_update().first()
     if rec is None or rec.status != COMPLETED:
         return None
     before = {"risk_level": rec.risk_level, "risk_score": None if rec.risk_score is None else str(rec.risk_score)}
