@@ -24,6 +24,9 @@ is available may already be spent (and the alert is what the compliance team act
 vault, report); a frozen deposit stays frozen until released; a withdrawal keeps the decision it
 was given (a person can still freeze it before signing).
 
+Lock order, as for every writer of a transaction: the transaction row, then its record, then
+wallets, then the change-log counter (the chain watcher creates records of new rows only).
+
 Every decision, update and release is audited (``aml.screened``, ``aml.updated``,
 ``aml.released``) and sent as an event of the same name; the Transaction carries the record as
 ``aml_screening``.
