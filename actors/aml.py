@@ -22,7 +22,9 @@ logger = logging.getLogger(__name__)
 @actor(POLL, max_retries=0)
 async def poll() -> dict[str, int]:
     advanced = updated = 0
-    for screening_id in await screening.pending_screenings():
+    async with unit_of_work():
+        due = await screening.due_screenings()
+    for screening_id in due:
         try:
             async with unit_of_work():
                 advanced += await screening.advance_pending(screening_id=screening_id) is not None

@@ -37,7 +37,8 @@ class AmlScreening(TimestampedModel):
     transaction = fields.OneToOneField("models.Transaction", related_name=False, on_delete=fields.RESTRICT)
     #: ``outgoing`` (a withdrawal, screened before signing) or ``incoming`` (a deposit, after detection).
     direction = fields.CharField(max_length=10)
-    #: ``pending`` (the provider has not answered), ``completed``, ``bypassed`` (not screened).
+    #: ``pending`` (the provider has not answered), ``completed``, ``bypassed`` (not screened),
+    #: ``cancelled`` (the withdrawal ended before the result).
     status = fields.CharField(max_length=12)
     provider = fields.CharField(max_length=40)
     #: The provider's own id of the registered transfer (Chainalysis' externalId, Elliptic's id).

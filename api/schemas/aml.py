@@ -42,8 +42,9 @@ class AmlScreening(Resource):
     id: uuid.UUID
     transaction_id: uuid.UUID
     direction: Literal["outgoing", "incoming"]
-    status: Literal["pending", "completed", "bypassed"] = Field(
-        description="pending: the provider has not answered; bypassed: not screened (own vaults).")
+    status: Literal["pending", "completed", "bypassed", "cancelled"] = Field(
+        description="pending: the provider has not answered; bypassed: not screened (own vaults); cancelled: the "
+                    "withdrawal ended before the result.")
     risk_level: RiskLevel | None
     risk_score: float | None = Field(description="0 to 100 (null while pending or bypassed).")
     matched_risks: list[MatchedRisk]
@@ -76,7 +77,7 @@ class AmlScreening(Resource):
 class AmlScreeningQuery(QueryParams):
     direction: Literal["outgoing", "incoming"] | None = None
     risk_level: RiskLevel | None = None
-    status: Literal["pending", "completed", "bypassed"] | None = None
+    status: Literal["pending", "completed", "bypassed", "cancelled"] | None = None
     transaction_id: uuid.UUID | None = None
     funds_frozen: bool | None = Field(None, description="true: deposits frozen now.")
     limit: int = Field(100, ge=1, le=1000, description="Page size, 1 to 1000.")

@@ -73,7 +73,7 @@ from models.workspaces import Workspace
 logger = logging.getLogger(__name__)
 
 CHECK_NAME = "aml"
-PENDING, COMPLETED, BYPASSED = "pending", "completed", "bypassed"
+PENDING, COMPLETED, BYPASSED, CANCELLED = "pending", "completed", "bypassed", "cancelled"
 SCREEN, BYPASS = "screen", "bypass"
 #: How long the check stage waits for a pending result when the provider gives no hint.
 DEFAULT_RETRY_AFTER = timedelta(seconds=10)
@@ -388,9 +388,25 @@ async def release_deposit(*, principal: Principal | None, workspace_id: uuid.UUI
 # --------------------------------------------------------------------------------------------
 
 
-async def pending_screenings(*, limit: int = 500) -> list[uuid.UUID]:
-    return list(await AmlScreening.filter(status=PENDING).order_by("created_at").limit(limit)
-                .values_list("id", flat=True))
+async def due_screenings(*, limit: int = 500) -> list[uuid.UUID]:
+    """Pending screenings the poll asks about, oldest first (in the caller's unit of work).
+
+    A withdrawal that ended before its result (cancelled or expired while the provider was
+    screening) closes its record instead: status ``cancelled``, no action, no longer asked about.
+    """
+    rows = await AmlScreening.filter(status=PENDING).order_by("created_at").limit(limit).values_list(
+        "id", "direction", "transaction_id")
+    outgoing = [transaction_id for _, direction, transaction_id in rows if direction == OUTGOING]
+    ended = {tx.id: tx for tx in await Transaction.filter(id__in=outgoing, status__in=sorted(statuses.FINAL))
+             } if outgoing else {}
+    for screening_id, _, transaction_id in rows:
+        if transaction_id in ended:
+            rec = await AmlScreening.filter(id=screening_id, status=PENDING).select_for_update().first()
+            if rec is not None:
+                rec.status = CANCELLED
+                rec.decision_reason = f"the withdrawal ended ({ended[transaction_id].status}) before the result"
+                await _save(rec, ended[transaction_id])
+    return [screening_id for screening_id, _, transaction_id in rows if transaction_id not in ended]
 
 
 async def advance_pending(*, screening_id: uuid.UUID) -> str | None:

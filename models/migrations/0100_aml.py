@@ -26,7 +26,7 @@ class Migration(migrations.Migration):
                 ('workspace', fields.ForeignKeyField('models.Workspace', source_field='workspace_id', db_constraint=True, to_field='id', related_name=False, on_delete=OnDelete.RESTRICT)),
                 ('transaction', fields.OneToOneField('models.Transaction', source_field='transaction_id', db_constraint=True, to_field='id', related_name=False, on_delete=OnDelete.RESTRICT)),
                 ('direction', fields.CharField(description='``outgoing`` (a withdrawal, screened before signing) or ``incoming`` (a deposit, after detection).', max_length=10)),
-                ('status', fields.CharField(description='``pending`` (the provider has not answered), ``completed``, ``bypassed`` (not screened).', max_length=12)),
+                ('status', fields.CharField(description='``pending`` (the provider has not answered), ``completed``, ``bypassed`` (not screened),', max_length=12)),
                 ('provider', fields.CharField(max_length=40)),
                 ('provider_ref', fields.CharField(null=True, description="The provider's own id of the registered transfer (Chainalysis' externalId, Elliptic's id).", max_length=200)),
                 ('counterparty_address', fields.CharField(null=True, description='The address screened: the destination of a withdrawal, the sender of a deposit.', max_length=100)),

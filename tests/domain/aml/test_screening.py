@@ -62,6 +62,11 @@ async def _funded(amount: int = ETH):
     return ws, tv, wallet
 
 
+async def _due() -> list:
+    async with unit_of_work():
+        return await screening.due_screenings()
+
+
 async def _actions(tx) -> list[str]:
     return list(await AuditEntry.filter(object_id=str(tx.id)).order_by("created_at").values_list("action", flat=True))
 
@@ -163,11 +168,22 @@ async def test_a_pending_provider_defers_the_withdrawal_until_its_result(broker,
     async with unit_of_work():
         assert await screening.advance_pending(screening_id=record.id) == "check"
     assert await checks_queued.count() == before + 1
+    assert await _due() == [record.id]
     row = await step(pipeline.run_checks, tx)
     # Medium is allowed (and alerted) by default
     assert (row.status, row.aml_screening["risk_level"], row.aml_screening["post_screening_action"]) == (
         "approved", "medium", "allow")
     assert row.aml_screening["matched_risks"][0]["category"] == "gambling"
+    assert await _due() == []
+    # A withdrawal cancelled while its screening is pending: the record is closed, no longer polled
+    other = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
+    await step(pipeline.run_checks, other)
+    assert len(await _due()) == 1
+    async with unit_of_work():
+        await lifecycle.cancel(principal=None, workspace_id=ws.id, transaction_id=other.id)
+    assert await _due() == []
+    closed = await Transaction.get(id=other.id)
+    assert (closed.aml_screening["status"], closed.aml_screening["post_screening_action"]) == ("cancelled", None)
 
 
 async def test_the_aml_policy_decides_when_published_and_approval_details_are_complete(broker, no_policy):

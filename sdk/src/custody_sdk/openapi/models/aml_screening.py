@@ -41,7 +41,8 @@ class AmlScreening:
         id (UUID):
         transaction_id (UUID):
         direction (AmlScreeningDirection):
-        status (AmlScreeningStatus): pending: the provider has not answered; bypassed: not screened (own vaults).
+        status (AmlScreeningStatus): pending: the provider has not answered; bypassed: not screened (own vaults);
+            cancelled: the withdrawal ended before the result.
         risk_level (AmlScreeningRiskLevel | None):
         risk_score (float | None): 0 to 100 (null while pending or bypassed).
         matched_risks (list[MatchedRisk]):

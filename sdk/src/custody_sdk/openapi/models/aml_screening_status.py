@@ -1,9 +1,10 @@
 from typing import Literal
 
-AmlScreeningStatus = Literal["bypassed", "completed", "pending"]
+AmlScreeningStatus = Literal["bypassed", "cancelled", "completed", "pending"]
 
 AML_SCREENING_STATUS_VALUES: set[AmlScreeningStatus] = {
     "bypassed",
+    "cancelled",
     "completed",
     "pending",
 }

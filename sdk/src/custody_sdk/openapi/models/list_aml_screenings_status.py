@@ -1,9 +1,10 @@
 from typing import Literal
 
-ListAmlScreeningsStatus = Literal["bypassed", "completed", "pending"]
+ListAmlScreeningsStatus = Literal["bypassed", "cancelled", "completed", "pending"]
 
 LIST_AML_SCREENINGS_STATUS_VALUES: set[ListAmlScreeningsStatus] = {
     "bypassed",
+    "cancelled",
     "completed",
     "pending",
 }
