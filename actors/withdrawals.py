@@ -15,10 +15,14 @@ import uuid
 from core.jobs import actor, command_actor
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
+from domain.aml import screening as aml_screening
 from domain.withdrawals import lifecycle, pipeline
 from domain.withdrawals.create import CHECK
 
 logger = logging.getLogger(__name__)
+
+# The check stage's checks, in the process that runs it: AML screening (docs/aml.md).
+aml_screening.install()
 
 
 @command_actor(CHECK)

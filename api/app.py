@@ -11,6 +11,7 @@ from sanic.exceptions import PayloadTooLarge
 from sanic.response import HTTPResponse
 
 from api import (
+    aml,
     auth,
     backups,
     balances,
@@ -69,7 +70,7 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
 
     for module in (health, auth, devices, companies, workspaces, users, cosigner, backups, currencies, vaults,
                    wallets, balances, transactions, webhooks, tags, whitelist, withdrawals, gas_station,
-                   groups, change_approvals):
+                   groups, change_approvals, aml):
         app.blueprint(module.bp)
     app.blueprint(vaults.listing)
     docs.install(app)

@@ -7,6 +7,12 @@ of the transferred currency, and advances the state. A deposit is created ``fini
 no approvals, no signatures), raises the wallet's total, bumps the address's balance_version and
 enters the change log; a ``transaction.created`` webhook event carries it.
 
+AML (docs/aml.md): when the workspace screens transfers, each deposit is screened as it is
+recorded (domain.aml.screening.screen_deposit); a deposit whose decision is freeze, or whose
+result is still pending at an asynchronous provider, is credited into the wallet's ``frozen``
+part (in total, not available) until it is released; the transaction carries the record as
+``aml_screening``.
+
 An internal transfer (a withdrawal to a wallet of its own workspace) is not a deposit: the
 withdrawal credits its target wallet itself when the transfer is final
 (domain.withdrawals.pipeline.track), so the watcher skips a transfer whose hash belongs to such
@@ -31,6 +37,8 @@ from tortoise.transactions import in_transaction
 
 from core import clock
 from domain import balances, transactions
+from domain.aml import screening as aml_screening
+from domain.aml import settings as aml_settings
 from domain.currencies import registry
 from domain.gas_station import autofuel
 from domain.networks.base import Block, NetworkAdapter, Transfer
@@ -134,6 +142,8 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
     own_addresses = {a.address: a for a in await WalletAddress.filter(
         network=network_id, address__in=sorted({t.from_address for t, _, _ in matched}))}
     recorded: list[Transaction] = []
+    screenings: list[aml_screening.DepositScreening] = []
+    aml_settings_of: dict[uuid.UUID, aml_settings.Settings] = {}
     # Chain order: balance versions and log positions follow the order of transfers in the block.
     for transfer, address, wallet in sorted(matched, key=lambda m: m[0].index):
         wallet = locked[wallet.id]
@@ -151,13 +161,23 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
         except IntegrityError:
             logger.info("deposit %s already recorded", chain_ref(network_id, transfer))
             continue
-        version = await balances.apply_change(wallet=wallet, total=transfer.amount, block_height=block.height)
+        sender = own_addresses.get(transfer.from_address)
+        internal_sender = sender is not None and sender.workspace_id == wallet.workspace_id  # type: ignore[attr-defined]
+        workspace_id = wallet.workspace_id  # type: ignore[attr-defined]
+        if workspace_id not in aml_settings_of:
+            aml_settings_of[workspace_id] = await aml_settings.load(workspace_id)
+        screened = await aml_screening.screen_deposit(tx=tx, settings=aml_settings_of[workspace_id],
+                                                      internal_sender=internal_sender)
+        # A deposit AML freezes (or that waits for an asynchronous result) is credited into
+        # ``frozen``: it counts in total, not in available, until it is released.
+        frozen = transfer.amount if screened is not None and screened.freeze else 0
+        version = await balances.apply_change(wallet=wallet, total=transfer.amount, frozen=frozen,
+                                              block_height=block.height)
         currency = registry().currency(transfer.currency_id)
         vault = vaults[wallet.vault_id]  # type: ignore[attr-defined]
         workspace = workspaces[wallet.workspace_id]  # type: ignore[attr-defined]
-        sender = own_addresses.get(transfer.from_address)
         from_side = transactions.external_side(address=transfer.from_address, block_height=block.height)
-        if sender is not None and sender.workspace_id == wallet.workspace_id:  # type: ignore[attr-defined]
+        if internal_sender:
             # A transfer between vaults of the workspace: name the sending vault (its balance
             # change belongs to its own outgoing transaction).
             sending_vault = await Vault.get(id=sender.vault_id)  # type: ignore[attr-defined]
@@ -167,7 +187,10 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
         tx.from_side = from_side
         tx.to_side = transactions.own_side(address=address.address, wallet=wallet, vault=vault, workspace=workspace,
                                            currency=currency, balance_version=version)
-        await tx.save(update_fields=["balance_version", "from_side", "to_side"])
+        if screened is not None:
+            tx.aml_screening = aml_screening.to_resource(screened.record)
+            screenings.append(screened)
+        await tx.save(update_fields=["balance_version", "from_side", "to_side", "aml_screening"])
         recorded.append(tx)
     await transactions.assign_positions(recorded)
     for tx in recorded:
@@ -177,4 +200,6 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
         # so the tokens can move on.
         await autofuel.request_refuel_check(workspace_id=tx.workspace_id, vault_id=tx.vault_id,  # type: ignore[attr-defined]
                                             currency=registry().currency(tx.currency_id), reason="token_deposit")
+    for screened in screenings:
+        await aml_screening.announce_deposit(screened)
     return recorded

@@ -32,6 +32,8 @@ MODEL_MODULES: tuple[str, ...] = (
     # change approvals
     "models.groups",
     "models.change_approvals",
+    # AML screening
+    "models.aml",
 )
 
 ORM_APP = OrmApp(model_modules=MODEL_MODULES, migrations="models.migrations")

@@ -97,6 +97,11 @@ class Transaction(TimestampedModel):
     confirmations = fields.IntField(null=True)
     broadcast_at = fields.DatetimeField(null=True)
 
+    # --- AML screening (domain.aml) --------------------------------------------------------
+    #: A copy of the transfer's screening record as the API shows it (models.aml.AmlScreening,
+    #: written in the same database transaction): the list answers without a join.
+    aml_screening = fields.JSONField(null=True)
+
     class Meta:
         table = "transactions"
         unique_together = (("workspace", "seq"), ("workspace", "idempotency_key"), ("workspace", "utxo_intent_key"))

@@ -16,6 +16,7 @@ Jobs:
   max_gas_price, refuels to close, token withdrawals waiting for gas.
 - ``change_approvals.expire`` every ``CHANGE_APPROVAL_EXPIRE_INTERVAL_SECONDS``: expire change
   approval requests past their 72 hours.
+- ``aml.poll`` every 10 s: pending AML screenings and providers' updates (docs/aml.md).
 - ``keys.expire_stale`` every 60 s: fail key generations not ready within
   ``KEY_GENERATION_TIMEOUT_SECONDS``, naming the participants they waited for.
 
@@ -34,6 +35,8 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from core import jobs, outbox
 from core.settings import Settings, get_settings
+from domain.aml.screening import POLL as AML_POLL
+from domain.aml.screening import POLL_INTERVAL_SECONDS as AML_POLL_INTERVAL_SECONDS
 from domain.change_approvals.requests import EXPIRE as EXPIRE_CHANGE_APPROVALS
 from domain.deposits import WATCH as CHAIN_WATCH
 from domain.gas_station.refuels import RETRY as GAS_STATION_RETRY
@@ -96,6 +99,7 @@ class Scheduler:
                          _enqueue(GAS_STATION_RETRY, broker)),
             ScheduledJob(EXPIRE_CHANGE_APPROVALS, settings.change_approval_expire_interval_seconds,
                          _enqueue(EXPIRE_CHANGE_APPROVALS, broker)),
+            ScheduledJob(AML_POLL, AML_POLL_INTERVAL_SECONDS, _enqueue(AML_POLL, broker)),
         ]
         if settings.devnet_enabled:
             every.append(ScheduledJob(PRODUCE_BLOCKS, settings.devnet_block_interval_seconds,

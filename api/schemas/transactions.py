@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import AwareDatetime, Field
 
+from api.schemas.aml import AmlScreening
 from api.schemas.balances import BalanceAmounts
 from api.schemas.common import AtomicAmount, DecimalAmount, QueryParams, Resource
 from domain import transactions
@@ -84,6 +85,8 @@ class Transaction(Resource):
     error_code: str | None
     error_message: str | None
     expires_at: str | None = Field(description="While live: when a withdrawal not yet signing expires.")
+    aml_screening: AmlScreening | None = Field(None, description="The transfer's AML screening (docs/aml.md); null "
+                                               "when the workspace does not screen.")
     created_at: str
     updated_at: str
 

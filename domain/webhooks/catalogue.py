@@ -39,6 +39,10 @@ CHANGE_APPROVAL_EVENTS: dict[str, str] = {
     "change_approval.expired": "a change approval request ran out of time (72 hours)",
     "change_approval.cancelled": "a change approval request was cancelled",
 }
+#: AML screening (docs/aml.md): a result and its decision, a provider's later update, a release.
+AML_SCREENED = "aml.screened"
+AML_UPDATED = "aml.updated"
+AML_RELEASED = "aml.released"
 
 #: Every event type the service emits, with what it reports (docs/webhooks.md).
 EVENT_TYPES: dict[str, str] = {
@@ -58,6 +62,9 @@ EVENT_TYPES: dict[str, str] = {
     GAS_STATION_LOW_BALANCE: "the gas station's own balance of a base asset cannot pay a full refuel (once until "
                              "it recovers)",
     **CHANGE_APPROVAL_EVENTS,
+    AML_SCREENED: "a transfer was screened (or bypassed): the screening record with its risk and the action taken",
+    AML_UPDATED: "the provider changed a screened transfer's risk (re-screening); no money moved",
+    AML_RELEASED: "a deposit frozen by AML was released: its amount is available",
 }
 #: The event type of a withdrawal that reaches each final status.
 FINAL_STATUS_EVENTS: dict[str, str] = {
@@ -68,9 +75,9 @@ FINAL_STATUS_EVENTS: dict[str, str] = {
 SUBSCRIBABLE_TYPES = frozenset({TRANSACTION_CREATED, TRANSACTION_UPDATED, *FINAL_STATUS_EVENTS.values(),
                                 BACKUP_STARTED, BACKUP_FILE_DOWNLOADED, WORKSPACE_OWNER_CHANGED,
                                 GAS_STATION_BUDGET_REACHED, GAS_STATION_LOW_BALANCE,
-                                *CHANGE_APPROVAL_EVENTS})
+                                *CHANGE_APPROVAL_EVENTS, AML_SCREENED, AML_UPDATED, AML_RELEASED})
 SUBSCRIBABLE_FAMILIES = frozenset({"transaction.*", "backup.*", "workspace.*", "gas_station.*",
-                                   "change_approval.*"})
+                                   "change_approval.*", "aml.*"})
 
 STATUS_ACTIVE = "active"
 STATUS_DISABLED = "disabled"

@@ -7,13 +7,24 @@ looks at it (in registration order) and answers a :class:`CheckResult`:
 * ``require_approval``: people must approve it (the transaction-approvals work counts the votes
   and calls :func:`domain.withdrawals.pipeline.resolve_approvals`);
 * ``block``: it must not go (its ``code`` becomes the transaction's ``error_code``);
+* ``freeze``: it must not go *until a person has looked* (AML screening found a risk the
+  workspace wants reviewed): the withdrawal is **frozen** as by a manual freeze
+  (domain.withdrawals.lifecycle), with no principal (the system), and its hold is released;
 * ``defer``: the check cannot answer yet (an AML provider still screening): the stage runs
   again after ``retry_after``.
 
 The outcome: any ``block`` → **declined** (the first block names the reason, the hold is
-released); else any ``defer`` → stay in **checks** and run again; else any
-``require_approval`` → **awaiting_approvals**; else → **approved**. With no check registered
-(the default today) every withdrawal is allowed.
+released); else any ``freeze`` → **frozen** (the first freeze names the reason); else any
+``defer`` → stay in **checks** and run again; else any ``require_approval`` →
+**awaiting_approvals**; else → **approved**. With no check registered every withdrawal is
+allowed.
+
+Why freeze ranks after block and before defer: a block is final and needs nobody, so it wins;
+a freeze already stops the withdrawal for a person, so waiting for another check's answer first
+would only delay telling that person. A frozen withdrawal remembers the status the *other*
+verdicts lead to (``frozen_from``: ``awaiting_approvals`` when some check asked for approvals,
+else ``approved``), so the existing unfreeze (APPROVE_TRANSACTION) is the release: the
+withdrawal resumes there without being screened again (the person who unfroze it decided).
 
 The policy engine, AML screening and transaction approvals of the next issue plug in here with
 :func:`register_check` (each is one check); nothing else in the pipeline changes. Checks run in
@@ -39,6 +50,7 @@ class Verdict(StrEnum):
     ALLOW = "allow"
     REQUIRE_APPROVAL = "require_approval"
     BLOCK = "block"
+    FREEZE = "freeze"
     DEFER = "defer"
 
 
@@ -66,7 +78,8 @@ class CheckResult:
     verdict: Verdict
     #: The check's name (``policy``, ``aml``, ...).
     check: str
-    #: A stable code for a block (the transaction's ``error_code``), e.g. POLICY_BLOCKED, AML_HIGH_RISK.
+    #: A stable code for a block (the transaction's ``error_code``), e.g. POLICY_BLOCKED, AML_BLOCKED;
+    #: for a freeze, the reason's code in the audit log (AML_FROZEN).
     code: str | None = None
     reason: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
@@ -91,7 +104,7 @@ class TransactionCheck(Protocol):
 class Outcome:
     verdict: Verdict
     results: list[CheckResult]
-    #: The result that decided a block (its code and reason describe the decline).
+    #: The result that decided a block or a freeze (its code and reason describe it).
     decisive: CheckResult | None = None
     retry_after: timedelta | None = None
 
@@ -123,6 +136,9 @@ async def run_checks(subject: CheckSubject) -> Outcome:
     blocks = [r for r in results if r.verdict is Verdict.BLOCK]
     if blocks:
         return Outcome(Verdict.BLOCK, results, decisive=blocks[0])
+    freezes = [r for r in results if r.verdict is Verdict.FREEZE]
+    if freezes:
+        return Outcome(Verdict.FREEZE, results, decisive=freezes[0])
     deferred = [r for r in results if r.verdict is Verdict.DEFER]
     if deferred:
         return Outcome(Verdict.DEFER, results,

@@ -2,7 +2,7 @@
 
 ::
 
-    withdrawals.check              pending → checks → approved | awaiting_approvals | declined
+    withdrawals.check              pending → checks → approved | awaiting_approvals | declined | frozen
     withdrawals.sign               approved → signing: build the transfer, request the signature
     withdrawals.collect_signature  signing → awaiting_broadcast (polls the signing session)
     withdrawals.broadcast          awaiting_broadcast → broadcast (or failed with the network's code)
@@ -139,6 +139,19 @@ async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
         tx.error_code = (decisive.code or f"{decisive.check.upper()}_BLOCKED")[:64]
         tx.error_message = decisive.reason or f"blocked by the {decisive.check} check"
         await ledger.write_change(parties, status=statuses.DECLINED, actor_id=None, details=results)
+    elif outcome.verdict is checks.Verdict.FREEZE:
+        # Frozen by the system, like lifecycle.freeze with no principal; the status to resume at
+        # is what the other verdicts lead to, so an unfreeze is the release (checks.py).
+        decisive = outcome.decisive
+        assert decisive is not None
+        parties = await ledger.load(tx, lock=True)
+        await ledger.release(parties)
+        wants_approval = any(r.verdict is checks.Verdict.REQUIRE_APPROVAL for r in outcome.results)
+        tx.frozen_from = statuses.AWAITING_APPROVALS if wants_approval else statuses.APPROVED
+        tx.frozen_at = clock.now()
+        await ledger.write_change(parties, status=statuses.FROZEN, actor_id=None,
+                                  details={**results, "reason": decisive.code or f"{decisive.check}_freeze",
+                                           "frozen_by": decisive.check, "frozen_from": tx.frozen_from})
     elif outcome.verdict is checks.Verdict.REQUIRE_APPROVAL:
         await ledger.write_change(parties, status=statuses.AWAITING_APPROVALS, actor_id=None, details=results)
     else:

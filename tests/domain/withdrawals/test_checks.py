@@ -34,6 +34,20 @@ class FixedCheck:
                            retry_after=timedelta(seconds=5) if self.verdict is Verdict.DEFER else None)
 
 
+@pytest.fixture(autouse=True)
+def only_these_checks() -> Iterator[None]:
+    """The stage with only the checks a test registers (the service's own, AML among them, are
+    put back afterwards)."""
+    installed = checks.registered_checks()
+    for check in installed:
+        checks.unregister_check(check.name)
+    yield
+    for check in checks.registered_checks():
+        checks.unregister_check(check.name)
+    for check in installed:
+        checks.register_check(check)
+
+
 @pytest.fixture
 def registered() -> Iterator[list[FixedCheck]]:
     added: list[FixedCheck] = []
@@ -112,3 +126,21 @@ def test_a_check_name_is_registered_once(registered):
     _register(registered, FixedCheck("policy", Verdict.ALLOW))
     with pytest.raises(ValueError):
         checks.register_check(FixedCheck("policy", Verdict.BLOCK))
+
+
+async def test_freeze_ranks_after_block_and_before_defer_and_remembers_where_to_resume(broker, registered):
+    freezing = _register(registered, FixedCheck("aml", Verdict.FREEZE, code="AML_FROZEN"))
+    _register(registered, FixedCheck("approvals", Verdict.REQUIRE_APPROVAL))
+    deferring = _register(registered, FixedCheck("slow", Verdict.DEFER))
+    wallet, tx = await _withdrawal()
+    # A freeze beside a deferring check and an approval request: frozen by the system, hold released,
+    # resuming at awaiting_approvals (what the other verdicts lead to) when it is unfrozen
+    row = await step(pipeline.run_checks, tx)
+    assert (row.status, row.frozen_from, row.holding) == ("frozen", "awaiting_approvals", False)
+    assert balances.parts_of(await reload(wallet)).held == 0
+    # A block wins over a freeze
+    deferring.verdict, deferring.code = Verdict.BLOCK, "POLICY_BLOCKED"
+    other = (await withdraw(await tx.workspace, wallet, ELSEWHERE_EVM, 2000)).transaction
+    row = await step(pipeline.run_checks, other)
+    assert (row.status, row.error_code) == ("declined", "POLICY_BLOCKED")
+    assert freezing.seen and checks.Verdict.FREEZE.value == "freeze"

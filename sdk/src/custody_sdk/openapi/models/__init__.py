@@ -4,10 +4,27 @@ from .access_token import AccessToken
 from .active_token import ActiveToken
 from .active_token_subject_type import ActiveTokenSubjectType
 from .address import Address
+from .address_exposure import AddressExposure
 from .address_type import AddressType
 from .all_tags import AllTags
 from .all_tags_order_by import AllTagsOrderBy
 from .all_tags_order_dir import AllTagsOrderDir
+from .aml_screening import AmlScreening
+from .aml_screening_direction import AmlScreeningDirection
+from .aml_screening_page import AmlScreeningPage
+from .aml_screening_post_screening_action import AmlScreeningPostScreeningAction
+from .aml_screening_pre_screening_action import AmlScreeningPreScreeningAction
+from .aml_screening_risk_level import AmlScreeningRiskLevel
+from .aml_screening_status import AmlScreeningStatus
+from .aml_screening_update import AmlScreeningUpdate
+from .aml_screening_update_risk_level import AmlScreeningUpdateRiskLevel
+from .aml_settings import AmlSettings
+from .aml_settings_address_exposures_item import AmlSettingsAddressExposuresItem
+from .aml_settings_blocked_addresses_item import AmlSettingsBlockedAddressesItem
+from .aml_settings_categories_item import AmlSettingsCategoriesItem
+from .aml_settings_thresholds import AmlSettingsThresholds
+from .aml_settings_trusted_addresses_item import AmlSettingsTrustedAddressesItem
+from .aml_settings_update import AmlSettingsUpdate
 from .api_user_create import ApiUserCreate
 from .api_user_create_role import ApiUserCreateRole
 from .approver_set import ApproverSet
@@ -25,6 +42,7 @@ from .backup_verification import BackupVerification
 from .balance_amounts import BalanceAmounts
 from .balance_snapshot import BalanceSnapshot
 from .balances import Balances
+from .blocked_address import BlockedAddress
 from .change_approval_card import ChangeApprovalCard
 from .change_approval_list import ChangeApprovalList
 from .change_approval_list_item import ChangeApprovalListItem
@@ -65,6 +83,7 @@ from .dkg_complaint import DkgComplaint
 from .error_code import ErrorCode
 from .error_envelope import ErrorEnvelope
 from .error_envelope_details import ErrorEnvelopeDetails
+from .exposure import Exposure
 from .gas_station import GasStation
 from .gas_station_state import GasStationState
 from .gated_action import GatedAction
@@ -96,6 +115,9 @@ from .key_set_summary import KeySetSummary
 from .key_set_summary_status import KeySetSummaryStatus
 from .list_accounts_tag_match_mode import ListAccountsTagMatchMode
 from .list_all_change_approvals_scope import ListAllChangeApprovalsScope
+from .list_aml_screenings_direction import ListAmlScreeningsDirection
+from .list_aml_screenings_risk_level import ListAmlScreeningsRiskLevel
+from .list_aml_screenings_status import ListAmlScreeningsStatus
 from .list_change_approvals_scope import ListChangeApprovalsScope
 from .list_deliveries_event_type import ListDeliveriesEventType
 from .list_deliveries_status import ListDeliveriesStatus
@@ -105,6 +127,7 @@ from .list_tags_order_dir import ListTagsOrderDir
 from .list_transactions_direction import ListTransactionsDirection
 from .list_transactions_status_item import ListTransactionsStatusItem
 from .list_vaults_tag_match_mode import ListVaultsTagMatchMode
+from .matched_risk import MatchedRisk
 from .ownership_transfer import OwnershipTransfer
 from .ownership_transfer_start import OwnershipTransferStart
 from .ownership_transfer_status import OwnershipTransferStatus
@@ -127,7 +150,9 @@ from .readiness_status import ReadinessStatus
 from .rejected_tag_operation import RejectedTagOperation
 from .rejected_tag_operation_operation import RejectedTagOperationOperation
 from .rejected_tag_operation_reason import RejectedTagOperationReason
+from .release_request import ReleaseRequest
 from .replay_request import ReplayRequest
+from .risk_category import RiskCategory
 from .role_change import RoleChange
 from .role_change_role import RoleChangeRole
 from .round_1_broadcast import Round1Broadcast
@@ -163,6 +188,7 @@ from .tag_update import TagUpdate
 from .tag_vault import TagVault
 from .threshold_answer import ThresholdAnswer
 from .threshold_update import ThresholdUpdate
+from .thresholds import Thresholds
 from .token_access import TokenAccess
 from .token_access_permissions_item import TokenAccessPermissionsItem
 from .token_access_role import TokenAccessRole
@@ -174,6 +200,7 @@ from .transaction_page import TransactionPage
 from .transaction_side import TransactionSide
 from .transaction_status import TransactionStatus
 from .transaction_type import TransactionType
+from .trusted_address import TrustedAddress
 from .user_add import UserAdd
 from .user_add_role import UserAddRole
 from .user_list import UserList
@@ -235,10 +262,27 @@ __all__ = (
     "ActiveToken",
     "ActiveTokenSubjectType",
     "Address",
+    "AddressExposure",
     "AddressType",
     "AllTags",
     "AllTagsOrderBy",
     "AllTagsOrderDir",
+    "AmlScreening",
+    "AmlScreeningDirection",
+    "AmlScreeningPage",
+    "AmlScreeningPostScreeningAction",
+    "AmlScreeningPreScreeningAction",
+    "AmlScreeningRiskLevel",
+    "AmlScreeningStatus",
+    "AmlScreeningUpdate",
+    "AmlScreeningUpdateRiskLevel",
+    "AmlSettings",
+    "AmlSettingsAddressExposuresItem",
+    "AmlSettingsBlockedAddressesItem",
+    "AmlSettingsCategoriesItem",
+    "AmlSettingsThresholds",
+    "AmlSettingsTrustedAddressesItem",
+    "AmlSettingsUpdate",
     "ApiUserCreate",
     "ApiUserCreateRole",
     "ApproverSet",
@@ -256,6 +300,7 @@ __all__ = (
     "BalanceAmounts",
     "Balances",
     "BalanceSnapshot",
+    "BlockedAddress",
     "ChangeApprovalCard",
     "ChangeApprovalList",
     "ChangeApprovalListItem",
@@ -296,6 +341,7 @@ __all__ = (
     "ErrorCode",
     "ErrorEnvelope",
     "ErrorEnvelopeDetails",
+    "Exposure",
     "GasStation",
     "GasStationState",
     "GatedAction",
@@ -327,6 +373,9 @@ __all__ = (
     "KeySetSummaryStatus",
     "ListAccountsTagMatchMode",
     "ListAllChangeApprovalsScope",
+    "ListAmlScreeningsDirection",
+    "ListAmlScreeningsRiskLevel",
+    "ListAmlScreeningsStatus",
     "ListChangeApprovalsScope",
     "ListDeliveriesEventType",
     "ListDeliveriesStatus",
@@ -336,6 +385,7 @@ __all__ = (
     "ListTransactionsDirection",
     "ListTransactionsStatusItem",
     "ListVaultsTagMatchMode",
+    "MatchedRisk",
     "OwnershipTransfer",
     "OwnershipTransferStart",
     "OwnershipTransferStatus",
@@ -358,7 +408,9 @@ __all__ = (
     "RejectedTagOperation",
     "RejectedTagOperationOperation",
     "RejectedTagOperationReason",
+    "ReleaseRequest",
     "ReplayRequest",
+    "RiskCategory",
     "RoleChange",
     "RoleChangeRole",
     "Round1Broadcast",
@@ -393,6 +445,7 @@ __all__ = (
     "TagUpdate",
     "TagVault",
     "ThresholdAnswer",
+    "Thresholds",
     "ThresholdUpdate",
     "TokenAccess",
     "TokenAccessPermissionsItem",
@@ -405,6 +458,7 @@ __all__ = (
     "TransactionSide",
     "TransactionStatus",
     "TransactionType",
+    "TrustedAddress",
     "UserAdd",
     "UserAddRole",
     "UserList",

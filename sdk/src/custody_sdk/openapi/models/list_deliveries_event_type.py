@@ -1,6 +1,10 @@
 from typing import Literal
 
 ListDeliveriesEventType = Literal[
+    "aml.*",
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.*",
     "backup.file_downloaded",
     "backup.started",
@@ -30,6 +34,10 @@ ListDeliveriesEventType = Literal[
 ]
 
 LIST_DELIVERIES_EVENT_TYPE_VALUES: set[ListDeliveriesEventType] = {
+    "aml.*",
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.*",
     "backup.file_downloaded",
     "backup.started",

@@ -13,8 +13,10 @@ from ..models.transaction_destination_type import (
 )
 from ..models.transaction_status import TransactionStatus, check_transaction_status
 from ..models.transaction_type import TransactionType, check_transaction_type
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.aml_screening import AmlScreening
     from ..models.transaction_side import TransactionSide
 
 
@@ -79,6 +81,8 @@ class Transaction:
         expires_at (None | str): While live: when a withdrawal not yet signing expires.
         created_at (str):
         updated_at (str):
+        aml_screening (AmlScreening | None | Unset): The transfer's AML screening (docs/aml.md); null when the workspace
+            does not screen.
     """
 
     id: UUID
@@ -125,9 +129,11 @@ class Transaction:
     expires_at: None | str
     created_at: str
     updated_at: str
+    aml_screening: AmlScreening | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.aml_screening import AmlScreening  # noqa: PLC0415
         from ..models.transaction_side import TransactionSide  # noqa: PLC0415
 
         id = str(self.id)
@@ -252,6 +258,14 @@ class Transaction:
 
         updated_at = self.updated_at
 
+        aml_screening: dict[str, Any] | None | Unset
+        if isinstance(self.aml_screening, Unset):
+            aml_screening = UNSET
+        elif isinstance(self.aml_screening, AmlScreening):
+            aml_screening = self.aml_screening.to_dict()
+        else:
+            aml_screening = self.aml_screening
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -302,11 +316,14 @@ class Transaction:
                 "updated_at": updated_at,
             }
         )
+        if aml_screening is not UNSET:
+            field_dict["aml_screening"] = aml_screening
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.aml_screening import AmlScreening  # noqa: PLC0415
         from ..models.transaction_side import TransactionSide  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -540,6 +557,23 @@ class Transaction:
 
         updated_at = d.pop("updated_at")
 
+        def _parse_aml_screening(data: object) -> AmlScreening | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                aml_screening_type_1 = AmlScreening.from_dict(data)
+
+                return aml_screening_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AmlScreening | None | Unset, data)
+
+        aml_screening = _parse_aml_screening(d.pop("aml_screening", UNSET))
+
         transaction = cls(
             id=id,
             type_=type_,
@@ -585,6 +619,7 @@ class Transaction:
             expires_at=expires_at,
             created_at=created_at,
             updated_at=updated_at,
+            aml_screening=aml_screening,
         )
 
         transaction.additional_properties = d

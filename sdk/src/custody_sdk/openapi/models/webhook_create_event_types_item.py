@@ -1,6 +1,10 @@
 from typing import Literal
 
 WebhookCreateEventTypesItem = Literal[
+    "aml.*",
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.*",
     "backup.file_downloaded",
     "backup.started",
@@ -29,6 +33,10 @@ WebhookCreateEventTypesItem = Literal[
 ]
 
 WEBHOOK_CREATE_EVENT_TYPES_ITEM_VALUES: set[WebhookCreateEventTypesItem] = {
+    "aml.*",
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.*",
     "backup.file_downloaded",
     "backup.started",

@@ -1,6 +1,9 @@
 from typing import Literal
 
 WebhookDeliveryDetailEventType = Literal[
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.file_downloaded",
     "backup.started",
     "change_approval.approved",
@@ -25,6 +28,9 @@ WebhookDeliveryDetailEventType = Literal[
 ]
 
 WEBHOOK_DELIVERY_DETAIL_EVENT_TYPE_VALUES: set[WebhookDeliveryDetailEventType] = {
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.file_downloaded",
     "backup.started",
     "change_approval.approved",

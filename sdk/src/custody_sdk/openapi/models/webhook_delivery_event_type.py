@@ -1,6 +1,9 @@
 from typing import Literal
 
 WebhookDeliveryEventType = Literal[
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.file_downloaded",
     "backup.started",
     "change_approval.approved",
@@ -25,6 +28,9 @@ WebhookDeliveryEventType = Literal[
 ]
 
 WEBHOOK_DELIVERY_EVENT_TYPE_VALUES: set[WebhookDeliveryEventType] = {
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.file_downloaded",
     "backup.started",
     "change_approval.approved",

@@ -1,6 +1,10 @@
 from typing import Literal
 
 WebhookEventTypesItem = Literal[
+    "aml.*",
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.*",
     "backup.file_downloaded",
     "backup.started",
@@ -29,6 +33,10 @@ WebhookEventTypesItem = Literal[
 ]
 
 WEBHOOK_EVENT_TYPES_ITEM_VALUES: set[WebhookEventTypesItem] = {
+    "aml.*",
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.*",
     "backup.file_downloaded",
     "backup.started",

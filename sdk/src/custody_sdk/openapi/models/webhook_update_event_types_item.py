@@ -1,6 +1,10 @@
 from typing import Literal
 
 WebhookUpdateEventTypesItem = Literal[
+    "aml.*",
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.*",
     "backup.file_downloaded",
     "backup.started",
@@ -29,6 +33,10 @@ WebhookUpdateEventTypesItem = Literal[
 ]
 
 WEBHOOK_UPDATE_EVENT_TYPES_ITEM_VALUES: set[WebhookUpdateEventTypesItem] = {
+    "aml.*",
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.*",
     "backup.file_downloaded",
     "backup.started",

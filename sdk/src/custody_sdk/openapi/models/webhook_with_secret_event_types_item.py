@@ -1,6 +1,10 @@
 from typing import Literal
 
 WebhookWithSecretEventTypesItem = Literal[
+    "aml.*",
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.*",
     "backup.file_downloaded",
     "backup.started",
@@ -29,6 +33,10 @@ WebhookWithSecretEventTypesItem = Literal[
 ]
 
 WEBHOOK_WITH_SECRET_EVENT_TYPES_ITEM_VALUES: set[WebhookWithSecretEventTypesItem] = {
+    "aml.*",
+    "aml.released",
+    "aml.screened",
+    "aml.updated",
     "backup.*",
     "backup.file_downloaded",
     "backup.started",

@@ -1,0 +1,207 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.aml_settings import AmlSettings
+from ...models.aml_settings_update import AmlSettingsUpdate
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: AmlSettingsUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_workspace_id, Unset):
+        headers["X-Workspace-Id"] = x_workspace_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/api/v1/aml/settings",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AmlSettings | None:
+    if response.status_code == 200:
+        response_200 = AmlSettings.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[AmlSettings]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: AmlSettingsUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[AmlSettings]:
+    """Replace the workspace's AML screening settings (EDIT_WORKSPACE)
+
+     The built-in screener's address lists, risk categories and thresholds. Addresses are validated and
+    normalized for their network; an address is on at most one list. Applies to transfers screened
+    afterwards.
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 AML_PROVIDER_UNKNOWN, AML_UNKNOWN_CATEGORY,
+    INVALID_ADDRESS, INVALID_WORKSPACE_ID, MALFORMED_JSON, NETWORK_NOT_FOUND, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+        body (AmlSettingsUpdate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AmlSettings]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: AmlSettingsUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> AmlSettings | None:
+    """Replace the workspace's AML screening settings (EDIT_WORKSPACE)
+
+     The built-in screener's address lists, risk categories and thresholds. Addresses are validated and
+    normalized for their network; an address is on at most one list. Applies to transfers screened
+    afterwards.
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 AML_PROVIDER_UNKNOWN, AML_UNKNOWN_CATEGORY,
+    INVALID_ADDRESS, INVALID_WORKSPACE_ID, MALFORMED_JSON, NETWORK_NOT_FOUND, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+        body (AmlSettingsUpdate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AmlSettings
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: AmlSettingsUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[AmlSettings]:
+    """Replace the workspace's AML screening settings (EDIT_WORKSPACE)
+
+     The built-in screener's address lists, risk categories and thresholds. Addresses are validated and
+    normalized for their network; an address is on at most one list. Applies to transfers screened
+    afterwards.
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 AML_PROVIDER_UNKNOWN, AML_UNKNOWN_CATEGORY,
+    INVALID_ADDRESS, INVALID_WORKSPACE_ID, MALFORMED_JSON, NETWORK_NOT_FOUND, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+        body (AmlSettingsUpdate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AmlSettings]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: AmlSettingsUpdate,
+    x_workspace_id: str | Unset = UNSET,
+) -> AmlSettings | None:
+    """Replace the workspace's AML screening settings (EDIT_WORKSPACE)
+
+     The built-in screener's address lists, risk categories and thresholds. Addresses are validated and
+    normalized for their network; an address is on at most one list. Applies to transfers screened
+    afterwards.
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 AML_PROVIDER_UNKNOWN, AML_UNKNOWN_CATEGORY,
+    INVALID_ADDRESS, INVALID_WORKSPACE_ID, MALFORMED_JSON, NETWORK_NOT_FOUND, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+        body (AmlSettingsUpdate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AmlSettings
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            x_workspace_id=x_workspace_id,
+        )
+    ).parsed
