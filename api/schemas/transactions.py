@@ -84,6 +84,9 @@ class Transaction(Resource):
     error_code: str | None
     error_message: str | None
     expires_at: str | None = Field(description="While live: when a withdrawal not yet signing expires.")
+    awaiting_gas: bool = Field(False, description="A token withdrawal of a vault with autofuel on, accepted "
+                               "without the gas for its fee: it waits (in approved) for the gas station's refuel "
+                               "of its address (docs/gas-station.md).")
     created_at: str
     updated_at: str
 

@@ -15,7 +15,7 @@ import pytest
 from core import clock
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
-from domain import balances
+from domain import balances, transactions
 from domain.errors import DomainError
 from domain.gas_station import autofuel, configuration, refuels
 from domain.gas_station.autofuel import CHECK_REFUEL
@@ -102,6 +102,7 @@ async def test_a_token_withdrawal_without_gas_waits_for_the_refuel_and_then_fini
     # When a token withdrawal is created: it is accepted, holds its amount only and waits for gas
     tx = (await withdraw(s.ws, s.token_wallet, ELSEWHERE_EVM, 1000)).transaction
     assert (tx.status, tx.awaiting_gas) == ("pending", True)
+    assert transactions.to_resource(tx)["awaiting_gas"] is True
     assert _parts(await reload(s.token_wallet)) == (TOKENS, 1000)
     assert _parts(await s.native()) == (0, 0)
     # And a refuel check of its vault was queued (besides the one autofuel's activation queued)

@@ -13,6 +13,7 @@ from ..models.transaction_destination_type import (
 )
 from ..models.transaction_status import TransactionStatus, check_transaction_status
 from ..models.transaction_type import TransactionType, check_transaction_type
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.transaction_side import TransactionSide
@@ -79,6 +80,8 @@ class Transaction:
         expires_at (None | str): While live: when a withdrawal not yet signing expires.
         created_at (str):
         updated_at (str):
+        awaiting_gas (bool | Unset): A token withdrawal of a vault with autofuel on, accepted without the gas for its
+            fee: it waits (in approved) for the gas station's refuel of its address (docs/gas-station.md). Default: False.
     """
 
     id: UUID
@@ -125,6 +128,7 @@ class Transaction:
     expires_at: None | str
     created_at: str
     updated_at: str
+    awaiting_gas: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -252,6 +256,8 @@ class Transaction:
 
         updated_at = self.updated_at
 
+        awaiting_gas = self.awaiting_gas
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -302,6 +308,8 @@ class Transaction:
                 "updated_at": updated_at,
             }
         )
+        if awaiting_gas is not UNSET:
+            field_dict["awaiting_gas"] = awaiting_gas
 
         return field_dict
 
@@ -540,6 +548,8 @@ class Transaction:
 
         updated_at = d.pop("updated_at")
 
+        awaiting_gas = d.pop("awaiting_gas", UNSET)
+
         transaction = cls(
             id=id,
             type_=type_,
@@ -585,6 +595,7 @@ class Transaction:
             expires_at=expires_at,
             created_at=created_at,
             updated_at=updated_at,
+            awaiting_gas=awaiting_gas,
         )
 
         transaction.additional_properties = d
