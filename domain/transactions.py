@@ -269,6 +269,7 @@ def to_resource(tx: Transaction) -> dict[str, Any]:
         "error_message": tx.error_message,
         "expires_at": rfc3339(tx.expires_at) if tx.status in statuses.LIVE and tx.direction == WITHDRAWAL else None,
         "aml_screening": tx.aml_screening,
+        "awaiting_gas": bool(tx.awaiting_gas),
         "created_at": rfc3339(tx.created_at),
         "updated_at": rfc3339(tx.updated_at),
     }

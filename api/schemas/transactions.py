@@ -87,6 +87,9 @@ class Transaction(Resource):
     expires_at: str | None = Field(description="While live: when a withdrawal not yet signing expires.")
     aml_screening: AmlScreening | None = Field(None, description="The transfer's AML screening (docs/aml.md); null "
                                                "when the workspace does not screen.")
+    awaiting_gas: bool = Field(False, description="A token withdrawal of a vault with autofuel on, accepted "
+                               "without the gas for its fee: it waits (in approved) for the gas station's refuel "
+                               "of its address (docs/gas-station.md).")
     created_at: str
     updated_at: str
 

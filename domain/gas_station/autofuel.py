@@ -36,6 +36,13 @@ def base_asset_of(currency: Currency) -> Currency | None:
     return native if supported(native) else None
 
 
+async def covers(*, vault_id: uuid.UUID, currency: Currency) -> bool:
+    """Whether the gas station refuels the vault for transfers of ``currency`` (a token of a
+    supported gas-model network, the vault's autofuel on and not the station's own vault): only
+    then may a token transfer lacking gas wait for a refuel instead of being refused."""
+    return not currency.is_native and base_asset_of(currency) is not None and await is_on(vault_id)
+
+
 async def request_refuel_check(*, workspace_id: uuid.UUID, vault_id: uuid.UUID, currency: Currency,
                                reason: str) -> bool:
     """Queue a refuel check of the vault's address on ``currency``'s network (a token withdrawal

@@ -88,7 +88,10 @@ async def hold(parties: Parties) -> None:
         await balances.apply_change(wallet=parties.source, held=amount + fee_limit)
     else:
         await balances.apply_change(wallet=parties.source, held=amount)
-        autofuel_on = await autofuel.is_on(parties.source.vault_id)  # type: ignore[attr-defined]
+        # Ask about autofuel only when the gas is short (most token transfers have it).
+        short = balances.parts_of(parties.fee_wallet).available < fee_limit
+        autofuel_on = short and await autofuel.covers(vault_id=parties.source.vault_id,  # type: ignore[attr-defined]
+                                                      currency=parties.currency)
         if fees.require_gas_for_token_transfer(fee_wallet=parties.fee_wallet, fee_limit=fee_limit,
                                                address=tx.from_address or "", autofuel=autofuel_on):
             await balances.apply_change(wallet=parties.fee_wallet, held=fee_limit)

@@ -14,8 +14,9 @@ import pytest
 
 from core import clock
 from core.outbox import Command
+from core.settings import configure
 from core.unit_of_work import unit_of_work
-from domain import balances
+from domain import balances, transactions
 from domain.errors import DomainError
 from domain.gas_station import autofuel, configuration, refuels
 from domain.gas_station.autofuel import CHECK_REFUEL
@@ -102,6 +103,7 @@ async def test_a_token_withdrawal_without_gas_waits_for_the_refuel_and_then_fini
     # When a token withdrawal is created: it is accepted, holds its amount only and waits for gas
     tx = (await withdraw(s.ws, s.token_wallet, ELSEWHERE_EVM, 1000)).transaction
     assert (tx.status, tx.awaiting_gas) == ("pending", True)
+    assert transactions.to_resource(tx)["awaiting_gas"] is True
     assert _parts(await reload(s.token_wallet)) == (TOKENS, 1000)
     assert _parts(await s.native()) == (0, 0)
     # And a refuel check of its vault was queued (besides the one autofuel's activation queued)
@@ -347,3 +349,24 @@ async def test_a_station_wallet_opened_after_assignment_gets_the_default_configu
     assert outcome.action == "refuelled" and int(outcome.refuel.amount) == CAP
     asset = await GasStationAsset.get(currency_id="DETH_TEST")
     assert (int(asset.threshold), int(asset.cap), asset.is_default) == (THRESHOLD, CAP, True)
+
+
+@pytest.fixture
+def no_gas_station_assets(settings, tmp_path):
+    """A platform configuration that supports no base asset of the testnet."""
+    path = tmp_path / "gas_station.json"
+    path.write_text('{"mainnet": {}, "testnet": {}}')
+    configure(settings.with_overrides(gas_station_file=path))
+    yield
+    configure(settings)
+
+
+async def test_a_token_of_a_network_the_station_does_not_cover_is_refused_without_gas(broker, no_gas_station_assets):
+    # Given autofuel on, but a platform configuration without the network's base asset
+    s = await _setup()
+    # Then a token withdrawal lacking gas is refused as before, and no refuel check is queued
+    with pytest.raises(DomainError) as refused:
+        await withdraw(s.ws, s.token_wallet, ELSEWHERE_EVM, 1000)
+    assert refused.value.code == "INSUFFICIENT_GAS"
+    assert await _commands(CHECK_REFUEL, reason="token_withdrawal") == 0
+    assert (await _check(s)).reason == refuels.UNSUPPORTED

@@ -83,6 +83,8 @@ class Transaction:
         updated_at (str):
         aml_screening (AmlScreening | None | Unset): The transfer's AML screening (docs/aml.md); null when the workspace
             does not screen.
+        awaiting_gas (bool | Unset): A token withdrawal of a vault with autofuel on, accepted without the gas for its
+            fee: it waits (in approved) for the gas station's refuel of its address (docs/gas-station.md). Default: False.
     """
 
     id: UUID
@@ -130,6 +132,7 @@ class Transaction:
     created_at: str
     updated_at: str
     aml_screening: AmlScreening | None | Unset = UNSET
+    awaiting_gas: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -266,6 +269,8 @@ class Transaction:
         else:
             aml_screening = self.aml_screening
 
+        awaiting_gas = self.awaiting_gas
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -318,6 +323,8 @@ class Transaction:
         )
         if aml_screening is not UNSET:
             field_dict["aml_screening"] = aml_screening
+        if awaiting_gas is not UNSET:
+            field_dict["awaiting_gas"] = awaiting_gas
 
         return field_dict
 
@@ -574,6 +581,8 @@ class Transaction:
 
         aml_screening = _parse_aml_screening(d.pop("aml_screening", UNSET))
 
+        awaiting_gas = d.pop("awaiting_gas", UNSET)
+
         transaction = cls(
             id=id,
             type_=type_,
@@ -620,6 +629,7 @@ class Transaction:
             created_at=created_at,
             updated_at=updated_at,
             aml_screening=aml_screening,
+            awaiting_gas=awaiting_gas,
         )
 
         transaction.additional_properties = d
