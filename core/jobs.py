@@ -49,8 +49,12 @@ class _Declaration:
 _declarations: dict[str, _Declaration] = {}
 
 
-def actor(name: str, *, queue: str | None = None, **options: Any) -> Callable[[Handler], Handler]:
+def actor(name: str, **options: Any) -> Callable[[Handler], Handler]:
     """Declare an async actor ``name`` (``"domain.verb"``) on the family queue.
+
+    The queue is always the name's prefix (``core.broker.queue_of``): messages are built by name
+    in processes that never import the actors (``core.broker.message``), so a queue chosen here
+    could not be honoured by them. A new family gets a new prefix, hence a queue of its own.
 
     ``options`` go to :func:`dramatiq.actor` (``max_retries``, ``time_limit``, ...) and override
     the defaults from settings.
@@ -61,13 +65,13 @@ def actor(name: str, *, queue: str | None = None, **options: Any) -> Callable[[H
     def decorator(fn: Handler) -> Handler:
         if name in _declarations:
             raise ValueError(f"actor {name!r} is declared twice")
-        _declarations[name] = _Declaration(name=name, queue=queue or queue_of(name), fn=fn, options=options)
+        _declarations[name] = _Declaration(name=name, queue=queue_of(name), fn=fn, options=options)
         return fn
 
     return decorator
 
 
-def command_actor(name: str, *, queue: str | None = None, **options: Any) -> Callable[[Handler], Handler]:
+def command_actor(name: str, **options: Any) -> Callable[[Handler], Handler]:
     """Declare an outbox command actor; ``handler(command=..., **payload)`` runs exactly once.
 
     The handler runs inside the transaction that locks the command row and marks it done, so
@@ -82,7 +86,7 @@ def command_actor(name: str, *, queue: str | None = None, **options: Any) -> Cal
 
         run_command.__name__ = handler.__name__
         run_command.__doc__ = handler.__doc__
-        actor(name, queue=queue, **options)(run_command)
+        actor(name, **options)(run_command)
         return handler
 
     return decorator
