@@ -32,10 +32,14 @@ A decision ``require_approval`` carries ``approval``: ``{approver_user_ids, grou
 source}``; the default names every active member whose role grants APPROVE_TRANSACTION, one of
 them enough. For a deposit, ``block`` and ``require_approval`` mean freeze (a deposit cannot be
 refused or voted on: its funds are held until released).
+
+An evaluator that raises decides **freeze** (source ``aml:error``): failing closed without
+stopping the chain watcher (a deposit must still be recorded) or letting a withdrawal through.
 """
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -44,6 +48,8 @@ from typing import Any, Awaitable, Callable
 from domain.aml.providers import HIGH, MEDIUM, SEVERE
 from domain.permissions import Permission, WorkspaceRole, permissions_of
 from models.users import WorkspaceMember
+
+logger = logging.getLogger(__name__)
 
 OUTGOING, INCOMING = "outgoing", "incoming"
 ALLOW, REQUIRE_APPROVAL, BLOCK, FREEZE = "allow", "require_approval", "block", "freeze"
@@ -130,7 +136,12 @@ async def decide(facts: AmlFacts) -> AmlDecision:
     A ``require_approval`` always leaves with a complete ``approval`` (the default approvers
     fill in what a policy rule left out), so the approvals work can count votes on it.
     """
-    decision = await _evaluator(facts) if _evaluator is not None else None
+    try:
+        decision = await _evaluator(facts) if _evaluator is not None else None
+    except Exception:  # noqa: BLE001 - a failing policy must not stop deposits or let a transfer through
+        logger.exception("AML policy evaluation failed for %s %s; freezing", facts.direction, facts.workspace_id)
+        return AmlDecision(FREEZE, rule_id="error", reason="the AML policy could not be evaluated: frozen until "
+                                                              "a person releases it (fail closed)")
     if decision is None:
         decision = default_decision(facts)
     if decision.action == REQUIRE_APPROVAL:

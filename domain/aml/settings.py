@@ -102,7 +102,22 @@ class Settings:
 
     @property
     def parsed(self) -> AmlConfig:
-        return AmlConfig.of(self.config)
+        """The configuration for the screener, parsed once per saved version (a full set of lists
+        takes milliseconds to parse; every save changes ``updated_at``, so the key changes too)."""
+        if self.updated_at is None:
+            return AmlConfig.of(self.config)
+        key = (self.workspace_id, self.updated_at)
+        found = _parsed.get(key)
+        if found is None:
+            if len(_parsed) >= _PARSED_MAX:
+                _parsed.clear()
+            found = _parsed[key] = AmlConfig.of(self.config)
+        return found
+
+
+#: Parsed configurations by (workspace, updated_at), per process.
+_parsed: dict[tuple[uuid.UUID, Any], AmlConfig] = {}
+_PARSED_MAX = 256
 
 
 def default_config() -> dict[str, Any]:
@@ -260,6 +275,8 @@ async def set_settings(*, principal: Principal | None, workspace: Workspace, ena
         return before
     row.enabled, row.provider, row.config, row.updated_by = enabled, provider, stored, actor
     await row.save()
+    for key in [k for k in _parsed if k[0] == workspace.id]:  # this process's copies (same instant: a frozen clock)
+        del _parsed[key]
     await audit.record(action="aml.settings_updated", object_type="workspace", object_id=workspace.id, actor_id=actor,
                        workspace_id=workspace.id,
                        details={"changed": changed, "enabled": enabled, "provider": provider,

@@ -56,3 +56,13 @@ async def test_an_approval_without_approvers_names_the_members_who_may_approve(d
 def test_an_unknown_action_is_refused():
     with pytest.raises(ValueError):
         AmlDecision("shrug")
+
+
+async def test_a_failing_policy_freezes_both_directions():
+    async def broken(facts: AmlFacts) -> AmlDecision:
+        raise RuntimeError("rule store unreachable")
+
+    decisions.register_policy_evaluator(broken)
+    for direction in ("outgoing", "incoming"):
+        decided = await decisions.decide(_facts("low", direction))
+        assert (decided.action, decided.source) == ("freeze", "aml:error")
