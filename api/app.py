@@ -21,7 +21,9 @@ from api import (
     docs,
     errors,
     health,
+    policies,
     tags,
+    transaction_approvals,
     transactions,
     users,
     vaults,
@@ -65,7 +67,8 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     app.ext.openapi.add_security_scheme("BearerAuth", "http", scheme="bearer")
 
     for module in (health, auth, devices, companies, workspaces, users, cosigner, backups, currencies, vaults,
-                   wallets, balances, transactions, webhooks, tags, whitelist, withdrawals):
+                   wallets, balances, transaction_approvals, transactions, webhooks, tags, whitelist, withdrawals,
+                   policies):
         app.blueprint(module.bp)
     app.blueprint(vaults.listing)
     docs.install(app)

@@ -223,6 +223,14 @@ class Settings(BaseSettings):
     withdrawal_expire_interval_seconds: int = Field(60, ge=1, validation_alias=AliasChoices(
         "WITHDRAWAL_EXPIRE_INTERVAL_SECONDS", "withdrawal_expire_interval_seconds"))
 
+    # --- transaction approvals (domain/transaction_approvals.py) ----------------------------
+    #: A withdrawal awaiting approvals this long without a decision expires (APPROVAL_EXPIRED).
+    transaction_approval_expiry_seconds: int = Field(43_200, ge=60, validation_alias=AliasChoices(
+        "TRANSACTION_APPROVAL_EXPIRY_SECONDS", "transaction_approval_expiry_seconds"))
+    #: Seconds between runs of the approval expiry sweep (``transaction_approvals.expire``).
+    transaction_approval_expire_interval_seconds: int = Field(60, ge=1, validation_alias=AliasChoices(
+        "TRANSACTION_APPROVAL_EXPIRE_INTERVAL_SECONDS", "transaction_approval_expire_interval_seconds"))
+
     #: Fault injection (tests and chaos drills, never production): names of core.faults crash
     #: points at which this process kills itself with SIGKILL.
     crash_points: Annotated[tuple[str, ...], NoDecode, BeforeValidator(_word_list)] = Field(

@@ -27,6 +27,8 @@ MODEL_MODULES: tuple[str, ...] = (
     "models.whitelist",
     # real networks
     "models.utxos",
+    # policies and transaction approvals
+    "models.policies",
 )
 
 ORM_APP = OrmApp(model_modules=MODEL_MODULES, migrations="models.migrations")

@@ -12,6 +12,7 @@ Jobs:
 - ``webhooks.sweep`` every 30 s: re-enqueue webhook deliveries whose message was lost.
 - ``withdrawals.track`` every ``WITHDRAWAL_TRACK_INTERVAL_SECONDS``: confirmations and finality.
 - ``withdrawals.expire`` every ``WITHDRAWAL_EXPIRE_INTERVAL_SECONDS``: expiry, stalled steps.
+- ``transaction_approvals.expire`` every ``TRANSACTION_APPROVAL_EXPIRE_INTERVAL_SECONDS``: approvals expiry.
 - ``keys.expire_stale`` every 60 s: fail key generations not ready within
   ``KEY_GENERATION_TIMEOUT_SECONDS``, naming the participants they waited for.
 
@@ -35,6 +36,7 @@ from domain.maintenance import PURGE_EXPIRED
 from domain.networks.devnet_chain import PRODUCE_BLOCKS
 from domain.signing.keys import EXPIRE_STALE as EXPIRE_KEY_GENERATIONS
 from domain.signing.keys import EXPIRE_STALE_INTERVAL_SECONDS
+from domain.transaction_approvals import EXPIRE as EXPIRE_APPROVALS
 from domain.transactions import COMPACT_CHANGELOG
 from domain.webhooks.catalogue import SWEEP, SWEEP_INTERVAL_SECONDS
 from domain.withdrawals.pipeline import EXPIRE as EXPIRE_WITHDRAWALS
@@ -86,6 +88,8 @@ class Scheduler:
                          _enqueue(TRACK_WITHDRAWALS, broker)),
             ScheduledJob(EXPIRE_WITHDRAWALS, settings.withdrawal_expire_interval_seconds,
                          _enqueue(EXPIRE_WITHDRAWALS, broker)),
+            ScheduledJob(EXPIRE_APPROVALS, settings.transaction_approval_expire_interval_seconds,
+                         _enqueue(EXPIRE_APPROVALS, broker)),
         ]
         if settings.devnet_enabled:
             every.append(ScheduledJob(PRODUCE_BLOCKS, settings.devnet_block_interval_seconds,

@@ -34,6 +34,20 @@ class FixedCheck:
                            retry_after=timedelta(seconds=5) if self.verdict is Verdict.DEFER else None)
 
 
+@pytest.fixture(autouse=True)
+def stage_alone() -> Iterator[None]:
+    """These tests judge the check stage alone: the checks installed by the policy engine
+    (domain/policies) are set aside for each test and put back afterwards."""
+    installed = checks.registered_checks()
+    for check in installed:
+        checks.unregister_check(check.name)
+    yield
+    for check in checks.registered_checks():
+        checks.unregister_check(check.name)
+    for check in installed:
+        checks.register_check(check)
+
+
 @pytest.fixture
 def registered() -> Iterator[list[FixedCheck]]:
     added: list[FixedCheck] = []
