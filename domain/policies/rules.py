@@ -69,7 +69,7 @@ class Side:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.kind}
         key = _IDS_FIELD.get(self.kind)
-        if key:
+        if key and self.ids:
             out[key] = list(self.ids)
         if self.kind == "tags":
             out["tag_match_mode"] = self.tag_match_mode
@@ -335,7 +335,7 @@ def _window(value: Any, path: str, currencies: tuple[str, ...]) -> Window | None
 def _approval(value: Any, path: str) -> Approval:
     raw = _obj(value, path, {"approver_user_ids", "group_id", "threshold"})
     users = _uuid_list(raw["approver_user_ids"], f"{path}.approver_user_ids") \
-        if raw.get("approver_user_ids") is not None else ()
+        if raw.get("approver_user_ids") else ()
     group = _uuid_list([raw["group_id"]], f"{path}.group_id")[0] if raw.get("group_id") is not None else None
     if not users and group is None:
         raise _bad(path, "needs approver_user_ids or group_id")
@@ -351,7 +351,7 @@ def _initiator(value: Any, path: str) -> Initiator | None:
     if value is None:
         return None
     raw = _obj(value, path, {"user_ids", "roles", "api_users"})
-    users = _uuid_list(raw["user_ids"], f"{path}.user_ids") if raw.get("user_ids") is not None else ()
+    users = _uuid_list(raw["user_ids"], f"{path}.user_ids") if raw.get("user_ids") else ()
     roles = tuple(_choice(r, f"{path}.roles[{i}]", ROLES) for i, r in enumerate(raw.get("roles") or []))
     api_users = raw.get("api_users", False)
     if not isinstance(api_users, bool):
@@ -379,7 +379,7 @@ def parse_rule(value: Any, path: str, policy_type: str) -> Rule:
     currencies: tuple[str, ...] = ()
     if asset is not None:
         asset = _obj(asset, f"{path}.asset", {"currency_ids"})
-        if asset.get("currency_ids") is not None:
+        if asset.get("currency_ids"):
             currencies = _str_list(asset["currency_ids"], f"{path}.asset.currency_ids", max_len=40)
     approval = None
     if action == REQUIRE_APPROVAL:
@@ -390,17 +390,17 @@ def parse_rule(value: Any, path: str, policy_type: str) -> Rule:
         raise _bad(f"{path}.approval", "applies only to action require_approval")
     fields: dict[str, Any] = {}
     if policy_type == TRANSFER:
-        source = _side(raw.get("source"), f"{path}.source", ("any", "vaults", "wallets", "tags"))
+        source = _side(raw.get("source"), f"{path}.source", kinds=("any", "vaults", "wallets", "tags"))
         destination = _side(raw.get("destination"), f"{path}.destination",
-                            ("any", "internal", "whitelisted", "one_time", "tags"))
+                            kinds=("any", "internal", "whitelisted", "one_time", "tags"))
         fields["initiator"] = _initiator(raw.get("initiator"), f"{path}.initiator")
         fields["window"] = _window(raw.get("window"), f"{path}.window", currencies)
     else:
         direction = _choice(raw.get("direction", "any"), f"{path}.direction", ("any", "outgoing", "incoming"))
         ours, theirs = ("source", "destination") if direction != "incoming" else ("destination", "source")
         mine_kinds = ("any", "vaults", "tags") if direction != "any" else ("any", "vaults")
-        sides = {ours: _side(raw.get(ours), f"{path}.{ours}", mine_kinds),
-                 theirs: _side(raw.get(theirs), f"{path}.{theirs}", ("any", "addresses"))}
+        sides = {ours: _side(raw.get(ours), f"{path}.{ours}", kinds=mine_kinds),
+                 theirs: _side(raw.get(theirs), f"{path}.{theirs}", kinds=("any", "addresses"))}
         if direction == "any" and raw.get(theirs) is not None and sides[theirs].kind == "addresses":
             # Without a direction, which side is the counterparty is unknown.
             raise _bad(f"{path}.{theirs}", "counterparty addresses need direction outgoing or incoming")
@@ -410,7 +410,7 @@ def parse_rule(value: Any, path: str, policy_type: str) -> Rule:
             fields["min_risk_level"] = _choice(raw["min_risk_level"], f"{path}.min_risk_level", RISK_LEVELS)
         if raw.get("min_risk_score") is not None:
             fields["min_risk_score"] = _decimal(raw["min_risk_score"], f"{path}.min_risk_score")
-        if raw.get("categories") is not None:
+        if raw.get("categories"):
             cats = raw["categories"]
             if not isinstance(cats, list) or not cats or len(cats) > MAX_IDS:
                 raise _bad(f"{path}.categories", f"must be a list of 1 to {MAX_IDS} categories")

@@ -297,7 +297,8 @@ async def facts_of(*, workspace_id: uuid.UUID, currency_id: str, amount: int, am
                    initiator_id: uuid.UUID | None) -> engine.Facts:
     destination_vault = None
     if target_wallet_id is not None:
-        destination_vault = str(await Wallet.filter(id=target_wallet_id).values_list("vault_id", flat=True).first())
+        target = await Wallet.get_or_none(id=target_wallet_id)
+        destination_vault = str(target.vault_id) if target else None  # type: ignore[attr-defined]
     tag_sets = await _protected_tags([str(source_vault_id), destination_vault])
     role, is_api = await _initiator(workspace_id, initiator_id)
     return engine.Facts(
