@@ -121,7 +121,7 @@ async def rollback_policy(request: Request, tenant_uuid: uuid.UUID, policy_type:
                   "verdict and why, the matched rule, window usage (VIEW_WORKSPACE)",
           description="Nothing is created, locked or counted. Transfer policies only.", tag=_TAG,
           body=ExplainRequest, responses={200: Explain},
-          errors={400: ["INVALID_POLICY_RULE", "POLICY_GROUPS_UNAVAILABLE", "POLICY_TYPE_NOT_EXPLAINABLE",
+          errors={400: ["INVALID_AMOUNT", "INVALID_POLICY_RULE", "POLICY_GROUPS_UNAVAILABLE", "POLICY_TYPE_NOT_EXPLAINABLE",
                         "INVALID_ADDRESS", "TARGET_AMBIGUOUS", "TARGET_CURRENCY_MISMATCH", "TARGET_ADDRESS_MISMATCH",
                         "SAME_SOURCE_AND_TARGET"],
                   403: ["PERMISSION_DENIED"],
