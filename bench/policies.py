@@ -36,7 +36,6 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
 BENCH_DATABASE = "custody_bench_policies"
 ETH = 10**18
@@ -52,24 +51,31 @@ def ms(values: list[float]) -> str:
     return f"p50 {statistics.median(values) * 1000:.2f} ms, p99 {percentile(values, 0.99) * 1000:.2f} ms"
 
 
-def policy_rules(count: int, vault_ids: list[str], tag_id: str) -> list[dict[str, Any]]:
+def policy_rules(count: int, windowed: int, vault_ids: list[str], tag_id: str) -> list[dict[str, Any]]:
     """``count`` rules the bench withdrawal passes through: every one is judged, none but the last
-    matches; half carry a window (never over its generous limits)."""
+    matches; ``windowed`` of them carry a window that selects the withdrawal (never over its
+    generous limits: per rule or per source, one hour or one day), the others other conditions."""
     rules: list[dict[str, Any]] = []
+    every = max(1, (count - 1) // max(1, windowed))
+    placed = 0
     for i in range(count - 1):
-        kind = i % 4
         rule: dict[str, Any] = {"id": f"r{i}", "name": f"Rule {i}", "action": "block" if i % 2 else "allow"}
-        if kind == 0:
-            rule["window"] = {"seconds": 3600, "max_count": 10**8, "max_amount_usd": "1000000000000",
-                              "match": "over"}
-        elif kind == 1:
+        if i % every == 0 and placed < windowed:
+            placed += 1
+            if placed % 2:
+                rule["window"] = {"seconds": 3600, "max_count": 10**8, "max_amount_usd": "1000000000000",
+                                  "match": "over"}
+            else:
+                rule["window"] = {"seconds": 86_400, "max_count": 10**8, "scope": "source", "match": "over"}
+        elif i % 3 == 0:
             rule["source"] = {"type": "tags", "tag_ids": [tag_id], "tag_match_mode": "all"}
             rule["amount"] = {"min_usd": "1000000"}
-        elif kind == 2:
-            rule["window"] = {"seconds": 86_400, "max_count": 10**8, "scope": "source", "match": "over"}
-        else:
+        elif i % 3 == 1:
             rule["destination"] = {"type": "internal", "vault_ids": vault_ids[:1]}
             rule["initiator"] = {"roles": ["SIGNER"]}
+        else:
+            rule["asset"] = {"currency_ids": ["DETH_TEST"]}
+            rule["amount"] = {"min": str(10**30)}
         rules.append(rule)
     rules.append({"id": "last", "name": "The rest", "action": "allow"})
     return rules
@@ -92,19 +98,17 @@ async def fill_windows(workspace_id: uuid.UUID, template_id: uuid.UUID, keys: li
         f"INSERT INTO transactions ({', '.join(columns)}) SELECT {copied} FROM transactions, generate_series(1, $2)"
         f" WHERE id = $1", [template_id, entries])
     now = clock.now()
+    # Each copy counted in one window key, at a moment of the last hour, in the bucket the service
+    # would put it in (1/60 of the window)
     await conn.execute_query(
         "INSERT INTO policy_window_entries (id, workspace_id, window_key, transaction_id, amount, amount_usd, at, bucket)"
-        " SELECT gen_random_uuid(), $1, ($2::text[])[1 + (n % array_length($2::text[], 1))], t.id, 1000, 1,"
-        " $3::timestamptz - (n % 3599) * interval '1 second', $3::timestamptz"
-        " FROM (SELECT id, row_number() OVER () AS n FROM transactions WHERE id <> $4 AND workspace_id = $1) t",
-        [workspace_id, [k for k, _ in keys], now, template_id])
-    # Buckets exactly as domain.policies.windows computes them (1/60 of each window)
-    seconds = {k: s for k, s in keys}
-    for key, window in seconds.items():
-        size = max(1, window // 60)
-        await conn.execute_query(
-            "UPDATE policy_window_entries SET bucket = to_timestamp(floor(extract(epoch FROM at) / $2) * $2)"
-            " WHERE window_key = $1", [key, size])
+        " SELECT gen_random_uuid(), $1, ($2::text[])[i], id, 1000, 1, at,"
+        " to_timestamp(floor(extract(epoch FROM at) / ($5::int[])[i]) * ($5::int[])[i])"
+        " FROM (SELECT id, 1 + (n % array_length($2::text[], 1)) AS i,"
+        "       $3::timestamptz - (n % 3599) * interval '1 second' AS at"
+        "       FROM (SELECT id, row_number() OVER () AS n FROM transactions"
+        "             WHERE id <> $4 AND workspace_id = $1) t) s",
+        [workspace_id, [k for k, _ in keys], now, template_id, [max(1, s // 60) for _, s in keys]])
     await conn.execute_query(
         "INSERT INTO policy_window_buckets (id, window_key, bucket, count, amount, amount_usd)"
         " SELECT gen_random_uuid(), window_key, bucket, count(*), sum(amount), sum(amount_usd)"
@@ -125,7 +129,7 @@ async def run(args: argparse.Namespace) -> None:
     env = get_settings()
     if not (env.database_url and env.redis_url):
         raise SystemExit("bench/policies.py needs DATABASE_URL and REDIS_URL")
-    database_url = await recreate_database(env.database_url, BENCH_DATABASE) + "?maxsize=10"
+    database_url = await recreate_database(env.database_url, BENCH_DATABASE)
     namespace = f"custody-bench-policies-{os.getpid()}"
     data_dir = Path(tempfile.mkdtemp(prefix="custody-bench-"))
     settings = configure(Settings(database_url=database_url, redis_url=env.redis_url, environment="test",
@@ -170,7 +174,7 @@ async def run(args: argparse.Namespace) -> None:
             await tags.set_protected(principal=None, workspace_id=workspace.id, tag_id=tag.id, protected=True)
             await tags.change_vault_tags(principal=None, workspace_id=workspace.id, change=tags.VaultTagsChange(
                 vault_ids=tuple(uuid.UUID(v) for v in vault_ids), attach=(tag.id,)))
-        rules = policy_rules(args.rules, vault_ids, str(tag.id))
+        rules = policy_rules(args.rules, args.windowed, vault_ids, str(tag.id))
 
         Sanic.test_mode = True
         app = create_app(settings, name="custody_bench_policies")
@@ -199,7 +203,7 @@ async def run(args: argparse.Namespace) -> None:
 
         # Warm-up, then policies off
         await post_and_check(20, 10**6)
-        off_posts, off_stages = await post_and_check(args.requests, 0)
+        off_posts, off_stages = await post_and_check(args.requests, 0) if not args.skip_requests else ([0.0], [0.0])
         # Policies on: publish, fill the windows the bench withdrawal falls in
         async with unit_of_work():
             await service.publish_policy(principal=None, workspace_id=workspace.id, policy_type="transfer",
@@ -221,7 +225,7 @@ async def run(args: argparse.Namespace) -> None:
         filled_in = time.perf_counter() - fill_started
         counted = sum(u.count for u in (await windows.usage(keys)).values())
         await post_and_check(20, 2 * 10**6)
-        on_posts, on_stages = await post_and_check(args.requests, 10**5)
+        on_posts, on_stages = await post_and_check(args.requests, 10**5) if not args.skip_requests else ([0.0], [0.0])
 
         # 1. The check alone, on one withdrawal, repeated
         row = await Transaction.get(id=template.id)
@@ -239,10 +243,39 @@ async def run(args: argparse.Namespace) -> None:
                 result = await check.check(subject)
             whole.append(time.perf_counter() - start)
             assert result.details["policy"]["rule_id"] == "last", result.details
+        # The check's phases, each timed (the same calls as PolicyCheck.check)
+        phases: dict[str, list[float]] = {k: [] for k in ("facts", "rules", "lock", "forget", "usage", "decide",
+                                                           "record")}
+        for _ in range(min(args.evaluations, 200)):
+            async with unit_of_work():
+                t0 = time.perf_counter()
+                f = await service.facts_of(
+                    workspace_id=workspace.id, currency_id="DETH_TEST", amount=int(row.amount),
+                    amount_usd=Decimal(row.amount_usdt or "0"), source_wallet_id=row.wallet_id,
+                    source_vault_id=row.vault_id, destination_type="one_time", target_wallet_id=None,
+                    whitelisted_wallet_id=None, initiator_id=row.created_by)
+                t1 = time.perf_counter()
+                st = engine.static_verdicts(policy, f)
+                cands = engine.window_candidates(policy, f, st)
+                t2 = time.perf_counter()
+                await windows.lock([k for k, _ in cands])
+                t3 = time.perf_counter()
+                await service.forget_transaction(row.id)
+                t4 = time.perf_counter()
+                us = await windows.usage(cands)
+                t5 = time.perf_counter()
+                engine.decide(policy, f, us, stop_at_first=True, statics=st)
+                t6 = time.perf_counter()
+                await windows.record(workspace_id=workspace.id, transaction_id=row.id, windows=cands, amount=1000,
+                                     amount_usd=None)
+                t7 = time.perf_counter()
+            for name, (a, b) in zip(phases, ((t0, t1), (t1, t2), (t2, t3), (t3, t4), (t4, t5), (t5, t6), (t6, t7))):
+                phases[name].append(b - a)
         usages = await windows.usage(candidates)
         for _ in range(args.evaluations):
             start = time.perf_counter()
-            decision = engine.decide(policy, facts, usages, stop_at_first=True)
+            statics = engine.static_verdicts(policy, facts)
+            decision = engine.decide(policy, facts, usages, stop_at_first=True, statics=statics)
             decide_only.append(time.perf_counter() - start)
         assert decision.rule is not None and decision.rule.rule_id == "last"
         await client.stop()
@@ -253,6 +286,10 @@ async def run(args: argparse.Namespace) -> None:
         print(f"  the whole policy check (facts, locks, usage, decision, recording): {ms(whole)} "
               f"over {args.evaluations} evaluations")
         print(f"  the decision alone (pure Python): {ms(decide_only)}")
+        print("  the check's phases: " + "; ".join(f"{name} {statistics.median(v) * 1000:.2f} ms"
+                                                  for name, v in phases.items()) + " (p50 each)")
+        if args.skip_requests:
+            return
         print(f"POST /api/v1/transaction, {args.requests} sequential requests in-process:")
         print(f"  policies off: {ms(off_posts)}")
         print(f"  policies on:  {ms(on_posts)}")
@@ -275,8 +312,10 @@ async def run(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rules", type=int, default=200, help="rules in the published policy")
+    parser.add_argument("--windowed", type=int, default=20, help="rules with a window the withdrawal falls in")
     parser.add_argument("--entries", type=int, default=100_000, help="withdrawals counted in the windows")
     parser.add_argument("--evaluations", type=int, default=500, help="policy checks measured")
+    parser.add_argument("--skip-requests", action="store_true", help="only the evaluation figures")
     parser.add_argument("--requests", type=int, default=300, help="withdrawals per side (policies off, on)")
     args = parser.parse_args()
     import logging

@@ -244,15 +244,22 @@ def apply_window(verdict: RuleVerdict, rule: R.Rule, key: str, used: Usage, fact
     verdict.matched = verdict.matched and ok and not verdict.no_price
 
 
-def decide(policy: R.ParsedPolicy, facts: Facts, usages: dict[str, Usage], *, stop_at_first: bool) -> Decision:
-    """Judge the rules in order (the window usages already read); the first match decides."""
+def static_verdicts(policy: R.ParsedPolicy, facts: Facts) -> list[RuleVerdict]:
+    """Every rule judged on everything but its window (computed once per evaluation)."""
+    return [static_verdict(index, rule, facts, policy.policy_type) for index, rule in enumerate(policy.rules)]
+
+
+def decide(policy: R.ParsedPolicy, facts: Facts, usages: dict[str, Usage], *, stop_at_first: bool,
+           statics: list[RuleVerdict] | None = None) -> Decision:
+    """Judge the rules in order (the window usages already read); the first match decides.
+    ``statics`` (from :func:`static_verdicts`) are completed in place."""
     verdicts: list[RuleVerdict] = []
     decisive: RuleVerdict | None = None
     decisive_rule: R.Rule | None = None
     count_in: list[tuple[str, int]] = []
     fail_closed: RuleVerdict | None = None
     for index, rule in enumerate(policy.rules):
-        verdict = static_verdict(index, rule, facts, policy.policy_type)
+        verdict = statics[index] if statics is not None else static_verdict(index, rule, facts, policy.policy_type)
         if rule.window is not None and all(c["matched"] for c in verdict.conditions) and not verdict.no_price:
             key = window_key(policy.policy_type, facts.workspace_id, rule, facts)
             apply_window(verdict, rule, key, usages.get(key, Usage()), facts)
@@ -278,13 +285,14 @@ def decide(policy: R.ParsedPolicy, facts: Facts, usages: dict[str, Usage], *, st
                     approval=decisive_rule.approval)
 
 
-def window_candidates(policy: R.ParsedPolicy, facts: Facts) -> list[tuple[str, int]]:
+def window_candidates(policy: R.ParsedPolicy, facts: Facts,
+                      statics: list[RuleVerdict] | None = None) -> list[tuple[str, int]]:
     """The windows of the rules whose other conditions select the withdrawal (to lock and read)."""
     out = []
     for index, rule in enumerate(policy.rules):
         if rule.window is None:
             continue
-        verdict = static_verdict(index, rule, facts, policy.policy_type)
+        verdict = statics[index] if statics is not None else static_verdict(index, rule, facts, policy.policy_type)
         if all(c["matched"] for c in verdict.conditions) and not verdict.no_price:
             out.append((window_key(policy.policy_type, facts.workspace_id, rule, facts), rule.window.seconds))
     return out

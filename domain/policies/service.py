@@ -345,9 +345,8 @@ async def forget_transaction(transaction_id: uuid.UUID) -> None:
     rows = await conn.execute_query_dict(
         "DELETE FROM policy_window_entries WHERE transaction_id = $1 AND released_at IS NULL"
         " RETURNING window_key, bucket, amount, amount_usd", [transaction_id])
-    for row in rows:
-        await windows._add(row["window_key"], row["bucket"], -1, -int(row["amount"]),  # noqa: SLF001
-                           -Decimal(row["amount_usd"] or 0))
+    await windows._add_many([(r["window_key"], r["bucket"], -1, -int(r["amount"]),  # noqa: SLF001
+                              -Decimal(r["amount_usd"] or 0)) for r in rows])
 
 
 class PolicyCheck:
@@ -369,11 +368,12 @@ class PolicyCheck:
             source_vault_id=subject.vault.id, destination_type=subject.destination_type,
             target_wallet_id=subject.target_wallet_id, whitelisted_wallet_id=subject.whitelisted_wallet_id,
             initiator_id=tx.created_by)
-        candidates = engine.window_candidates(policy, facts)
+        statics = engine.static_verdicts(policy, facts)
+        candidates = engine.window_candidates(policy, facts, statics)
         await windows.lock([key for key, _ in candidates])
         await forget_transaction(tx.id)
         usages = await windows.usage(candidates)
-        decision = engine.decide(policy, facts, usages, stop_at_first=True)
+        decision = engine.decide(policy, facts, usages, stop_at_first=True, statics=statics)
         details: dict[str, Any] = {"policy": decision.summary()}
         if decision.action == R.BLOCK:
             return checks.CheckResult(checks.Verdict.BLOCK, self.name, code="POLICY_BLOCKED", reason=decision.reason,
@@ -462,8 +462,9 @@ async def explain(*, principal: Principal | None, workspace_id: uuid.UUID, withd
         source_vault_id=source.vault_id,  # type: ignore[attr-defined]
         destination_type=kind, target_wallet_id=target_wallet.id if target_wallet else None,
         whitelisted_wallet_id=whitelisted.id if whitelisted else None, initiator_id=initiator)
-    candidates = engine.window_candidates(policy, facts)
-    decision = engine.decide(policy, facts, await windows.usage(candidates), stop_at_first=False)
+    statics = engine.static_verdicts(policy, facts)
+    candidates = engine.window_candidates(policy, facts, statics)
+    decision = engine.decide(policy, facts, await windows.usage(candidates), stop_at_first=False, statics=statics)
     approval = None
     if decision.action == R.REQUIRE_APPROVAL and decision.approval is not None and decision.rule is not None:
         approval = await approval_requirement(workspace_id, decision.approval, f"policy:{decision.rule.rule_id}")

@@ -107,28 +107,44 @@ async def usage(windows: Sequence[tuple[str, int]], *, now: datetime | None = No
 
 async def record(*, workspace_id: uuid.UUID, transaction_id: uuid.UUID, windows: Sequence[tuple[str, int]],
                  amount: int, amount_usd: Decimal | None, now: datetime | None = None) -> None:
-    """Count the withdrawal in each window (the caller holds the keys' locks). Idempotent per key."""
+    """Count the withdrawal in each window (the caller holds the keys' locks): two statements
+    whatever the number of windows. Idempotent per key."""
+    if not windows:
+        return
     now = now or clock.now()
-    conn = connections.get("default")
-    for key, seconds in windows:
-        bucket = bucket_of(now, seconds)
-        inserted = await conn.execute_query_dict(
-            "INSERT INTO policy_window_entries (id, workspace_id, window_key, transaction_id, amount, amount_usd, at,"
-            " bucket) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (window_key, transaction_id) DO NOTHING"
-            " RETURNING id",
-            [uuid.uuid4(), workspace_id, key, transaction_id, amount, amount_usd, now, bucket])
-        if inserted:
-            await _add(key, bucket, 1, amount, amount_usd or Decimal(0))
+    keys = [key for key, _ in windows]
+    buckets = [bucket_of(now, seconds) for _, seconds in windows]
+    inserted = await connections.get("default").execute_query_dict(
+        "INSERT INTO policy_window_entries (id, workspace_id, window_key, transaction_id, amount, amount_usd, at,"
+        " bucket) SELECT gen_random_uuid(), $1, k.key, $2, $3, $4, $5, k.bucket"
+        " FROM unnest($6::text[], $7::timestamptz[]) AS k(key, bucket)"
+        " ON CONFLICT (window_key, transaction_id) DO NOTHING RETURNING window_key, bucket",
+        [workspace_id, transaction_id, amount, amount_usd, now, keys, buckets])
+    await _add_many([(r["window_key"], r["bucket"], 1, amount, amount_usd or Decimal(0)) for r in inserted])
 
 
-async def _add(key: str, bucket: datetime, count: int, amount: int, amount_usd: Decimal) -> None:
+async def _add_many(changes: Sequence[tuple[str, datetime, int, int, Decimal]]) -> None:
+    """Add to the running totals of many (key, bucket) pairs in one statement (sorted: two
+    writers never wait on each other's rows in a cycle)."""
+    if not changes:
+        return
+    merged: dict[tuple[str, datetime], list] = {}
+    for key, bucket, count, amount, usd in changes:
+        slot = merged.setdefault((key, bucket), [0, 0, Decimal(0)])
+        slot[0] += count
+        slot[1] += amount
+        slot[2] += usd
+    rows = sorted(merged.items())
     await connections.get("default").execute_query(
         "INSERT INTO policy_window_buckets (id, window_key, bucket, count, amount, amount_usd)"
-        " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (window_key, bucket) DO UPDATE SET"
+        " SELECT gen_random_uuid(), k, b, c, a, u"
+        " FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::numeric[], $5::numeric[]) AS t(k, b, c, a, u)"
+        " ON CONFLICT (window_key, bucket) DO UPDATE SET"
         " count = policy_window_buckets.count + EXCLUDED.count,"
         " amount = policy_window_buckets.amount + EXCLUDED.amount,"
         " amount_usd = policy_window_buckets.amount_usd + EXCLUDED.amount_usd",
-        [uuid.uuid4(), key, bucket, count, amount, amount_usd])
+        [[k for (k, _), _ in rows], [b for (_, b), _ in rows], [v[0] for _, v in rows], [v[1] for _, v in rows],
+         [v[2] for _, v in rows]])
 
 
 async def release_transaction(transaction_id: uuid.UUID) -> int:
@@ -137,8 +153,8 @@ async def release_transaction(transaction_id: uuid.UUID) -> int:
     rows = await conn.execute_query_dict(
         "UPDATE policy_window_entries SET released_at = $2 WHERE transaction_id = $1 AND released_at IS NULL"
         " RETURNING window_key, bucket, amount, amount_usd", [transaction_id, clock.now()])
-    for row in rows:
-        await _add(row["window_key"], row["bucket"], -1, -int(row["amount"]), -Decimal(row["amount_usd"] or 0))
+    await _add_many([(r["window_key"], r["bucket"], -1, -int(r["amount"]), -Decimal(r["amount_usd"] or 0))
+                     for r in rows])
     return len(rows)
 
 
@@ -153,6 +169,6 @@ async def retake_transaction(transaction_id: uuid.UUID) -> int:
     rows = await conn.execute_query_dict(
         "UPDATE policy_window_entries SET released_at = NULL WHERE transaction_id = $1 AND released_at IS NOT NULL"
         " RETURNING window_key, bucket, amount, amount_usd", [transaction_id])
-    for row in rows:
-        await _add(row["window_key"], row["bucket"], 1, int(row["amount"]), Decimal(row["amount_usd"] or 0))
+    await _add_many([(r["window_key"], r["bucket"], 1, int(r["amount"]), Decimal(r["amount_usd"] or 0))
+                     for r in rows])
     return len(rows)
