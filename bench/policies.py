@@ -152,58 +152,65 @@ async def run(args: argparse.Namespace) -> None:
         from models.transactions import Transaction
         from models.vaults import Vault
 
-        workspace = await new_workspace()
-        _, token, _ = await api_user(workspace.id)
-        sources, vault_ids = [], []
-        for index in range(4):
+        async def bench_workspace() -> tuple[Any, dict[str, str], list[str], list[str], Any]:
+            """A workspace, its API user's headers, four funded DETH wallets (one per vault), and a
+            protected tag on every vault."""
+            workspace = await new_workspace()
+            _, token, _ = await api_user(workspace.id)
+            sources, vault_ids = [], []
+            for index in range(4):
+                async with unit_of_work():
+                    view = await vaults.create_vault(principal=None, workspace_id=workspace.id, name=f"Bench {index}")
+                    key_set = await KeySet.get(vault_id=view.vault.id)
+                    key_set.status, key_set.group_public_key = "ready", bytes(SigningKey.generate().verify_key)
+                    key_set.verifying_shares, key_set.ready_at = {}, clock.now()
+                    await key_set.save()
+                async with unit_of_work():
+                    (opened,) = await wallets.create_wallet(principal=None, workspace=workspace,
+                                                            vault_id=view.vault.id, currency_id="DETH_TEST")
+                    locked = await balances.lock_wallets([opened.wallet.id])
+                    await balances.apply_change(wallet=locked[opened.wallet.id], total=10**6 * ETH)
+                sources.append(str(opened.wallet.id))
+                vault_ids.append(str(view.vault.id))
             async with unit_of_work():
-                view = await vaults.create_vault(principal=None, workspace_id=workspace.id, name=f"Bench {index}")
-                key_set = await KeySet.get(vault_id=view.vault.id)
-                key_set.status, key_set.group_public_key = "ready", bytes(SigningKey.generate().verify_key)
-                key_set.verifying_shares, key_set.ready_at = {}, clock.now()
-                await key_set.save()
-            async with unit_of_work():
-                (opened,) = await wallets.create_wallet(principal=None, workspace=workspace, vault_id=view.vault.id,
-                                                        currency_id="DETH_TEST")
-                locked = await balances.lock_wallets([opened.wallet.id])
-                await balances.apply_change(wallet=locked[opened.wallet.id], total=10**6 * ETH)
-            sources.append(str(opened.wallet.id))
-            vault_ids.append(str(view.vault.id))
-        async with unit_of_work():
-            tag = await tags.create_tag(principal=None, workspace_id=workspace.id, tag=tags.NewTag(label="Bench"))
-            await tags.set_protected(principal=None, workspace_id=workspace.id, tag_id=tag.id, protected=True)
-            await tags.change_vault_tags(principal=None, workspace_id=workspace.id, change=tags.VaultTagsChange(
-                vault_ids=tuple(uuid.UUID(v) for v in vault_ids), attach=(tag.id,)))
+                tag = await tags.create_tag(principal=None, workspace_id=workspace.id, tag=tags.NewTag(label="Bench"))
+                await tags.set_protected(principal=None, workspace_id=workspace.id, tag_id=tag.id, protected=True)
+                await tags.change_vault_tags(principal=None, workspace_id=workspace.id, change=tags.VaultTagsChange(
+                    vault_ids=tuple(uuid.UUID(v) for v in vault_ids), attach=(tag.id,)))
+            headers = {"Authorization": f"Bearer {token}", "X-Workspace-Id": str(workspace.id)}
+            return workspace, headers, sources, vault_ids, tag
+
+        # Two workspaces alike: one never gets a policy (off), the other the policy (on)
+        _, off_headers, off_sources, _, _ = await bench_workspace()
+        workspace, headers, sources, vault_ids, tag = await bench_workspace()
         rules = policy_rules(args.rules, args.windowed, vault_ids, str(tag.id))
 
         Sanic.test_mode = True
         app = create_app(settings, name="custody_bench_policies")
         client = AppClient(app)
         await client.start()
-        headers = {"Authorization": f"Bearer {token}", "X-Workspace-Id": str(workspace.id)}
 
-        async def post_and_check(count: int, offset: int) -> tuple[list[float], list[float]]:
-            posts, stages = [], []
-            for i in range(count):
-                body = {"amount": str(1000 + offset + i), "source_wallet_id": sources[i % len(sources)],
-                        "target_address": TARGET}
-                start = time.perf_counter()
-                status, created = await client.request("POST", "/api/v1/transaction", json_body=body, headers=headers)
-                posts.append(time.perf_counter() - start)
-                if status != 201:
-                    raise SystemExit(f"POST /transaction answered {status}: {created}")
-                start = time.perf_counter()
-                async with unit_of_work():
-                    await pipeline.run_checks(transaction_id=created["id"])
-                stages.append(time.perf_counter() - start)
-                row = await Transaction.get(id=created["id"])
-                if row.status != "approved":
-                    raise SystemExit(f"the check stage ended {row.status}: {row.error_message}")
-            return posts, stages
+        async def post_and_check(headers: dict[str, str], sources: list[str], index: int) -> tuple[float, float]:
+            body = {"amount": str(1000 + index), "source_wallet_id": sources[index % len(sources)],
+                    "target_address": TARGET}
+            start = time.perf_counter()
+            status, created = await client.request("POST", "/api/v1/transaction", json_body=body, headers=headers)
+            posted = time.perf_counter() - start
+            if status != 201:
+                raise SystemExit(f"POST /transaction answered {status}: {created}")
+            start = time.perf_counter()
+            async with unit_of_work():
+                await pipeline.run_checks(transaction_id=created["id"])
+            checked = time.perf_counter() - start
+            row = await Transaction.get(id=created["id"])
+            if row.status != "approved":
+                raise SystemExit(f"the check stage ended {row.status}: {row.error_message}")
+            return posted, checked
 
-        # Warm-up, then policies off
-        await post_and_check(20, 10**6)
-        off_posts, off_stages = await post_and_check(args.requests, 0) if not args.skip_requests else ([0.0], [0.0])
+        # Warm-up (and the template withdrawal of the windows' copies)
+        for i in range(20):
+            await post_and_check(off_headers, off_sources, 10**6 + i)
+            await post_and_check(headers, sources, 10**6 + i)
         # Policies on: publish, fill the windows the bench withdrawal falls in
         async with unit_of_work():
             await service.publish_policy(principal=None, workspace_id=workspace.id, policy_type="transfer",
@@ -224,8 +231,14 @@ async def run(args: argparse.Namespace) -> None:
         await fill_windows(workspace.id, template.id, keys, args.entries)
         filled_in = time.perf_counter() - fill_started
         counted = sum(u.count for u in (await windows.usage(keys)).values())
-        await post_and_check(20, 2 * 10**6)
-        on_posts, on_stages = await post_and_check(args.requests, 10**5) if not args.skip_requests else ([0.0], [0.0])
+        # Interleaved, so that the machine's load weighs on both sides alike
+        off_posts, off_stages, on_posts, on_stages = [], [], [], []
+        for i in range(0 if args.skip_requests else args.requests):
+            sides = [(off_headers, off_sources, off_posts, off_stages), (headers, sources, on_posts, on_stages)]
+            for side_headers, side_sources, posts, stages in (sides if i % 2 else sides[::-1]):
+                posted, checked = await post_and_check(side_headers, side_sources, i)
+                posts.append(posted)
+                stages.append(checked)
 
         # 1. The check alone, on one withdrawal, repeated
         row = await Transaction.get(id=template.id)
@@ -286,11 +299,14 @@ async def run(args: argparse.Namespace) -> None:
         print(f"  the whole policy check (facts, locks, usage, decision, recording): {ms(whole)} "
               f"over {args.evaluations} evaluations")
         print(f"  the decision alone (pure Python): {ms(decide_only)}")
+        evaluation = [sum(v) for v in zip(*(phases[k] for k in ("facts", "rules", "lock", "usage", "decide")))]
+        print(f"  the evaluation (facts, rules, locks, usage, decision: no writes): {ms(evaluation)}")
         print("  the check's phases: " + "; ".join(f"{name} {statistics.median(v) * 1000:.2f} ms"
                                                   for name, v in phases.items()) + " (p50 each)")
         if args.skip_requests:
             return
-        print(f"POST /api/v1/transaction, {args.requests} sequential requests in-process:")
+        print(f"POST /api/v1/transaction, {args.requests} sequential requests per side in-process, the sides "
+              "interleaved (one workspace without a policy, one with it):")
         print(f"  policies off: {ms(off_posts)}")
         print(f"  policies on:  {ms(on_posts)}")
         print(f"  ratio on/off: p50 {statistics.median(on_posts) / statistics.median(off_posts):.2f}, "
