@@ -32,7 +32,7 @@ _VOTE_ERRORS = {403: ["TRANSACTION_VOTE_DEVICE_REQUIRED", "TRANSACTION_VOTE_NOT_
 @bp.get("/transactions/approvals")
 @endpoint(summary="Approval requests: those waiting for the caller's vote (default), or all (APPROVE_TRANSACTION)",
           tag=_TAG, query=TransactionApprovalQuery, responses={200: TransactionApprovalPage}, workspace=True)
-async def list_approvals(request: Request, query: TransactionApprovalQuery) -> TransactionApprovalPage:
+async def list_transaction_approvals(request: Request, query: TransactionApprovalQuery) -> TransactionApprovalPage:
     caller, ws = await workspace(request)
     cards, total = await approvals.list_for_me(principal=caller, workspace_id=ws.id, scope=query.scope,
                                                limit=query.limit, offset=query.offset)
@@ -43,7 +43,7 @@ async def list_approvals(request: Request, query: TransactionApprovalQuery) -> T
 @bp.get("/transactions/<transaction_id:uuid>/approvals")
 @endpoint(summary="The approval request of a withdrawal: requirements, votes, status (VIEW_WORKSPACE)", tag=_TAG,
           responses={200: TransactionApproval}, workspace=True, errors={404: ["TRANSACTION_NOT_FOUND"]})
-async def get_approval(request: Request, transaction_id: uuid.UUID) -> TransactionApproval:
+async def get_transaction_approval(request: Request, transaction_id: uuid.UUID) -> TransactionApproval:
     caller, ws = await workspace(request)
     card = await approvals.card(principal=caller, workspace_id=ws.id, transaction_id=transaction_id)
     return TransactionApproval.of(card, caller.user.id)
@@ -62,7 +62,7 @@ async def _vote(request: Request, transaction_id: uuid.UUID, body: VoteBody, dec
 @endpoint(summary="Approve a withdrawal awaiting approvals, from the approver's paired device", tag=_TAG,
           body=VoteBody, body_required=False, responses={200: TransactionApproval}, workspace=True,
           errors=_VOTE_ERRORS)
-async def approve(request: Request, transaction_id: uuid.UUID, body: VoteBody) -> TransactionApproval:
+async def approve_transaction(request: Request, transaction_id: uuid.UUID, body: VoteBody) -> TransactionApproval:
     return await _vote(request, transaction_id, body, approvals.APPROVE)
 
 
@@ -70,5 +70,5 @@ async def approve(request: Request, transaction_id: uuid.UUID, body: VoteBody) -
 @endpoint(summary="Decline a withdrawal awaiting approvals, from the approver's paired device: it ends declined",
           tag=_TAG, body=VoteBody, body_required=False, responses={200: TransactionApproval}, workspace=True,
           errors=_VOTE_ERRORS)
-async def decline(request: Request, transaction_id: uuid.UUID, body: VoteBody) -> TransactionApproval:
+async def decline_transaction(request: Request, transaction_id: uuid.UUID, body: VoteBody) -> TransactionApproval:
     return await _vote(request, transaction_id, body, approvals.DECLINE)

@@ -10,6 +10,8 @@ from .all_tags_order_by import AllTagsOrderBy
 from .all_tags_order_dir import AllTagsOrderDir
 from .api_user_create import ApiUserCreate
 from .api_user_create_role import ApiUserCreateRole
+from .approval_requirement import ApprovalRequirement
+from .approval_vote import ApprovalVote
 from .asset import Asset
 from .asset_list import AssetList
 from .backup import Backup
@@ -52,8 +54,14 @@ from .dkg_complaint import DkgComplaint
 from .error_code import ErrorCode
 from .error_envelope import ErrorEnvelope
 from .error_envelope_details import ErrorEnvelopeDetails
+from .explain import Explain
+from .explain_approval import ExplainApproval
+from .explain_request import ExplainRequest
+from .explain_request_no_match_action import ExplainRequestNoMatchAction
+from .explain_request_rules_type_0_item import ExplainRequestRulesType0Item
 from .health import Health
 from .health_status import HealthStatus
+from .hypothetical_withdrawal import HypotheticalWithdrawal
 from .inactive_token import InactiveToken
 from .invitation import Invitation
 from .invitation_accept import InvitationAccept
@@ -78,6 +86,7 @@ from .list_deliveries_status import ListDeliveriesStatus
 from .list_invitations_status import ListInvitationsStatus
 from .list_tags_order_by import ListTagsOrderBy
 from .list_tags_order_dir import ListTagsOrderDir
+from .list_transaction_approvals_scope import ListTransactionApprovalsScope
 from .list_transactions_direction import ListTransactionsDirection
 from .list_transactions_status_item import ListTransactionsStatusItem
 from .list_vaults_tag_match_mode import ListVaultsTagMatchMode
@@ -86,6 +95,15 @@ from .ownership_transfer_start import OwnershipTransferStart
 from .ownership_transfer_status import OwnershipTransferStatus
 from .pairing_initiate import PairingInitiate
 from .pairing_invitation import PairingInvitation
+from .policy_list import PolicyList
+from .policy_publish import PolicyPublish
+from .policy_publish_no_match_action import PolicyPublishNoMatchAction
+from .policy_publish_rules_item import PolicyPublishRulesItem
+from .policy_rollback import PolicyRollback
+from .policy_state import PolicyState
+from .policy_version import PolicyVersion
+from .policy_version_page import PolicyVersionPage
+from .policy_version_rules_item import PolicyVersionRulesItem
 from .readiness import Readiness
 from .readiness_status import ReadinessStatus
 from .rejected_tag_operation import RejectedTagOperation
@@ -103,6 +121,9 @@ from .round_2_delivery import Round2Delivery
 from .round_2_package import Round2Package
 from .round_2_package_recipient import Round2PackageRecipient
 from .round_2_submission import Round2Submission
+from .rule_verdict import RuleVerdict
+from .rule_verdict_conditions_item import RuleVerdictConditionsItem
+from .rule_verdict_window import RuleVerdictWindow
 from .server_time import ServerTime
 from .share_submission import ShareSubmission
 from .signing_commitment_view import SigningCommitmentView
@@ -128,6 +149,8 @@ from .token_access_permissions_item import TokenAccessPermissionsItem
 from .token_access_role import TokenAccessRole
 from .token_request import TokenRequest
 from .transaction import Transaction
+from .transaction_approval import TransactionApproval
+from .transaction_approval_page import TransactionApprovalPage
 from .transaction_create import TransactionCreate
 from .transaction_destination_type import TransactionDestinationType
 from .transaction_page import TransactionPage
@@ -145,6 +168,7 @@ from .vault_tags_change import VaultTagsChange
 from .verification_group import VerificationGroup
 from .verification_group_schema import VerificationGroupSchema
 from .verification_groups import VerificationGroups
+from .vote_body import VoteBody
 from .wallet_balance import WalletBalance
 from .wallet_create import WalletCreate
 from .wallet_created import WalletCreated
@@ -201,6 +225,8 @@ __all__ = (
     "AllTagsOrderDir",
     "ApiUserCreate",
     "ApiUserCreateRole",
+    "ApprovalRequirement",
+    "ApprovalVote",
     "Asset",
     "AssetList",
     "Backup",
@@ -243,8 +269,14 @@ __all__ = (
     "ErrorCode",
     "ErrorEnvelope",
     "ErrorEnvelopeDetails",
+    "Explain",
+    "ExplainApproval",
+    "ExplainRequest",
+    "ExplainRequestNoMatchAction",
+    "ExplainRequestRulesType0Item",
     "Health",
     "HealthStatus",
+    "HypotheticalWithdrawal",
     "InactiveToken",
     "Invitation",
     "InvitationAccept",
@@ -269,6 +301,7 @@ __all__ = (
     "ListInvitationsStatus",
     "ListTagsOrderBy",
     "ListTagsOrderDir",
+    "ListTransactionApprovalsScope",
     "ListTransactionsDirection",
     "ListTransactionsStatusItem",
     "ListVaultsTagMatchMode",
@@ -277,6 +310,15 @@ __all__ = (
     "OwnershipTransferStatus",
     "PairingInitiate",
     "PairingInvitation",
+    "PolicyList",
+    "PolicyPublish",
+    "PolicyPublishNoMatchAction",
+    "PolicyPublishRulesItem",
+    "PolicyRollback",
+    "PolicyState",
+    "PolicyVersion",
+    "PolicyVersionPage",
+    "PolicyVersionRulesItem",
     "Readiness",
     "ReadinessStatus",
     "RejectedTagOperation",
@@ -294,6 +336,9 @@ __all__ = (
     "Round2Package",
     "Round2PackageRecipient",
     "Round2Submission",
+    "RuleVerdict",
+    "RuleVerdictConditionsItem",
+    "RuleVerdictWindow",
     "ServerTime",
     "ShareSubmission",
     "SigningCommitmentView",
@@ -319,6 +364,8 @@ __all__ = (
     "TokenAccessRole",
     "TokenRequest",
     "Transaction",
+    "TransactionApproval",
+    "TransactionApprovalPage",
     "TransactionCreate",
     "TransactionDestinationType",
     "TransactionPage",
@@ -336,6 +383,7 @@ __all__ = (
     "VerificationGroup",
     "VerificationGroups",
     "VerificationGroupSchema",
+    "VoteBody",
     "WalletBalance",
     "WalletCreate",
     "WalletCreated",

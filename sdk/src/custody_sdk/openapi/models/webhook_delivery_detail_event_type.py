@@ -3,6 +3,7 @@ from typing import Literal
 WebhookDeliveryDetailEventType = Literal[
     "backup.file_downloaded",
     "backup.started",
+    "transaction.approval_voted",
     "transaction.cancelled",
     "transaction.created",
     "transaction.declined",
@@ -17,6 +18,7 @@ WebhookDeliveryDetailEventType = Literal[
 WEBHOOK_DELIVERY_DETAIL_EVENT_TYPE_VALUES: set[WebhookDeliveryDetailEventType] = {
     "backup.file_downloaded",
     "backup.started",
+    "transaction.approval_voted",
     "transaction.cancelled",
     "transaction.created",
     "transaction.declined",

@@ -3,6 +3,7 @@ from typing import Literal
 WebhookDeliveryEventType = Literal[
     "backup.file_downloaded",
     "backup.started",
+    "transaction.approval_voted",
     "transaction.cancelled",
     "transaction.created",
     "transaction.declined",
@@ -17,6 +18,7 @@ WebhookDeliveryEventType = Literal[
 WEBHOOK_DELIVERY_EVENT_TYPE_VALUES: set[WebhookDeliveryEventType] = {
     "backup.file_downloaded",
     "backup.started",
+    "transaction.approval_voted",
     "transaction.cancelled",
     "transaction.created",
     "transaction.declined",
