@@ -25,6 +25,7 @@ from actors import (  # noqa: E402,F401
     notifications,
     service_signer,
     sessions,
+    transaction_approvals,
     transactions,
     webhooks,
     withdrawals,

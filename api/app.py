@@ -25,7 +25,9 @@ from api import (
     gas_station,
     groups,
     health,
+    policies,
     tags,
+    transaction_approvals,
     transactions,
     users,
     vaults,
@@ -69,8 +71,8 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     app.ext.openapi.add_security_scheme("BearerAuth", "http", scheme="bearer")
 
     for module in (health, auth, devices, companies, workspaces, users, cosigner, backups, currencies, vaults,
-                   wallets, balances, transactions, webhooks, tags, whitelist, withdrawals, gas_station,
-                   groups, change_approvals, aml):
+                   wallets, balances, transaction_approvals, transactions, webhooks, tags, whitelist, withdrawals,
+                   gas_station, groups, change_approvals, aml, policies):
         app.blueprint(module.bp)
     app.blueprint(vaults.listing)
     docs.install(app)

@@ -248,6 +248,13 @@ class Settings(BaseSettings):
     #: How often a WebSocket stream looks for new change approval events.
     change_approval_ws_poll_seconds: float = Field(0.5, gt=0, validation_alias=AliasChoices(
         "CHANGE_APPROVAL_WS_POLL_SECONDS", "change_approval_ws_poll_seconds"))
+    # --- transaction approvals (domain/transaction_approvals.py) ----------------------------
+    #: A withdrawal awaiting approvals this long without a decision expires (APPROVAL_EXPIRED).
+    transaction_approval_expiry_seconds: int = Field(43_200, ge=60, validation_alias=AliasChoices(
+        "TRANSACTION_APPROVAL_EXPIRY_SECONDS", "transaction_approval_expiry_seconds"))
+    #: Seconds between runs of the approval expiry sweep (``transaction_approvals.expire``).
+    transaction_approval_expire_interval_seconds: int = Field(60, ge=1, validation_alias=AliasChoices(
+        "TRANSACTION_APPROVAL_EXPIRE_INTERVAL_SECONDS", "transaction_approval_expire_interval_seconds"))
 
     #: Fault injection (tests and chaos drills, never production): names of core.faults crash
     #: points at which this process kills itself with SIGKILL.

@@ -48,6 +48,8 @@ class Permission(StrEnum):
     #: Turning a tag's protection on or off: protected tags are what policy rules evaluate.
     MANAGE_PROTECTED_TAGS = "MANAGE_PROTECTED_TAGS"
     VIEW_AUDIT_LOG = "VIEW_AUDIT_LOG"
+    #: Publish and roll back Transfer and AML policies (docs/policies.md).
+    MANAGE_POLICIES = "MANAGE_POLICIES"
     #: Start (and cancel) the transfer of the workspace's ownership to another member.
     TRANSFER_OWNERSHIP = "TRANSFER_OWNERSHIP"
     # Platform level (not tied to a workspace).
@@ -71,6 +73,7 @@ _ADMIN_COMMON = frozenset(
         _P.VIEW_WEBHOOKS,
         _P.MANAGE_WEBHOOKS,
         _P.VIEW_AUDIT_LOG,
+        _P.MANAGE_POLICIES,
     }
 )
 

@@ -34,6 +34,8 @@ MODEL_MODULES: tuple[str, ...] = (
     "models.change_approvals",
     # AML screening
     "models.aml",
+    # policies and transaction approvals
+    "models.policies",
 )
 
 ORM_APP = OrmApp(model_modules=MODEL_MODULES, migrations="models.migrations")

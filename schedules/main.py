@@ -17,6 +17,7 @@ Jobs:
 - ``change_approvals.expire`` every ``CHANGE_APPROVAL_EXPIRE_INTERVAL_SECONDS``: expire change
   approval requests past their 72 hours.
 - ``aml.poll`` every 10 s: pending AML screenings and providers' updates (docs/aml.md).
+- ``transaction_approvals.expire`` every ``TRANSACTION_APPROVAL_EXPIRE_INTERVAL_SECONDS``: approvals expiry.
 - ``keys.expire_stale`` every 60 s: fail key generations not ready within
   ``KEY_GENERATION_TIMEOUT_SECONDS``, naming the participants they waited for.
 
@@ -44,6 +45,7 @@ from domain.maintenance import PURGE_EXPIRED
 from domain.networks.devnet_chain import PRODUCE_BLOCKS
 from domain.signing.keys import EXPIRE_STALE as EXPIRE_KEY_GENERATIONS
 from domain.signing.keys import EXPIRE_STALE_INTERVAL_SECONDS
+from domain.transaction_approvals import EXPIRE as EXPIRE_APPROVALS
 from domain.transactions import COMPACT_CHANGELOG
 from domain.webhooks.catalogue import SWEEP, SWEEP_INTERVAL_SECONDS
 from domain.withdrawals.pipeline import EXPIRE as EXPIRE_WITHDRAWALS
@@ -100,6 +102,8 @@ class Scheduler:
             ScheduledJob(EXPIRE_CHANGE_APPROVALS, settings.change_approval_expire_interval_seconds,
                          _enqueue(EXPIRE_CHANGE_APPROVALS, broker)),
             ScheduledJob(AML_POLL, AML_POLL_INTERVAL_SECONDS, _enqueue(AML_POLL, broker)),
+            ScheduledJob(EXPIRE_APPROVALS, settings.transaction_approval_expire_interval_seconds,
+                         _enqueue(EXPIRE_APPROVALS, broker)),
         ]
         if settings.devnet_enabled:
             every.append(ScheduledJob(PRODUCE_BLOCKS, settings.devnet_block_interval_seconds,

@@ -19,6 +19,8 @@ TRANSACTION_FAILED = "transaction.failed"
 TRANSACTION_DECLINED = "transaction.declined"
 TRANSACTION_CANCELLED = "transaction.cancelled"
 TRANSACTION_EXPIRED = "transaction.expired"
+#: An approver voted on a withdrawal awaiting approvals (domain/transaction_approvals.py).
+TRANSACTION_APPROVAL_VOTED = "transaction.approval_voted"
 WEBHOOK_TEST = "webhook.test"
 #: Security events: what the workspace's administrators are told of (domain/notifications.py).
 BACKUP_STARTED = "backup.started"
@@ -53,6 +55,7 @@ EVENT_TYPES: dict[str, str] = {
     TRANSACTION_DECLINED: "a withdrawal was declined by a check or an approver; what it held is released",
     TRANSACTION_CANCELLED: "a withdrawal was cancelled by its creator before signing; what it held is released",
     TRANSACTION_EXPIRED: "a withdrawal was not signing in time; what it held is released",
+    TRANSACTION_APPROVAL_VOTED: "an approver voted on a withdrawal awaiting approvals (the transaction and the vote)",
     WEBHOOK_TEST: "a test event sent on request to one webhook (POST .../test)",
     BACKUP_STARTED: "someone started a backup: an export of every key share of the workspace",
     BACKUP_FILE_DOWNLOADED: "someone downloaded the workspace's backup file",
@@ -72,7 +75,8 @@ FINAL_STATUS_EVENTS: dict[str, str] = {
     "cancelled": TRANSACTION_CANCELLED, "expired": TRANSACTION_EXPIRED,
 }
 #: What a webhook may subscribe to: exact types and whole families.
-SUBSCRIBABLE_TYPES = frozenset({TRANSACTION_CREATED, TRANSACTION_UPDATED, *FINAL_STATUS_EVENTS.values(),
+SUBSCRIBABLE_TYPES = frozenset({TRANSACTION_CREATED, TRANSACTION_UPDATED, TRANSACTION_APPROVAL_VOTED,
+                                *FINAL_STATUS_EVENTS.values(),
                                 BACKUP_STARTED, BACKUP_FILE_DOWNLOADED, WORKSPACE_OWNER_CHANGED,
                                 GAS_STATION_BUDGET_REACHED, GAS_STATION_LOW_BALANCE,
                                 *CHANGE_APPROVAL_EVENTS, AML_SCREENED, AML_UPDATED, AML_RELEASED})

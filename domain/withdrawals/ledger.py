@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from domain import audit, balances, transactions
 from domain.currencies import Currency, registry
@@ -154,6 +154,18 @@ async def settle(parties: Parties, *, moved: bool, fee: int, block_height: int |
 # Writing a change
 # --------------------------------------------------------------------------------------------
 
+#: Called by :func:`write_change` for every status change (not the creation), in the same
+#: database transaction, with the withdrawal, its previous status and the new one: how the policy
+#: windows are released and taken again and how transaction approvals open and close, without
+#: this package importing them (domain.policies registers its listener on import).
+TransitionListener = Callable[[Transaction, str, str], Awaitable[None]]
+_listeners: list[TransitionListener] = []
+
+
+def add_transition_listener(listener: TransitionListener) -> None:
+    if listener not in _listeners:
+        _listeners.append(listener)
+
 
 async def _sides(parties: Parties) -> None:
     """Refresh from / to / fee_payer with the wallets' current absolute balances and versions."""
@@ -196,6 +208,9 @@ async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | N
         statuses.require_move(tx.status, status)
     previous = None if created else tx.status
     tx.status = status
+    if previous is not None:
+        for listener in list(_listeners):
+            await listener(tx, previous, status)
     await _sides(parties)
     action = "withdrawal.created" if created else (
         "withdrawal.confirmations" if previous == status else f"withdrawal.{status}")

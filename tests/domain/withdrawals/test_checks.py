@@ -36,7 +36,7 @@ class FixedCheck:
 
 @pytest.fixture(autouse=True)
 def only_these_checks() -> Iterator[None]:
-    """The stage with only the checks a test registers (the service's own, AML among them, are
+    """The stage with only the checks a test registers (the service's own, the policy engine and AML, are
     put back afterwards)."""
     installed = checks.registered_checks()
     for check in installed:

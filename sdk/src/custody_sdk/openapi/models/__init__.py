@@ -27,6 +27,8 @@ from .aml_settings_trusted_addresses_item import AmlSettingsTrustedAddressesItem
 from .aml_settings_update import AmlSettingsUpdate
 from .api_user_create import ApiUserCreate
 from .api_user_create_role import ApiUserCreateRole
+from .approval_requirement import ApprovalRequirement
+from .approval_vote import ApprovalVote
 from .approver_set import ApproverSet
 from .asset import Asset
 from .asset_configuration import AssetConfiguration
@@ -83,6 +85,11 @@ from .dkg_complaint import DkgComplaint
 from .error_code import ErrorCode
 from .error_envelope import ErrorEnvelope
 from .error_envelope_details import ErrorEnvelopeDetails
+from .explain import Explain
+from .explain_approval import ExplainApproval
+from .explain_request import ExplainRequest
+from .explain_request_no_match_action import ExplainRequestNoMatchAction
+from .explain_request_rules_type_0_item import ExplainRequestRulesType0Item
 from .exposure import Exposure
 from .gas_station import GasStation
 from .gas_station_state import GasStationState
@@ -95,6 +102,7 @@ from .group_members_change import GroupMembersChange
 from .group_update import GroupUpdate
 from .health import Health
 from .health_status import HealthStatus
+from .hypothetical_withdrawal import HypotheticalWithdrawal
 from .inactive_token import InactiveToken
 from .invitation import Invitation
 from .invitation_accept import InvitationAccept
@@ -124,6 +132,7 @@ from .list_deliveries_status import ListDeliveriesStatus
 from .list_invitations_status import ListInvitationsStatus
 from .list_tags_order_by import ListTagsOrderBy
 from .list_tags_order_dir import ListTagsOrderDir
+from .list_transaction_approvals_scope import ListTransactionApprovalsScope
 from .list_transactions_direction import ListTransactionsDirection
 from .list_transactions_status_item import ListTransactionsStatusItem
 from .list_vaults_tag_match_mode import ListVaultsTagMatchMode
@@ -134,6 +143,15 @@ from .ownership_transfer_status import OwnershipTransferStatus
 from .pairing_initiate import PairingInitiate
 from .pairing_invitation import PairingInvitation
 from .participant import Participant
+from .policy_list import PolicyList
+from .policy_publish import PolicyPublish
+from .policy_publish_no_match_action import PolicyPublishNoMatchAction
+from .policy_publish_rules_item import PolicyPublishRulesItem
+from .policy_rollback import PolicyRollback
+from .policy_state import PolicyState
+from .policy_version import PolicyVersion
+from .policy_version_page import PolicyVersionPage
+from .policy_version_rules_item import PolicyVersionRulesItem
 from .quorum_action import QuorumAction
 from .quorum_action_fixed_mode import QuorumActionFixedMode
 from .quorum_action_list import QuorumActionList
@@ -164,6 +182,9 @@ from .round_2_delivery import Round2Delivery
 from .round_2_package import Round2Package
 from .round_2_package_recipient import Round2PackageRecipient
 from .round_2_submission import Round2Submission
+from .rule_verdict import RuleVerdict
+from .rule_verdict_conditions_item import RuleVerdictConditionsItem
+from .rule_verdict_window import RuleVerdictWindow
 from .server_time import ServerTime
 from .set_approver import SetApprover
 from .settings_set import SettingsSet
@@ -194,6 +215,8 @@ from .token_access_permissions_item import TokenAccessPermissionsItem
 from .token_access_role import TokenAccessRole
 from .token_request import TokenRequest
 from .transaction import Transaction
+from .transaction_approval import TransactionApproval
+from .transaction_approval_page import TransactionApprovalPage
 from .transaction_create import TransactionCreate
 from .transaction_destination_type import TransactionDestinationType
 from .transaction_page import TransactionPage
@@ -212,6 +235,7 @@ from .vault_tags_change import VaultTagsChange
 from .verification_group import VerificationGroup
 from .verification_group_schema import VerificationGroupSchema
 from .verification_groups import VerificationGroups
+from .vote_body import VoteBody
 from .wallet_balance import WalletBalance
 from .wallet_create import WalletCreate
 from .wallet_created import WalletCreated
@@ -285,6 +309,8 @@ __all__ = (
     "AmlSettingsUpdate",
     "ApiUserCreate",
     "ApiUserCreateRole",
+    "ApprovalRequirement",
+    "ApprovalVote",
     "ApproverSet",
     "Asset",
     "AssetConfiguration",
@@ -341,6 +367,11 @@ __all__ = (
     "ErrorCode",
     "ErrorEnvelope",
     "ErrorEnvelopeDetails",
+    "Explain",
+    "ExplainApproval",
+    "ExplainRequest",
+    "ExplainRequestNoMatchAction",
+    "ExplainRequestRulesType0Item",
     "Exposure",
     "GasStation",
     "GasStationState",
@@ -353,6 +384,7 @@ __all__ = (
     "GroupUpdate",
     "Health",
     "HealthStatus",
+    "HypotheticalWithdrawal",
     "InactiveToken",
     "Invitation",
     "InvitationAccept",
@@ -382,6 +414,7 @@ __all__ = (
     "ListInvitationsStatus",
     "ListTagsOrderBy",
     "ListTagsOrderDir",
+    "ListTransactionApprovalsScope",
     "ListTransactionsDirection",
     "ListTransactionsStatusItem",
     "ListVaultsTagMatchMode",
@@ -392,6 +425,15 @@ __all__ = (
     "PairingInitiate",
     "PairingInvitation",
     "Participant",
+    "PolicyList",
+    "PolicyPublish",
+    "PolicyPublishNoMatchAction",
+    "PolicyPublishRulesItem",
+    "PolicyRollback",
+    "PolicyState",
+    "PolicyVersion",
+    "PolicyVersionPage",
+    "PolicyVersionRulesItem",
     "QuorumAction",
     "QuorumActionFixedMode",
     "QuorumActionList",
@@ -422,6 +464,9 @@ __all__ = (
     "Round2Package",
     "Round2PackageRecipient",
     "Round2Submission",
+    "RuleVerdict",
+    "RuleVerdictConditionsItem",
+    "RuleVerdictWindow",
     "ServerTime",
     "SetApprover",
     "SettingsSet",
@@ -452,6 +497,8 @@ __all__ = (
     "TokenAccessRole",
     "TokenRequest",
     "Transaction",
+    "TransactionApproval",
+    "TransactionApprovalPage",
     "TransactionCreate",
     "TransactionDestinationType",
     "TransactionPage",
@@ -470,6 +517,7 @@ __all__ = (
     "VerificationGroup",
     "VerificationGroups",
     "VerificationGroupSchema",
+    "VoteBody",
     "WalletBalance",
     "WalletCreate",
     "WalletCreated",

@@ -1,0 +1,230 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.list_transaction_approvals_scope import (
+    ListTransactionApprovalsScope,
+)
+from ...models.transaction_approval_page import TransactionApprovalPage
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    scope: ListTransactionApprovalsScope | Unset = "PENDING_MY_VOTE",
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
+    x_workspace_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_workspace_id, Unset):
+        headers["X-Workspace-Id"] = x_workspace_id
+
+    params: dict[str, Any] = {}
+
+    json_scope: str | Unset = UNSET
+    if not isinstance(scope, Unset):
+        json_scope = scope
+
+    params["scope"] = json_scope
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/transactions/approvals",
+        "params": params,
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> TransactionApprovalPage | None:
+    if response.status_code == 200:
+        response_200 = TransactionApprovalPage.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[TransactionApprovalPage]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    scope: ListTransactionApprovalsScope | Unset = "PENDING_MY_VOTE",
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[TransactionApprovalPage]:
+    """Approval requests: those waiting for the caller's vote (default), or all (APPROVE_TRANSACTION)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        scope (ListTransactionApprovalsScope | Unset):  Default: 'PENDING_MY_VOTE'.
+        limit (int | Unset):  Default: 100.
+        offset (int | Unset):  Default: 0.
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[TransactionApprovalPage]
+    """
+
+    kwargs = _get_kwargs(
+        scope=scope,
+        limit=limit,
+        offset=offset,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    scope: ListTransactionApprovalsScope | Unset = "PENDING_MY_VOTE",
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
+    x_workspace_id: str | Unset = UNSET,
+) -> TransactionApprovalPage | None:
+    """Approval requests: those waiting for the caller's vote (default), or all (APPROVE_TRANSACTION)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        scope (ListTransactionApprovalsScope | Unset):  Default: 'PENDING_MY_VOTE'.
+        limit (int | Unset):  Default: 100.
+        offset (int | Unset):  Default: 0.
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        TransactionApprovalPage
+    """
+
+    return sync_detailed(
+        client=client,
+        scope=scope,
+        limit=limit,
+        offset=offset,
+        x_workspace_id=x_workspace_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    scope: ListTransactionApprovalsScope | Unset = "PENDING_MY_VOTE",
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[TransactionApprovalPage]:
+    """Approval requests: those waiting for the caller's vote (default), or all (APPROVE_TRANSACTION)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        scope (ListTransactionApprovalsScope | Unset):  Default: 'PENDING_MY_VOTE'.
+        limit (int | Unset):  Default: 100.
+        offset (int | Unset):  Default: 0.
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[TransactionApprovalPage]
+    """
+
+    kwargs = _get_kwargs(
+        scope=scope,
+        limit=limit,
+        offset=offset,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    scope: ListTransactionApprovalsScope | Unset = "PENDING_MY_VOTE",
+    limit: int | Unset = 100,
+    offset: int | Unset = 0,
+    x_workspace_id: str | Unset = UNSET,
+) -> TransactionApprovalPage | None:
+    """Approval requests: those waiting for the caller's vote (default), or all (APPROVE_TRANSACTION)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        scope (ListTransactionApprovalsScope | Unset):  Default: 'PENDING_MY_VOTE'.
+        limit (int | Unset):  Default: 100.
+        offset (int | Unset):  Default: 0.
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        TransactionApprovalPage
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            scope=scope,
+            limit=limit,
+            offset=offset,
+            x_workspace_id=x_workspace_id,
+        )
+    ).parsed
