@@ -12,7 +12,7 @@ from core.unit_of_work import unit_of_work
 from domain import transaction_approvals
 
 
-@actor(transaction_approvals.EXPIRE, queue="withdrawals", max_retries=0)
+@actor(transaction_approvals.EXPIRE, max_retries=0)
 async def expire() -> None:
     """End withdrawals whose approvals did not complete before their expiry."""
     for transaction_id in await transaction_approvals.due_for_expiry():

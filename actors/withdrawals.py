@@ -12,6 +12,7 @@ import asyncio
 import logging
 import uuid
 
+import domain.policies  # noqa: F401 - installs the policy check (first) and the AML policy's evaluator
 from core.jobs import actor, command_actor
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
@@ -21,7 +22,8 @@ from domain.withdrawals.create import CHECK
 
 logger = logging.getLogger(__name__)
 
-# The check stage's checks, in the process that runs it: AML screening (docs/aml.md).
+# The check stage's checks, in the process that runs it, in order: the policy engine (installed
+# by importing domain.policies, docs/policies.md), then AML screening (docs/aml.md).
 aml_screening.install()
 
 

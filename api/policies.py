@@ -12,7 +12,7 @@ import uuid
 from sanic import Blueprint, Request
 
 from api.context import principal
-from api.contract import Reply, endpoint
+from api.contract import Reply, endpoint, gated
 from api.schemas.policies import (
     Explain,
     ExplainRequest,
@@ -34,7 +34,7 @@ bp = Blueprint("policies", url_prefix="/api/v2/admin/tenants/<tenant_uuid:uuid>/
 _TAG = "policies"
 _WS = {403: ["PERMISSION_DENIED"], 404: ["WORKSPACE_NOT_FOUND"]}
 _TYPE = {403: ["PERMISSION_DENIED"], 404: ["WORKSPACE_NOT_FOUND", "POLICY_TYPE_NOT_FOUND"]}
-_RULE_ERRORS = {400: ["INVALID_POLICY_RULE", "POLICY_GROUPS_UNAVAILABLE"]}
+_RULE_ERRORS = {400: ["INVALID_POLICY_RULE"]}
 
 
 @bp.get("")
@@ -65,7 +65,7 @@ async def get_policy(request: Request, tenant_uuid: uuid.UUID, policy_type: str)
           description="Answers 201 with the new version. Rules are validated as a whole (400 INVALID_POLICY_RULE "
                       "names the field); tags, vaults, wallets, whitelisted wallets and approvers must be the "
                       "workspace's.", tag=_TAG, body=PolicyPublish, responses={201: PolicyVersion},
-          errors={**_TYPE, **_RULE_ERRORS})
+          errors=gated({**_TYPE, **_RULE_ERRORS}))
 async def publish_policy(request: Request, tenant_uuid: uuid.UUID, policy_type: str, body: PolicyPublish) -> Reply:
     caller = await principal(request)
     async with unit_of_work():
@@ -105,9 +105,9 @@ async def get_version(request: Request, tenant_uuid: uuid.UUID, policy_type: str
 @bp.post("/<policy_type:str>/rollback")
 @endpoint(summary="Publish a copy of an earlier version as the next one (MANAGE_POLICIES; Manage policies: "
                   "rollback)", tag=_TAG, body=PolicyRollback, responses={201: PolicyVersion},
-          errors={403: ["PERMISSION_DENIED"],
-                  404: ["WORKSPACE_NOT_FOUND", "POLICY_TYPE_NOT_FOUND", "POLICY_VERSION_NOT_FOUND"],
-                  **_RULE_ERRORS})
+          errors=gated({403: ["PERMISSION_DENIED"],
+                        404: ["WORKSPACE_NOT_FOUND", "POLICY_TYPE_NOT_FOUND", "POLICY_VERSION_NOT_FOUND"],
+                        **_RULE_ERRORS}))
 async def rollback_policy(request: Request, tenant_uuid: uuid.UUID, policy_type: str, body: PolicyRollback) -> Reply:
     caller = await principal(request)
     async with unit_of_work():
@@ -121,7 +121,7 @@ async def rollback_policy(request: Request, tenant_uuid: uuid.UUID, policy_type:
                   "verdict and why, the matched rule, window usage (VIEW_WORKSPACE)",
           description="Nothing is created, locked or counted. Transfer policies only.", tag=_TAG,
           body=ExplainRequest, responses={200: Explain},
-          errors={400: ["INVALID_AMOUNT", "INVALID_POLICY_RULE", "POLICY_GROUPS_UNAVAILABLE", "POLICY_TYPE_NOT_EXPLAINABLE",
+          errors={400: ["INVALID_AMOUNT", "INVALID_POLICY_RULE", "POLICY_TYPE_NOT_EXPLAINABLE",
                         "INVALID_ADDRESS", "TARGET_AMBIGUOUS", "TARGET_CURRENCY_MISMATCH", "TARGET_ADDRESS_MISMATCH",
                         "SAME_SOURCE_AND_TARGET"],
                   403: ["PERMISSION_DENIED"],

@@ -6,14 +6,9 @@ calling the same service the direct path calls, while ``registry.applying`` is s
 lets it through; the services are strict where the state table says FAILED: a user already in
 the role or group, an address already whitelisted, no tag pair valid any more).
 
-**Policies** (update, rollback) are registered without ``apply``: gating them answers 503
-CHANGE_APPROVAL_UNAVAILABLE until the policy service plugs in, at merge, with one line::
-
-    register_policies(apply=policies.apply_change, validate=policies.validate_change)
-
-where both are ``async (*, workspace_id, payload, principal) -> None`` and ``payload`` is what
-the policy service passed to ``gate(action=MANAGE_POLICIES, operation="update" | "rollback",
-payload={... "policy_type_name": ..., "version_published_at": ...})``.
+**Policies** (update, rollback) apply through the policy service (``domain.policies.service``:
+``validate_change`` refuses a request whose policy was published again meanwhile, ``apply_change``
+publishes); the payload is what that service passed to ``gate``.
 """
 
 from __future__ import annotations
@@ -41,6 +36,7 @@ from domain.change_approvals.registry import (
 )
 from domain.currencies import currency_for_workspace
 from domain.errors import ValidationFailed
+from domain.policies import service as policy_service
 from models.groups import Group
 from models.tags import Tag
 from models.users import User, WorkspaceMember
@@ -256,6 +252,6 @@ register(GatedAction(key=MANAGE_TAGS, display_name="Manage tags",
                      display=_tags_display, apply=_tags_apply))
 register(GatedAction(key=ONE_TIME_ADDRESS_TRANSFERS, display_name="One-time address transfers", operations=(),
                      apply=_one_time_apply))
-# Policies: known (actions list, settings, display) but not applicable until register_policies(...).
-register(GatedAction(key=MANAGE_POLICIES, display_name="Manage policies", operations=("update", "rollback"),
-                     display=_policies_display))
+# Policies: the policy service validates again (the policy must not have changed since the request)
+# and publishes; the initiator's rights are not re-checked (spec).
+register_policies(apply=policy_service.apply_change, validate=policy_service.validate_change)

@@ -16,12 +16,11 @@ from domain.policies.service import (
     evaluate_aml_policy,
     install,
     publish_policy,
-    register_group_resolver,
     rollback_policy,
     validate_policy,
 )
 
 install()
 
-__all__ = ["AmlPolicyVerdict", "evaluate_aml_policy", "publish_policy", "register_group_resolver",
+__all__ = ["AmlPolicyVerdict", "evaluate_aml_policy", "publish_policy",
            "rollback_policy", "validate_policy"]

@@ -24,15 +24,18 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, Mapping, Sequence
 
 from tortoise import connections
 
 from core import clock
-from domain import audit, tags
+from domain import audit, groups, tags
+from domain.aml import decisions as aml_decisions
 from domain.auth import Principal
+from domain.change_approvals.gate import gate
+from domain.change_approvals.registry import MANAGE_POLICIES
 from domain.currencies import registry
-from domain.errors import NotFound, ValidationFailed
+from domain.errors import Conflict, NotFound, ValidationFailed
 from domain.permissions import Permission
 from domain.policies import engine, windows
 from domain.policies import rules as R
@@ -46,23 +49,14 @@ from models.wallets import Wallet
 from models.whitelist import WhitelistedWallet
 
 # --------------------------------------------------------------------------------------------
-# Groups (contract 2): resolved through a hook the change-approvals work registers at merge
+# Groups: an approver set may name a group (domain/groups.py); its members are resolved when the
+# rule requires approval, so a membership change applies to the next withdrawal
 # --------------------------------------------------------------------------------------------
-
-GroupResolver = Callable[[uuid.UUID, uuid.UUID], Awaitable[list[uuid.UUID] | None]]
-_group_resolver: GroupResolver | None = None
-
-
-def register_group_resolver(fn: GroupResolver | None) -> None:
-    """``fn(workspace_id, group_id)`` → the group's member user ids, or None for no such group."""
-    global _group_resolver
-    _group_resolver = fn
 
 
 async def resolve_group(workspace_id: uuid.UUID, group_id: str) -> list[uuid.UUID] | None:
-    if _group_resolver is None:
-        return None
-    return await _group_resolver(workspace_id, uuid.UUID(group_id))
+    """The group's active members (those who can vote), or None when the workspace has no such group."""
+    return await groups.active_member_ids(workspace_id=workspace_id, group_id=uuid.UUID(group_id))
 
 
 # --------------------------------------------------------------------------------------------
@@ -172,10 +166,6 @@ async def validate_policy(*, workspace_id: uuid.UUID, policy_type: str, rules: A
         if rule.approval is not None:
             people |= set(rule.approval.approver_user_ids)
             if rule.approval.group_id is not None:
-                if _group_resolver is None:
-                    raise ValidationFailed(f"{p}.approval.group_id: groups are not available in this service yet; "
-                                           "name the approvers with approver_user_ids", code="POLICY_GROUPS_UNAVAILABLE",
-                                           details={"field": f"{p}.approval.group_id"})
                 members = await resolve_group(workspace_id, rule.approval.group_id)
                 if members is None:
                     raise _refuse(f"{p}.approval.group_id", "no such group in this workspace")
@@ -233,30 +223,82 @@ async def _apply(*, workspace_id: uuid.UUID, policy_type: str, rules: list[R.Rul
     return version
 
 
+async def _base_version(workspace_id: uuid.UUID, policy_type: str) -> int | None:
+    current = await published_version(workspace_id, policy_type)
+    return current.version if current else None
+
+
 async def publish_policy(*, principal: Principal | None, workspace_id: uuid.UUID, policy_type: str, rules: Any,
-                         no_match_action: str = R.BLOCK) -> PolicyVersion:
+                         no_match_action: str = R.BLOCK, on_behalf_of: uuid.UUID | None = None) -> PolicyVersion:
     """Publish ``rules`` as the next version of the workspace's policy (the spec's Manage policies
-    ``update``)."""
+    ``update``; gated by the change approvals: 403 QUORUM_APPROVAL_REQUIRED when its rule is on).
+
+    ``on_behalf_of``: the initiator of an approved change, applied with no principal.
+    """
     if principal is not None:
         principal.require(workspace_id, Permission.MANAGE_POLICIES)
     parsed_rules = await validate_policy(workspace_id=workspace_id, policy_type=policy_type, rules=rules,
                                          no_match_action=no_match_action)
+    await gate(principal=principal, workspace_id=workspace_id, action=MANAGE_POLICIES, operation="update",
+               payload={"policy_type": policy_type, "policy_type_name": R.POLICY_TYPE_NAMES[policy_type],
+                        "rules": R.stored(parsed_rules, policy_type), "no_match_action": no_match_action,
+                        "base_version": await _base_version(workspace_id, policy_type)})
     return await _apply(workspace_id=workspace_id, policy_type=policy_type, rules=parsed_rules,
-                        no_match_action=no_match_action, actor_id=principal.user.id if principal else None,
-                        copied_from=None)
+                        no_match_action=no_match_action,
+                        actor_id=principal.user.id if principal else on_behalf_of, copied_from=None)
 
 
 async def rollback_policy(*, principal: Principal | None, workspace_id: uuid.UUID, policy_type: str,
-                          version: int) -> PolicyVersion:
-    """Publish a copy of ``version`` as the next version (Manage policies ``rollback``)."""
+                          version: int, on_behalf_of: uuid.UUID | None = None) -> PolicyVersion:
+    """Publish a copy of ``version`` as the next version (Manage policies ``rollback``; gated like
+    :func:`publish_policy`)."""
     if principal is not None:
         principal.require(workspace_id, Permission.MANAGE_POLICIES)
     old = await get_version(principal=None, workspace_id=workspace_id, policy_type=policy_type, version=version)
     parsed_rules = await validate_policy(workspace_id=workspace_id, policy_type=policy_type, rules=old.rules,
                                          no_match_action=old.no_match_action)
+    await gate(principal=principal, workspace_id=workspace_id, action=MANAGE_POLICIES, operation="rollback",
+               payload={"policy_type": policy_type, "policy_type_name": R.POLICY_TYPE_NAMES[policy_type],
+                        "version": old.version, "version_published_at": old.published_at.isoformat(),
+                        "base_version": await _base_version(workspace_id, policy_type)})
     return await _apply(workspace_id=workspace_id, policy_type=policy_type, rules=parsed_rules,
-                        no_match_action=old.no_match_action, actor_id=principal.user.id if principal else None,
-                        copied_from=old.version)
+                        no_match_action=old.no_match_action,
+                        actor_id=principal.user.id if principal else on_behalf_of, copied_from=old.version)
+
+
+async def _unchanged_since_request(*, workspace_id: uuid.UUID, payload: Mapping[str, Any]) -> None:
+    """An approved change applies only to the version it was requested against (spec state table:
+    "policy changed after the request" → FAILED)."""
+    if await _base_version(workspace_id, payload["policy_type"]) != payload.get("base_version"):
+        raise Conflict("the policy changed after the request: another version was published meanwhile",
+                       code="POLICY_CHANGED", details={"policy_type": payload["policy_type"],
+                                                       "requested_against": payload.get("base_version")})
+
+
+async def validate_change(*, workspace_id: uuid.UUID, payload: Mapping[str, Any],
+                          principal: Principal | None = None) -> None:
+    """Re-validate an approved Manage policies change before it is applied (change approvals)."""
+    await _unchanged_since_request(workspace_id=workspace_id, payload=payload)
+    if payload.get("operation") == "rollback":
+        await get_version(principal=None, workspace_id=workspace_id, policy_type=payload["policy_type"],
+                          version=int(payload["version"]))
+    else:
+        await validate_policy(workspace_id=workspace_id, policy_type=payload["policy_type"], rules=payload["rules"],
+                              no_match_action=payload["no_match_action"])
+
+
+async def apply_change(*, workspace_id: uuid.UUID, payload: Mapping[str, Any],
+                       principal: Principal | None = None) -> None:
+    """Apply an approved Manage policies change (the change approvals' actor; no rights re-checked)."""
+    await _unchanged_since_request(workspace_id=workspace_id, payload=payload)
+    initiator = principal.user.id if principal is not None else None
+    if payload.get("operation") == "rollback":
+        await rollback_policy(principal=None, workspace_id=workspace_id, policy_type=payload["policy_type"],
+                              version=int(payload["version"]), on_behalf_of=initiator)
+    else:
+        await publish_policy(principal=None, workspace_id=workspace_id, policy_type=payload["policy_type"],
+                             rules=payload["rules"], no_match_action=payload["no_match_action"],
+                             on_behalf_of=initiator)
 
 
 async def _tag_references(*, workspace_id: uuid.UUID, tag_ids: Sequence[uuid.UUID]) -> list[tags.TagReference]:
@@ -539,8 +581,23 @@ async def on_transition(tx: Transaction, previous: str, status: str) -> None:
         await windows.retake_transaction(tx.id)
 
 
+async def _aml_policy_decision(facts: aml_decisions.AmlFacts) -> aml_decisions.AmlDecision | None:
+    """The AML screening's policy evaluator: the published AML policy decides (None without one)."""
+    verdict = await evaluate_aml_policy(
+        workspace_id=facts.workspace_id, direction=facts.direction, vault_id=facts.vault_id,
+        currency_id=facts.currency_id, amount=facts.amount, amount_usdt=facts.amount_usdt,
+        counterparty_address=facts.counterparty_address or "", risk_level=facts.risk_level,
+        risk_score=facts.risk_score, matched_risks=list(facts.matched_risks))
+    if verdict is None:
+        return None
+    return aml_decisions.AmlDecision(verdict.action, rule_id=verdict.rule_id, reason=verdict.reason,
+                                     approval=verdict.approval)
+
+
 def install() -> None:
-    """Register the check, the tag reference provider and the transition listener (idempotent)."""
+    """Register the check, the tag reference provider, the transition listener and the AML
+    policy's evaluator (idempotent)."""
+    aml_decisions.register_policy_evaluator(_aml_policy_decision)
     if not any(c.name == PolicyCheck.name for c in checks.registered_checks()):
         checks.register_check(PolicyCheck())
     tags.register_reference_provider("policy_rules", _tag_references)

@@ -170,24 +170,73 @@ async def test_engine_unavailable_is_503_and_saves_nothing(client):
     assert await ChangeRequest.all().count() == 0 and await Invitation.all().count() == 0
 
 
-async def test_policies_are_unavailable_until_their_service_registers(client):
-    # Given the policy rule is on (the action is known, its service is not plugged in yet)
+async def _publish(client, scene, rules):
+    _, response = await client.put(scene.path("/policies/transfer"), headers=scene.admin_api.headers(workspace=None),
+                                   json={"rules": rules, "no_match_action": "allow"})
+    return response
+
+
+async def test_policy_publish_waits_for_the_owner_then_the_worker_publishes_it(client):
+    # Given Manage policies needs the owner's confirmation
     scene = await make_scene()
     await set_rule(scene.workspace_id, "manage_policies")
-    from domain.change_approvals import gate
-    from domain.change_approvals.registry import ChangeApprovalUnavailable
-    from tests.support.callers import make_principal
+    rules = [{"name": "big ones", "action": "block"}]
+    # When an administrator publishes a Transfer policy
+    gated = await _publish(client, scene, rules)
+    # Then 403 QUORUM_APPROVAL_REQUIRED names the action and operation, and no version exists
+    assert gated.status == 403 and gated.json["code"] == "QUORUM_APPROVAL_REQUIRED", gated.json
+    assert gated.json["details"]["action"] == "manage_policies" and gated.json["details"]["operation"] == "update"
+    _, versions = await client.get(scene.path("/policies/transfer/versions"), headers=scene.admin_api.headers(workspace=None))
+    assert versions.json["total"] == 0
+    # And the card shows the policy type's display name
+    request_id = gated.json["details"]["approval_request_uuid"]
+    card = (await _card(client, scene, scene.owner, request_id)).json["request"]
+    assert card["display"]["policy_type_name"] == "Transfer policy"
+    # When the owner approves and the worker applies it
+    assert (await _vote(client, scene, scene.owner, request_id)).status == 200
+    assert await _apply_all() == ["EXECUTED"]
+    # Then version 1 holds the requested rules
+    _, versions = await client.get(scene.path("/policies/transfer/versions"), headers=scene.admin_api.headers(workspace=None))
+    assert versions.json["total"] == 1 and versions.json["items"][0]["rules"][0]["name"] == "big ones"
 
-    principal = await make_principal(role="ADMIN", workspace_id=scene.workspace_id)
-    # When a policy change is gated, Then it is 503 (a request nobody could apply is never registered)
-    try:
-        async with unit_of_work():
-            await gate.gate(principal=principal, workspace_id=uuid.UUID(scene.workspace_id), action="manage_policies",
-                            operation="update", payload={"policy_type_name": "transfer"})
-    except ChangeApprovalUnavailable:
-        pass
-    else:
-        raise AssertionError("expected 503")
+
+async def test_policy_change_fails_when_the_policy_changed_after_the_request(client):
+    # Given a pending publish of the Transfer policy
+    scene = await make_scene()
+    await set_rule(scene.workspace_id, "manage_policies")
+    gated = await _publish(client, scene, [{"name": "a", "action": "allow"}])
+    request_id = gated.json["details"]["approval_request_uuid"]
+    # And another version is published meanwhile (a platform-side change bypassing the gate)
+    from domain.policies import service as policy_service
+    async with unit_of_work():
+        await policy_service.publish_policy(principal=None, workspace_id=uuid.UUID(scene.workspace_id),
+                                            policy_type="transfer", rules=[{"name": "b", "action": "allow"}])
+    # When the owner approves
+    await _vote(client, scene, scene.owner, request_id)
+    # Then the request ends FAILED: the policy changed after the request (spec state table)
+    assert await _apply_all() == ["FAILED"]
+    card = (await _card(client, scene, scene.owner, request_id)).json["request"]
+    assert card["status"] == "FAILED" and card["failure_code"] == "POLICY_CHANGED"
+
+
+async def test_policy_rollback_is_gated_with_the_version_on_the_card(client):
+    # Given two published versions and Manage policies gated afterwards
+    scene = await make_scene()
+    assert (await _publish(client, scene, [{"name": "one", "action": "allow"}])).status == 201
+    assert (await _publish(client, scene, [{"name": "two", "action": "allow"}])).status == 201
+    await set_rule(scene.workspace_id, "manage_policies")
+    # When an administrator rolls back to version 1
+    _, gated = await client.post(scene.path("/policies/transfer/rollback"),
+                                 headers=scene.admin_api.headers(workspace=None), json={"version": 1})
+    # Then it waits, and the card shows the type and the version's publication time
+    assert gated.status == 403 and gated.json["details"]["operation"] == "rollback", gated.json
+    card = (await _card(client, scene, scene.owner, gated.json["details"]["approval_request_uuid"])).json["request"]
+    assert card["display"]["policy_type_name"] == "Transfer policy" and card["display"]["version_published_at"]
+    # When approved and applied, Then version 3 copies version 1
+    await _vote(client, scene, scene.owner, gated.json["details"]["approval_request_uuid"])
+    assert await _apply_all() == ["EXECUTED"]
+    _, latest = await client.get(scene.path("/policies/transfer/versions/3"), headers=scene.admin_api.headers(workspace=None))
+    assert latest.json["rules"][0]["name"] == "one" and latest.json["copied_from_version"] == 1
 
 
 async def test_reject_vote_that_makes_the_threshold_unreachable_rejects(client):

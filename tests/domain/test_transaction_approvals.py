@@ -111,17 +111,17 @@ async def test_every_requirement_of_every_check_must_reach_its_threshold(broker)
     extra = await approver(ws.id)
 
     class AmlLike:
-        name = "aml"
+        name = "aml_like"
 
         async def check(self, subject):
-            return CheckResult(Verdict.REQUIRE_APPROVAL, "aml", details={"approval": {
+            return CheckResult(Verdict.REQUIRE_APPROVAL, "aml_like", details={"approval": {
                 "approver_user_ids": [extra.user_id], "group_id": None, "threshold": 1, "source": "aml:risky"}})
 
     checks.register_check(AmlLike())
     try:
         tx = await _held(ws, wallet)
     finally:
-        checks.unregister_check("aml")
+        checks.unregister_check("aml_like")
     assert [r["source"] for r in (await TransactionApproval.get(transaction_id=tx.id)).requirements] == [
         "policy:hold", "aml:risky"]
     await _vote(people[0], ws, tx, "approve")

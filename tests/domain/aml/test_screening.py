@@ -33,6 +33,8 @@ from tests.support.aml import (
     install_async_provider,
     result,
 )
+from tests.support.approvals import make_person
+from tests.support.policies import publish
 from tests.support.wallets import address_of, fund, open_wallet, reload, vault_with_key, watch, workspace
 from tests.support.withdrawals import ELSEWHERE_EVM, ETH, EVM, allow_one_time_addresses, funded_wallet, step, withdraw
 
@@ -44,6 +46,23 @@ def async_provider() -> Iterator[AsyncTestProvider]:
     provider = install_async_provider()
     yield provider
     providers.unregister_provider(provider.name)
+
+
+@pytest.fixture(autouse=True)
+def aml_check_alone() -> Iterator[None]:
+    """These tests read the AML check's own results: the other checks of the stage (the policy
+    engine's) are set aside for each test and put back afterwards."""
+    from domain.withdrawals import checks
+
+    others = [c for c in checks.registered_checks() if c.name != "aml"]
+    for check in others:
+        checks.unregister_check(check.name)
+    yield
+    everything = checks.registered_checks()
+    for check in everything:
+        checks.unregister_check(check.name)
+    for check in [*others, *everything]:
+        checks.register_check(check)
 
 
 @pytest.fixture
@@ -374,3 +393,25 @@ async def test_records_are_scoped_to_their_workspace(broker, no_policy):
         async with unit_of_work():
             await screening.release_deposit(principal=None, workspace_id=other.id, transaction_id=tx.id)
     assert missing.value.code == "TRANSACTION_NOT_FOUND"
+
+
+async def test_the_published_aml_policy_decides_instead_of_the_default(broker):
+    # Given a sanctioned counterparty (severe: blocked by default) and an AML policy that sends
+    # severe outgoing transfers to an approver instead
+    ws, _, wallet = await _funded()
+    await enable_aml(ws.id, blocked_addresses=[blocked(SANCTIONED)])
+    approver = await make_person(workspace_id=str(ws.id), role="APPROVER")
+    await publish(ws.id, [
+        {"id": "severe-out", "name": "Severe outgoing", "action": "require_approval", "direction": "outgoing",
+         "min_risk_level": "severe", "approval": {"approver_user_ids": [approver.person_id], "threshold": 1}},
+        {"id": "rest", "name": "Rest", "action": "allow"},
+    ], policy_type="aml")
+    # When a withdrawal to it passes the check stage
+    tx = (await withdraw(ws, wallet, SANCTIONED, 1000)).transaction
+    row = await step(pipeline.run_checks, tx)
+    # Then the policy's rule decided (through the evaluator domain.policies registers), not the default
+    assert row.status == "awaiting_approvals"
+    assert row.aml_screening["decision_source"] == "aml:severe-out"
+    (check,) = row.checks
+    assert check["details"]["approval"] == {"approver_user_ids": [approver.person_id], "group_id": None,
+                                            "threshold": 1, "source": "aml:severe-out"}

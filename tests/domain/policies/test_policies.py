@@ -9,12 +9,13 @@ from decimal import Decimal
 import pytest
 
 from core.unit_of_work import unit_of_work
-from domain import prices, tags
+from domain import groups, prices, tags
 from domain.errors import DomainError
-from domain.policies import evaluate_aml_policy, register_group_resolver, service
+from domain.policies import evaluate_aml_policy, service
 from domain.withdrawals import pipeline
 from models.audit import AuditEntry
 from models.transactions import Transaction
+from tests.support.approvals import make_person
 from tests.support.callers import make_principal
 from tests.support.policies import FixedPrices, protected_tag, publish
 from tests.support.wallets import address_of, open_wallet, vault_with_key, workspace
@@ -208,24 +209,23 @@ async def test_only_protected_tags_match_and_a_referenced_tag_cannot_be_deleted(
 # --- approvers and groups -----------------------------------------------------------------------
 
 
-async def test_a_group_needs_the_resolver_and_approvers_must_be_members(broker):
+async def test_a_group_must_be_the_workspaces_and_approvers_must_be_members(broker):
     ws = await workspace()
-    group = str(uuid.uuid4())
-    rule = {"name": "g", "action": "require_approval", "approval": {"group_id": group, "threshold": 1}}
+    rule = {"name": "g", "action": "require_approval", "approval": {"group_id": str(uuid.uuid4()), "threshold": 1}}
+    # Given a group the workspace does not have, Then the rule is refused
     error = await _refused(service.publish_policy(principal=None, workspace_id=ws.id, policy_type="transfer",
                                                   rules=[rule]))
-    assert (error.code, error.status) == ("POLICY_GROUPS_UNAVAILABLE", 400)
-    member = await make_principal(role="APPROVER", workspace_id=ws.id)
-
-    async def resolver(workspace_id, group_id):
-        return [member.user.id] if str(group_id) == group else None
-
-    register_group_resolver(resolver)
-    try:
-        version = await publish(ws.id, [rule])
-        assert version.rules[0]["approval"]["group_id"] == group
-    finally:
-        register_group_resolver(None)
+    assert (error.code, error.status) == ("INVALID_POLICY_RULE", 400)
+    # Given a real group of the workspace with one approver (a person: API users have no device)
+    member = await make_person(workspace_id=str(ws.id), role="APPROVER")
+    async with unit_of_work():
+        group = await groups.create_group(principal=None, workspace_id=ws.id, name="Treasury approvers",
+                                          member_ids=[uuid.UUID(member.person_id)])
+    rule["approval"]["group_id"] = str(group.group.id)
+    # When the rule names it, Then it is published, and the group resolves to its member
+    version = await publish(ws.id, [rule])
+    assert version.rules[0]["approval"]["group_id"] == str(group.group.id)
+    assert await service.resolve_group(ws.id, str(group.group.id)) == [uuid.UUID(member.person_id)]
     stranger = str(uuid.uuid4())
     error = await _refused(service.publish_policy(
         principal=None, workspace_id=ws.id, policy_type="transfer",
