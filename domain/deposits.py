@@ -69,6 +69,16 @@ async def _lock_state(network_id: str) -> ChainWatchState:
     return state
 
 
+async def watched_networks() -> list[str]:
+    """The networks the watcher reads: every enabled devnet, and each enabled real network once
+    a vault has an address on it (nothing to find before that, and an unused network's node
+    need not be reachable)."""
+    enabled = registry().enabled_networks()
+    used = set(await WalletAddress.filter(network__in=[n.id for n in enabled if n.adapter != "devnet"])
+               .distinct().values_list("network", flat=True))
+    return sorted(n.id for n in enabled if n.adapter == "devnet" or n.id in used)
+
+
 async def final_height(adapter: NetworkAdapter) -> int:
     """The newest height whose block has the confirmations a deposit needs."""
     return await adapter.latest_height() - adapter.confirmations_required() + 1

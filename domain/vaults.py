@@ -18,6 +18,7 @@ from typing import Sequence
 from core.settings import get_settings
 from domain import audit, tags
 from domain.auth import Principal
+from domain.currencies import registry
 from domain.errors import Conflict, NotFound
 from domain.permissions import Permission
 from domain.signing import keys
@@ -76,9 +77,16 @@ async def create_vault(*, principal: Principal | None, workspace_id: uuid.UUID, 
         raise Conflict(f"the workspace has reached its limit of {limit} vaults", code="VAULT_LIMIT_REACHED",
                        details={"limit": limit})
     vault = await Vault.create(workspace_id=workspace_id, name=name)
-    key_set = await keys.request_key_generation(vault=vault, actor_id=actor_id)
+    # One key set per scheme the workspace's networks sign with: FROST(Ed25519) (the vault's key
+    # in the API) first, then e.g. the Taproot key of Bitcoin networks, all by the same DKG.
+    workspace = await Workspace.get(id=workspace_id)
+    networks = {c.network.id for c in registry().of_network_type(workspace.network_type)}
+    key_sets = [await keys.request_key_generation(vault=vault, actor_id=actor_id, scheme=scheme)
+                for scheme in keys.schemes_for(networks)]
+    key_set = key_sets[0]
     await audit.record(action="vault.created", object_type="vault", object_id=vault.id, actor_id=actor_id,
-                       workspace_id=workspace_id, details={"name": name, "key_set_id": str(key_set.id)})
+                       workspace_id=workspace_id, details={"name": name, "key_set_id": str(key_set.id),
+                                                           "key_set_ids": {k.scheme: str(k.id) for k in key_sets}})
     return VaultView(vault, key_set)
 
 
@@ -99,7 +107,8 @@ async def list_vaults(
     total = await query.count()
     vaults = await query.order_by("created_at", "id").offset(offset).limit(limit)
     latest: dict[uuid.UUID, KeySet] = {}
-    for key_set in await KeySet.filter(vault_id__in=[v.id for v in vaults]).order_by("created_at"):
+    for key_set in await KeySet.filter(vault_id__in=[v.id for v in vaults],
+                                       scheme=keys.ED25519_SCHEME).order_by("created_at"):
         latest[key_set.vault_id] = key_set  # type: ignore[attr-defined]  # newest wins
     carried = await tags.tags_by_vault([v.id for v in vaults])
     return [VaultView(v, latest.get(v.id), carried.get(v.id, ())) for v in vaults], total

@@ -10,7 +10,7 @@ from typing import Callable
 from domain.currencies import Network, registry
 from domain.errors import ValidationFailed
 from domain.networks.addresses import InvalidAddress
-from domain.networks.base import NetworkAdapter
+from domain.networks.base import NetworkAdapter, key_scheme_of
 from domain.networks.bitcoin import BitcoinAdapter
 from domain.networks.devnet_account import DevnetAccountAdapter
 from domain.networks.devnet_utxo import DevnetUtxoAdapter
@@ -45,6 +45,15 @@ register_adapter("devnet", "account", DevnetAccountAdapter)  # type: ignore[arg-
 register_adapter("devnet", "utxo", DevnetUtxoAdapter)  # type: ignore[arg-type]
 register_adapter("solana", "account", SolanaAdapter)  # type: ignore[arg-type]
 register_adapter("bitcoin", "utxo", BitcoinAdapter)  # type: ignore[arg-type]
+
+
+def key_scheme_of_network(network_id: str) -> str:
+    """The threshold scheme of the key a registry network's addresses derive from and its
+    transfers are signed with (:func:`~domain.networks.base.key_scheme_of` of its adapter),
+    read from the adapter's class: no adapter (nor node connection) is built to answer."""
+    network = registry().network(network_id)
+    factory = _factories.get((network.adapter, network.family))
+    return key_scheme_of(factory)
 
 
 def normalize_address(network_id: str, address: str, *, field: str = "address") -> str:

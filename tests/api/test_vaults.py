@@ -7,6 +7,7 @@ from models.audit import AuditEntry
 from models.keys import KeySet
 from tests.support.callers import make_caller
 from tests.support.wallets import Api
+from threshold.scheme import ED25519_SCHEME, TAPROOT_SCHEME
 
 
 async def test_creating_a_vault_requests_its_key_set_in_the_same_unit_of_work(client, broker):
@@ -15,9 +16,13 @@ async def test_creating_a_vault_requests_its_key_set_in_the_same_unit_of_work(cl
     assert status == 201, vault
     assert (vault["name"], vault["is_frozen"], vault["workspace_id"]) == ("Treasury", False, api.caller.workspace_id)
     assert vault["key_set"]["status"] == "round1" and vault["key_set"]["group_public_key"] is None
-    key_set = await KeySet.get(vault_id=vault["id"])
-    assert str(key_set.id) == vault["key_set"]["id"]
-    assert await Command.filter(actor_name__startswith="signer_").count() == 2  # both signers' DKG round 1
+    # The vault's key (in the API) is FROST(Ed25519); a testnet workspace signs for Bitcoin
+    # networks too, so a Taproot (secp256k1) key set is generated beside it, by the same DKG
+    key_set = await KeySet.get(vault_id=vault["id"], scheme=ED25519_SCHEME)
+    assert str(key_set.id) == vault["key_set"]["id"] and vault["key_set"]["scheme"] == ED25519_SCHEME
+    taproot = await KeySet.get(vault_id=vault["id"], scheme=TAPROOT_SCHEME)
+    assert taproot.status == "round1"
+    assert await Command.filter(actor_name__startswith="signer_").count() == 4  # both signers' round 1, twice
     assert await AuditEntry.filter(action="vault.created", object_id=vault["id"]).count() == 1
 
 
