@@ -20,11 +20,24 @@ AdapterFactory = Callable[[Network], NetworkAdapter]
 
 _factories: dict[tuple[str, str], AdapterFactory] = {}
 _adapters: dict[int, tuple[Network, NetworkAdapter]] = {}
+_key_schemes: dict[tuple[str, str], str] = {}
 
 
-def register_adapter(name: str, family: str, factory: AdapterFactory) -> None:
-    """Make ``adapter: <name>`` usable for networks of ``family`` in the registry."""
+def register_adapter(name: str, family: str, factory: AdapterFactory, *, key_scheme: str | None = None) -> None:
+    """Make ``adapter: <name>`` usable for networks of ``family`` in the registry.
+
+    ``key_scheme`` (default: the factory's ``key_scheme`` attribute, an adapter class's) is the
+    scheme of its networks' keys; a factory replacing another of the same name keeps its scheme
+    unless it names one."""
+    scheme = key_scheme or getattr(factory, "key_scheme", None) or _key_schemes.get((name, family))
     _factories[(name, family)] = factory
+    _key_schemes[(name, family)] = scheme or key_scheme_of(factory)
+
+
+def clear_adapters() -> None:
+    """Forget the adapters built so far (after :func:`register_adapter` replaced a factory: tests
+    that give a network an in-process node)."""
+    _adapters.clear()
 
 
 def get_adapter(network_id: str) -> NetworkAdapter:
@@ -49,11 +62,10 @@ register_adapter("bitcoin", "utxo", BitcoinAdapter)  # type: ignore[arg-type]
 
 def key_scheme_of_network(network_id: str) -> str:
     """The threshold scheme of the key a registry network's addresses derive from and its
-    transfers are signed with (:func:`~domain.networks.base.key_scheme_of` of its adapter),
-    read from the adapter's class: no adapter (nor node connection) is built to answer."""
+    transfers are signed with (:func:`~domain.networks.base.key_scheme_of` of its adapter class,
+    recorded by :func:`register_adapter`): no adapter (nor node connection) is built to answer."""
     network = registry().network(network_id)
-    factory = _factories.get((network.adapter, network.family))
-    return key_scheme_of(factory)
+    return _key_schemes.get((network.adapter, network.family)) or key_scheme_of(None)
 
 
 def normalize_address(network_id: str, address: str, *, field: str = "address") -> str:
