@@ -28,11 +28,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -45,56 +42,28 @@ from embit.transaction import Transaction, TransactionInput, TransactionOutput  
 from domain.currencies import Network  # noqa: E402
 from domain.networks.base import TransferRejected  # noqa: E402
 from domain.networks.bitcoin import SEQUENCE_RBF, SIGHASH_DEFAULT, BitcoinAdapter, p2tr_script  # noqa: E402
-from domain.networks.bitcoin_node import RpcBitcoinNode, RpcError  # noqa: E402
+from domain.networks.bitcoin_node import RpcError  # noqa: E402
+from tests.support import regtest_node  # noqa: E402
 from tests.support.threshold_keys import taproot_key  # noqa: E402
 from threshold.taproot import output_key, verify_bip340  # noqa: E402
 
-#: The regtest parameters of each node: its bech32 prefix and base58 version bytes (hex).
-CHAINS = {
-    "bitcoind": {"hrp": "bcrt", "p2pkh": "6f", "p2sh": "c4"},
-    "litecoind": {"hrp": "rltc", "p2pkh": "6f", "p2sh": "3a"},
-}
 FEE = 2_000
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def regtest_network(binary: str) -> Network:
     """A registry network for the node (the adapter reads its prefixes from ``params``)."""
     params: dict[str, Any] = {"chain": "regtest", "fee_rate_sat_per_vb": 2, "min_fee_rate_sat_per_vb": 1,
-                              "dust_limit": 330, **CHAINS[binary]}
+                              "dust_limit": 330, **regtest_node.CHAINS[binary]}
     return Network(id=f"{binary}-regtest", blockchain_name=f"{binary} regtest", blockchain_icon_url="",
                    network_type="testnet", family="utxo", adapter="bitcoin", native_currency_id="BTC_REGTEST",
                    confirmations=1, params=params)
 
 
-async def wait_for_rpc(node: RpcBitcoinNode, process: subprocess.Popen, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"the node exited with code {process.returncode}")
-        try:
-            await node.call("getblockchaininfo")
-            return
-        except Exception:  # noqa: BLE001 - warming up: connection refused or RPC -28
-            if time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.5)
-
-
 async def run(binary_path: str, binary: str, datadir: Path) -> int:
-    rpc_port, password = free_port(), "custody-integration"
-    process = subprocess.Popen(
-        [binary_path, "-regtest", f"-datadir={datadir}", "-server=1", "-listen=0", f"-rpcport={rpc_port}",
-         "-rpcuser=custody", f"-rpcpassword={password}", "-fallbackfee=0.0001", "-printtoconsole=0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    node = RpcBitcoinNode(f"http://custody:{password}@127.0.0.1:{rpc_port}")
+    running = regtest_node.start(binary, binary_path, datadir)
+    node = running.rpc
     try:
-        await wait_for_rpc(node, process)
+        await running.wait_ready()
         adapter = BitcoinAdapter(regtest_network(binary), node=node)
         key = taproot_key("integration:regtest")
         address = adapter.address_from_public_key(key.group_public_key)
@@ -135,25 +104,20 @@ async def run(binary_path: str, binary: str, datadir: Path) -> int:
               f"{output['confirmations']} confirmation(s), {output['value']} to the vault address")
         return 0
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        running.stop()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--binary", choices=sorted(CHAINS), default=None, help="the node to run (default: the first found)")
+    parser.add_argument("--binary", choices=sorted(regtest_node.CHAINS), default=None, help="the node to run (default: the first found)")
     parser.add_argument("--keep", action="store_true", help="keep the node's data directory")
     args = parser.parse_args()
-    candidates = [args.binary] if args.binary else sorted(CHAINS)
-    found = [(name, shutil.which(name)) for name in candidates if shutil.which(name)]
-    if not found:
-        print(f"skipped: no {' or '.join(candidates)} on the PATH (Debian: apt-get install litecoind); "
-              "the test suite checks the same spends with py-bitcoinkernel")
+    found = regtest_node.installed(args.binary)
+    if found is None:
+        print(f"skipped: no {args.binary or 'bitcoind or litecoind'} on the PATH (Debian: apt-get install "
+              "litecoind); the test suite checks the same spends with py-bitcoinkernel")
         return 0
-    name, path = found[0]
+    name, path = found
     datadir = Path(tempfile.mkdtemp(prefix=f"custody-{name}-regtest-"))
     try:
         return asyncio.run(run(str(path), name, datadir))
