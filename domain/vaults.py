@@ -34,6 +34,16 @@ class VaultView:
     key_set: KeySet | None
     #: The tags the vault carries, in label order.
     tags: Sequence[Tag] = ()
+    #: The newest key set of every scheme (FROST(Ed25519), the vault's ``key_set``, first).
+    key_sets: Sequence[KeySet] = ()
+
+
+def _newest_per_scheme(key_sets: Sequence[KeySet]) -> list[KeySet]:
+    """The newest key set of each scheme, Ed25519 first (``key_sets`` oldest first)."""
+    newest: dict[str, KeySet] = {}
+    for key_set in key_sets:
+        newest[key_set.scheme] = key_set
+    return sorted(newest.values(), key=lambda k: (k.scheme != keys.ED25519_SCHEME, k.scheme))
 
 
 def _require(principal: Principal | None, workspace_id: uuid.UUID, permission: Permission) -> None:
@@ -60,7 +70,8 @@ async def _key_set(vault: Vault) -> KeySet | None:
 
 
 async def _view(vault: Vault) -> VaultView:
-    return VaultView(vault, await _key_set(vault), (await tags.tags_by_vault([vault.id])).get(vault.id, ()))
+    every = _newest_per_scheme(await KeySet.filter(vault_id=vault.id).order_by("created_at", "id"))
+    return VaultView(vault, await _key_set(vault), (await tags.tags_by_vault([vault.id])).get(vault.id, ()), every)
 
 
 async def create_vault(*, principal: Principal | None, workspace_id: uuid.UUID, name: str) -> VaultView:
@@ -87,7 +98,7 @@ async def create_vault(*, principal: Principal | None, workspace_id: uuid.UUID, 
     await audit.record(action="vault.created", object_type="vault", object_id=vault.id, actor_id=actor_id,
                        workspace_id=workspace_id, details={"name": name, "key_set_id": str(key_set.id),
                                                            "key_set_ids": {k.scheme: str(k.id) for k in key_sets}})
-    return VaultView(vault, key_set)
+    return VaultView(vault, key_set, (), key_sets)
 
 
 async def view_vault(*, principal: Principal | None, workspace_id: uuid.UUID, vault_id: uuid.UUID) -> VaultView:
@@ -107,11 +118,14 @@ async def list_vaults(
     total = await query.count()
     vaults = await query.order_by("created_at", "id").offset(offset).limit(limit)
     latest: dict[uuid.UUID, KeySet] = {}
-    for key_set in await KeySet.filter(vault_id__in=[v.id for v in vaults],
-                                       scheme=keys.ED25519_SCHEME).order_by("created_at"):
-        latest[key_set.vault_id] = key_set  # type: ignore[attr-defined]  # newest wins
+    every: dict[uuid.UUID, list[KeySet]] = {}
+    for key_set in await KeySet.filter(vault_id__in=[v.id for v in vaults]).order_by("created_at", "id"):
+        every.setdefault(key_set.vault_id, []).append(key_set)  # type: ignore[attr-defined]
+        if key_set.scheme == keys.ED25519_SCHEME:
+            latest[key_set.vault_id] = key_set  # type: ignore[attr-defined]  # newest wins
     carried = await tags.tags_by_vault([v.id for v in vaults])
-    return [VaultView(v, latest.get(v.id), carried.get(v.id, ())) for v in vaults], total
+    return [VaultView(v, latest.get(v.id), carried.get(v.id, ()), _newest_per_scheme(every.get(v.id, [])))
+            for v in vaults], total
 
 
 async def rename_vault(*, principal: Principal | None, workspace_id: uuid.UUID, vault_id: uuid.UUID,

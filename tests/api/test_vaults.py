@@ -22,6 +22,10 @@ async def test_creating_a_vault_requests_its_key_set_in_the_same_unit_of_work(cl
     assert str(key_set.id) == vault["key_set"]["id"] and vault["key_set"]["scheme"] == ED25519_SCHEME
     taproot = await KeySet.get(vault_id=vault["id"], scheme=TAPROOT_SCHEME)
     assert taproot.status == "round1"
+    assert [(k["id"], k["scheme"]) for k in vault["key_sets"]] == [(str(key_set.id), ED25519_SCHEME),
+                                                                   (str(taproot.id), TAPROOT_SCHEME)]
+    status, shown = await api.get(f"/api/v1/vault/accounts/{vault['id']}")
+    assert status == 200 and shown["key_sets"] == vault["key_sets"]
     assert await Command.filter(actor_name__startswith="signer_").count() == 4  # both signers' round 1, twice
     assert await AuditEntry.filter(action="vault.created", object_id=vault["id"]).count() == 1
 
