@@ -19,13 +19,14 @@ from core.settings import get_settings
 from domain import audit, tags
 from domain.auth import Principal
 from domain.currencies import registry
-from domain.errors import Conflict, NotFound
+from domain.errors import Conflict, NotFound, ValidationFailed
 from domain.permissions import Permission
 from domain.signing import keys
 from models.keys import KeySet
 from models.tags import Tag
 from models.vaults import Vault
 from models.workspaces import Workspace
+from threshold.scheme import TAPROOT_SCHEME
 
 
 @dataclass(frozen=True)
@@ -39,10 +40,13 @@ class VaultView:
 
 
 def _newest_per_scheme(key_sets: Sequence[KeySet]) -> list[KeySet]:
-    """The newest key set of each scheme, Ed25519 first (``key_sets`` oldest first)."""
+    """The current key set of each scheme (the live one, else the newest), Ed25519 first
+    (``key_sets`` oldest first)."""
     newest: dict[str, KeySet] = {}
     for key_set in key_sets:
-        newest[key_set.scheme] = key_set
+        current = newest.get(key_set.scheme)
+        if current is None or key_set.status != "failed" or current.status == "failed":
+            newest[key_set.scheme] = key_set
     return sorted(newest.values(), key=lambda k: (k.scheme != keys.ED25519_SCHEME, k.scheme))
 
 
@@ -153,4 +157,25 @@ async def set_frozen(*, principal: Principal | None, workspace_id: uuid.UUID, va
         await audit.record(action="vault.frozen" if frozen else "vault.unfrozen", object_type="vault",
                            object_id=vault.id, actor_id=principal.user.id if principal else None,
                            workspace_id=workspace_id)
+    return await _view(vault)
+
+
+#: The schemes a vault's key set can be requested for (the networks' key schemes).
+REQUESTABLE_SCHEMES = (keys.ED25519_SCHEME, TAPROOT_SCHEME)
+
+
+async def request_key_set(*, principal: Principal | None, workspace_id: uuid.UUID, vault_id: uuid.UUID,
+                          scheme: str) -> VaultView:
+    """Start the generation of the vault's key set of ``scheme`` (POST .../key-sets): for a vault
+    created before its workspace's networks needed that scheme (a Taproot key set once Bitcoin
+    is enabled), or again after a key generation failed. 409 KEY_SET_EXISTS while the vault has
+    one of that scheme that is not failed; 409 VAULT_FROZEN for a frozen vault."""
+    _require(principal, workspace_id, Permission.EDIT_WORKSPACE)
+    if scheme not in REQUESTABLE_SCHEMES:
+        raise ValidationFailed(f"scheme must be one of {', '.join(REQUESTABLE_SCHEMES)}", code="VALIDATION_ERROR",
+                               details={"field": "scheme"})
+    vault = await get_vault(workspace_id=workspace_id, vault_id=vault_id, lock=True)
+    if vault.is_frozen:
+        raise Conflict("the vault is frozen", code="VAULT_FROZEN", details={"vault_id": str(vault.id)})
+    await keys.request_key_generation(vault=vault, actor_id=principal.user.id if principal else None, scheme=scheme)
     return await _view(vault)

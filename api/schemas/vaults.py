@@ -11,7 +11,7 @@ from api.schemas.common import Name, RequestBody, Resource, Timestamp, page_quer
 from api.schemas.tags import Tag
 from domain import tags
 from domain.signing import keys
-from domain.vaults import VaultView
+from domain.vaults import REQUESTABLE_SCHEMES, VaultView
 from models.keys import KeySet as KeySetRow
 
 KeySetStatus = Literal["round1", "round2", "finalize", "ready", "failed"]
@@ -23,6 +23,12 @@ class VaultCreate(RequestBody):
 
 class VaultRename(RequestBody):
     name: Name
+
+
+class KeySetRequest(RequestBody):
+    scheme: Literal[REQUESTABLE_SCHEMES] = Field(  # type: ignore[valid-type]
+        description="The threshold scheme of the key set to generate: FROST-secp256k1-SHA256-TR-v1 for Bitcoin "
+                    "networks, FROST-ED25519-SHA512-v1 for the others.")
 
 
 class KeySetSummary(Resource):

@@ -151,7 +151,8 @@ async def get_key_set(*, vault_id: uuid.UUID, workspace_id: uuid.UUID | None = N
     query = KeySet.filter(vault_id=vault_id, scheme=scheme)
     if workspace_id is not None:
         query = query.filter(workspace_id=workspace_id)
-    key_set = await query.order_by("-created_at").first()
+    # The live one (at most one per scheme) wins over failed ones, whatever their timestamps.
+    key_set = await query.exclude(status="failed").first() or await query.order_by("-created_at").first()
     if key_set is None:
         raise NotFound("no key set for this vault", code="KEY_SET_NOT_FOUND")
     return key_set

@@ -73,3 +73,28 @@ async def test_vault_input_and_permissions(client, broker):
     assert status == 200 and listed["total"] == 0
     status, _ = await viewer.get("/api/v1/vault/accounts", limit=1001)
     assert status == 400
+
+
+async def test_a_vault_gets_a_key_set_of_another_scheme_on_request(client, broker):
+    # Given a vault whose Taproot key generation failed (or that was created before Bitcoin was enabled)
+    api = Api(client, await make_caller(role="ADMIN"))
+    _, vault = await api.post("/api/v1/vault/accounts", {"name": "Treasury"})
+    path = f"/api/v1/vault/accounts/{vault['id']}/key-sets"
+    # While one is live, another is refused
+    status, refused = await api.post(path, {"scheme": TAPROOT_SCHEME})
+    assert (status, refused["code"]) == (409, "KEY_SET_EXISTS")
+    await KeySet.filter(vault_id=vault["id"], scheme=TAPROOT_SCHEME).update(status="failed")
+    # When a Taproot key set is requested / Then a new generation starts and the vault lists it
+    status, shown = await api.post(path, {"scheme": TAPROOT_SCHEME})
+    assert status == 201, shown
+    fresh = await KeySet.filter(vault_id=vault["id"], scheme=TAPROOT_SCHEME, status="round1").get()
+    assert [(k["id"], k["status"]) for k in shown["key_sets"] if k["scheme"] == TAPROOT_SCHEME] == [
+        (str(fresh.id), "round1")]
+    assert shown["key_set"] == vault["key_set"]
+    # And an unknown scheme, or a frozen vault, is refused
+    status, bad = await api.post(path, {"scheme": "FROST-secp256k1-SHA256-v1"})
+    assert (status, bad["code"]) == (400, "VALIDATION_ERROR")
+    await api.post(f"/api/v1/vault/accounts/{vault['id']}/freeze")
+    await KeySet.filter(id=fresh.id).update(status="failed")
+    status, frozen = await api.post(path, {"scheme": TAPROOT_SCHEME})
+    assert (status, frozen["code"]) == (409, "VAULT_FROZEN")
