@@ -8,7 +8,6 @@ from core.jobs import actor
 from core.settings import get_settings
 from core.unit_of_work import unit_of_work
 from domain import deposits
-from domain.currencies import registry
 from domain.deposits import WATCH
 
 logger = logging.getLogger(__name__)
@@ -24,7 +23,7 @@ async def watch(network_id: str | None = None, max_blocks: int | None = None) ->
     """
     limit = max_blocks or get_settings().chain_watch_batch_blocks
     scanned: dict[str, int] = {}
-    for network in [network_id] if network_id else sorted(n.id for n in registry().enabled_networks()):
+    for network in [network_id] if network_id else await deposits.watched_networks():
         try:
             for _ in range(limit):
                 async with unit_of_work():

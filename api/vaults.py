@@ -1,7 +1,9 @@
 """Vaults: /api/v1/vault/accounts (create, list, read, rename, freeze, unfreeze) and /api/v1/vault.
 
-A vault's key set is generated when the vault is created; ``key_set.status`` turns ``ready``
-once the distributed key generation finished, and wallets can be opened from then on.
+A vault's key sets are generated when the vault is created (``key_sets``: FROST(Ed25519), plus a
+Taproot one when the workspace's networks include Bitcoin); ``status`` turns ``ready`` once the
+distributed key generation finished, and wallets of that key's networks can be opened from then
+on. POST .../key-sets generates one for a vault that lacks it, or again after a failure.
 Every answer carries the vault's tags. GET /api/v1/vault is the spec's path of the list, with
 the tag filter; GET /api/v1/vault/accounts is the same list (same query, same answer).
 """
@@ -14,7 +16,7 @@ from sanic import Blueprint, Request
 
 from api.context import workspace
 from api.contract import endpoint
-from api.schemas.vaults import Vault, VaultCreate, VaultList, VaultListQuery, VaultRename
+from api.schemas.vaults import KeySetRequest, Vault, VaultCreate, VaultList, VaultListQuery, VaultRename
 from core.unit_of_work import unit_of_work
 from domain import vaults
 
@@ -64,6 +66,18 @@ async def list_accounts(request: Request, query: VaultListQuery) -> VaultList:
 async def get_vault(request: Request, vault_id: uuid.UUID) -> Vault:
     caller, ws = await workspace(request)
     return Vault.of(await vaults.view_vault(principal=caller, workspace_id=ws.id, vault_id=vault_id))
+
+
+@bp.post("/<vault_id:uuid>/key-sets")
+@endpoint(summary="Generate the vault's key set of another scheme, or again after a failure (EDIT_WORKSPACE)",
+          tag="vaults", body=KeySetRequest, responses={201: Vault}, workspace=True,
+          errors={**_NOT_FOUND, 409: ["KEY_SET_EXISTS", "KEY_GENERATION_LIMIT_REACHED", "VAULT_FROZEN"]})
+async def request_key_set(request: Request, vault_id: uuid.UUID, body: KeySetRequest) -> Vault:
+    caller, ws = await workspace(request)
+    async with unit_of_work():
+        view = await vaults.request_key_set(principal=caller, workspace_id=ws.id, vault_id=vault_id,
+                                            scheme=body.scheme)
+    return Vault.of(view)
 
 
 @bp.patch("/<vault_id:uuid>")

@@ -53,7 +53,7 @@ from nacl.public import PrivateKey
 from nacl.signing import SigningKey
 
 from common.files import write_private_file
-from threshold import dkg, frost
+from threshold import frost
 from threshold.cosigner_part import (
     KdfParams,
     build_config,
@@ -61,7 +61,9 @@ from threshold.cosigner_part import (
     encrypt_key_package,
     new_salt,
 )
+from threshold.pedersen import DkgCheatingParticipant
 from threshold.scheme import COSIGNER_PARTICIPANT, ED25519_SCHEME
+from threshold.suites import SUITES, Suite, suite_of
 from threshold.transport import (
     open_round2_package,
     seal_round2_package,
@@ -72,6 +74,13 @@ logger = logging.getLogger("client.cosigner")
 
 PARTICIPANT = COSIGNER_PARTICIPANT
 SCHEME = ED25519_SCHEME
+#: The schemes this co-signer makes and uses key sets of (FROST(Ed25519), secp256k1 and Taproot).
+SCHEMES = tuple(SUITES)
+
+
+def _suite(record: dict[str, Any]) -> Suite:
+    """The suite of a stored DKG state or share (records written before schemes existed are Ed25519)."""
+    return suite_of(record.get("scheme", SCHEME))
 STORE_FORMAT = "custody-cosigner-store"
 
 Approve = Callable[[dict[str, Any]], "bool | Awaitable[bool]"]
@@ -335,7 +344,7 @@ class CoSigner:
 
     async def handle_key_generation(self, view: dict[str, Any], report: StepReport) -> None:
         key_set_id, action = view["key_set_id"], view["action"]
-        if view["participant"] != PARTICIPANT or view["scheme"] != SCHEME:
+        if view["participant"] != PARTICIPANT or view["scheme"] not in SCHEMES:
             raise CosignerError(f"unexpected key generation parameters for {key_set_id}")
         if action == "round1":
             await self._round1(view)
@@ -352,9 +361,10 @@ class CoSigner:
         state = self.store.load("dkg", key_set_id)
         if state is None:
             context = bytes.fromhex(view["context"])
-            secret, package = dkg.round1(PARTICIPANT, view["min_signers"], view["max_signers"], context)
+            secret, package = suite_of(view["scheme"]).dkg.round1(PARTICIPANT, view["min_signers"],
+                                                                  view["max_signers"], context)
             transport = PrivateKey.generate()
-            state = {"stage": 1, "context": view["context"], "round1": secret.to_dict(),
+            state = {"stage": 1, "scheme": view["scheme"], "context": view["context"], "round1": secret.to_dict(),
                      "package": package.to_dict(), "transport_private_key": bytes(transport).hex(),
                      "transport_public_key": bytes(transport.public_key).hex()}
             # Saved before anything is sent: a restart re-sends the very same package.
@@ -370,6 +380,7 @@ class CoSigner:
         if state is None:
             raise CosignerError(f"no round 1 state for key generation {key_set_id}")
         if "round2_packages" not in state:
+            dkg = _suite(state).dkg
             secret = dkg.Round1SecretPackage.from_dict(state["round1"])
             received, transport_keys = [], {}
             try:
@@ -377,18 +388,18 @@ class CoSigner:
                     sender = item["sender"]
                     package = dkg.Round1Package.from_dict(item["package"])
                     if package.sender != sender:
-                        raise dkg.DkgCheatingParticipant(sender, "round 1 package names another sender")
+                        raise DkgCheatingParticipant(sender, "round 1 package names another sender")
                     if sender == PARTICIPANT:
                         if item["package"] != state["package"]:
                             raise CosignerError("the service altered this co-signer's round 1 package")
                         continue
                     transport_key = bytes.fromhex(item["transport_public_key"])
                     if len(transport_key) != 32 or not transport_key_is_usable(transport_key):
-                        raise dkg.DkgCheatingParticipant(sender, "unusable transport public key")
+                        raise DkgCheatingParticipant(sender, "unusable transport public key")
                     transport_keys[sender] = item["transport_public_key"]
                     received.append(package)
                 round2_secret, outgoing = dkg.round2(secret, received)
-            except dkg.DkgCheatingParticipant as exc:
+            except DkgCheatingParticipant as exc:
                 await self._complain(key_set_id, exc.participant, str(exc), report)
                 return
             own = PrivateKey(bytes.fromhex(state["transport_private_key"]))
@@ -398,7 +409,7 @@ class CoSigner:
                 for r, p in sorted(outgoing.items())
             ]
             # The polynomial is no longer needed: keep only what finalize uses.
-            state = {"stage": 2, "context": state["context"], "round2": round2_secret.to_dict(),
+            state = {"stage": 2, "scheme": _suite(state).scheme, "context": state["context"], "round2": round2_secret.to_dict(),
                      "transport_private_key": state["transport_private_key"], "transport_keys": transport_keys,
                      "round2_packages": packages, "package": state["package"]}
             self.store.save("dkg", key_set_id, state)
@@ -414,21 +425,24 @@ class CoSigner:
                 raise CosignerError(f"no round 2 state for key generation {key_set_id}")
             own = PrivateKey(bytes.fromhex(state["transport_private_key"]))
             senders_keys = {int(sender): bytes.fromhex(key) for sender, key in state["transport_keys"].items()}
+            suite = _suite(state)
+            dkg = suite.dkg
             try:
                 received = [
                     open_round2_package(own=own, recipient=PARTICIPANT, sender=item["sender"],
                                         sender_transport_key=senders_keys[item["sender"]],
-                                        ciphertext_b64=item["ciphertext"])
+                                        ciphertext_b64=item["ciphertext"], package_type=dkg.Round2Package)
                     for item in view["round2_packages"]
                 ]
                 key_package, public = dkg.finalize(dkg.Round2SecretPackage.from_dict(state["round2"]), received)
-            except dkg.DkgCheatingParticipant as exc:
+            except DkgCheatingParticipant as exc:
                 await self._complain(key_set_id, exc.participant, str(exc), report)
                 return
             config = build_config(key_set_id=key_set_id, key_package=key_package, min_signers=public.min_signers,
                                   max_signers=public.max_signers,
-                                  encrypted_key_package=self.store.encrypt_key_package(key_package))
-            record = {"key_set_id": key_set_id, "vault_id": view["vault_id"], "key_package": key_package.to_dict(),
+                                  encrypted_key_package=self.store.encrypt_key_package(key_package),
+                                  scheme=suite.scheme)
+            record = {"key_set_id": key_set_id, "scheme": suite.scheme, "vault_id": view["vault_id"], "key_package": key_package.to_dict(),
                       "public_key_package": public.to_dict(), "config": config, "part_id": None}
             # The share is on disk (encrypted) before the service hears of it.
             self.store.save("share", key_set_id, record)
@@ -444,7 +458,7 @@ class CoSigner:
 
     def key_package(self, key_set_id: str) -> frost.KeyPackage | None:
         record = self.store.load("share", key_set_id)
-        return frost.KeyPackage.from_dict(record["key_package"]) if record else None
+        return _suite(record).KeyPackage.from_dict(record["key_package"]) if record else None
 
     async def handle_signing_request(self, view: dict[str, Any], report: StepReport) -> None:
         session_id, action = view["id"], view["action"]
@@ -470,7 +484,8 @@ class CoSigner:
             raise CosignerError(f"session {session_id} was already signed; no new nonce")
         record = self.store.load("nonce", session_id)
         if record is None:
-            nonces, commitments = frost.commit(key_package)
+            share_record = self.store.load("share", view["key_set_id"]) or {}
+            nonces, commitments = _suite(share_record).frost.commit(key_package)
             record = {"nonces": nonces.to_dict(), "commitments": commitments.to_dict(),
                       "message_sha256": hashlib.sha256(message).hexdigest()}
             self.store.save("nonce", session_id, record)
@@ -495,12 +510,18 @@ class CoSigner:
                 if not verdict:
                     logger.info("co-signer: session %s not approved (%s)", session_id, view["purpose"])
                     return False
-            commitments = [frost.SigningCommitments(c["participant"], bytes.fromhex(c["hiding"]),
-                                                    bytes.fromhex(c["binding"])) for c in view["commitments"]]
             share_record = self.store.load("share", view["key_set_id"]) or {}
+            suite = _suite(share_record)
+            if view.get("scheme", SCHEME) != suite.scheme:
+                logger.error("co-signer: session %s names another scheme than its key set; refusing", session_id)
+                return False
+            commitments = [suite.SigningCommitments(c["participant"], bytes.fromhex(c["hiding"]),
+                                                    bytes.fromhex(c["binding"])) for c in view["commitments"]]
             min_signers = share_record["public_key_package"]["min_signers"]
-            share = frost.sign(key_package, frost.SigningNonces.from_dict(record["nonces"]), message, commitments,
-                               min_signers=min_signers)
+            # Taproot sessions sign for the output key of their merkle root (a P2TR address's key).
+            merkle_root = None if view.get("merkle_root") is None else bytes.fromhex(view["merkle_root"])
+            share = suite.engine(merkle_root).sign(key_package, suite.SigningNonces.from_dict(record["nonces"]),
+                                                   message, commitments, min_signers=min_signers)
             signed = {"share": share.share.hex()}
             # Record the share, destroy the nonce, and only then let the share leave.
             self.store.save("signed", session_id, signed)

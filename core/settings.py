@@ -200,6 +200,9 @@ class Settings(BaseSettings):
     #: Serve the Solana networks from an in-process LiteSVM chain instead of JSON-RPC (tests and
     #: single-process development; each process has its own chain).
     solana_local_chain: bool = Field(False, validation_alias=AliasChoices("SOLANA_LOCAL_CHAIN", "solana_local_chain"))
+    #: The owner process of the local Solana chain (``custody solana-local``, started by ``custody
+    #: dev``, which sets this for its children): local Solana networks use that one chain.
+    solana_local_url: str | None = Field(None, validation_alias=AliasChoices("SOLANA_LOCAL_URL", "solana_local_url"))
     #: The change log keeps changes of the last N days; older ones are compacted away and
     #: ``min_cursor`` moves past them (``transactions.compact_changelog``, every interval seconds).
     changelog_retention_days: int = Field(90, ge=1, validation_alias=AliasChoices("CHANGELOG_RETENTION_DAYS",

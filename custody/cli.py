@@ -11,7 +11,8 @@
     custody bootstrap --out FILE        first company, workspace, owner and API user
     custody queues [--json] [--watch N] queue depths (Redis) and outbox state (PostgreSQL)
     custody queues requeue|purge QUEUE  dead letters back to their queue, or deleted (filters, confirmation)
-    custody faucet --network N --address A --amount X   credit a devnet address
+    custody faucet --network N --address A --amount X   credit a devnet (or solana-local) address
+    custody solana-local [--port N]     the local Solana chain (LiteSVM) of custody dev
     custody cosigner ...                the client's headless co-signer (client/cosigner.py)
     custody recover ...                 offline key recovery from a backup (client/recovery.py)
 """
@@ -23,6 +24,7 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import sys
 import time
 from pathlib import Path
@@ -41,6 +43,7 @@ from custody.scheduler import run_forever
 from custody.web import serve
 from custody.wiring import close_database, migrate, open_database, setup_broker
 from domain.bootstrap import bootstrap
+from domain.networks import solana_local
 from domain.permissions import WorkspaceRole
 
 
@@ -96,7 +99,12 @@ def cmd_dev(args: argparse.Namespace) -> int:
     os.environ.setdefault("WEBHOOK_ALLOW_LOOPBACK", "true")
     asyncio.run(migrate(settings))
     custody = [sys.executable, "-m", "custody.cli"]
+    # The local Solana chain first: one LiteSVM chain for every process (domain.networks.solana_local)
+    if not os.environ.get("SOLANA_LOCAL_URL"):
+        os.environ["SOLANA_LOCAL_URL"] = f"http://127.0.0.1:{free_port()}"
+    local_port = os.environ["SOLANA_LOCAL_URL"].rsplit(":", 1)[-1]
     children = {
+        "solana-local": spawn([*custody, "solana-local", "--port", local_port]),
         "web": spawn([*custody, "web", "--host", args.host, "--port", str(args.port)]),
         "worker": spawn(worker_command(processes=1, threads=settings.worker_threads, queues=general_queues())),
         "signer1": spawn([*custody, "signer", "--participant", "1"]),
@@ -104,7 +112,8 @@ def cmd_dev(args: argparse.Namespace) -> int:
         "scheduler": spawn([*custody, "scheduler"]),
     }
     print(f"custody dev: API on http://{args.host}:{args.port} (docs at /docs), worker, signers 1 and 2, "
-          "scheduler; Ctrl-C stops everything",
+          f"scheduler, the local Solana chain at SOLANA_LOCAL_URL={os.environ['SOLANA_LOCAL_URL']}; "
+          "Ctrl-C stops everything",
           flush=True)
     stopping = False
 
@@ -127,6 +136,24 @@ def cmd_dev(args: argparse.Namespace) -> int:
         stop_groups(children.values(), timeout=15)
         servers.stop()  # type: ignore[attr-defined]
     return exit_code
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def cmd_solana_local(args: argparse.Namespace) -> int:
+    """The owner process of the local Solana chain (LiteSVM) that custody dev's processes share."""
+    def ready(url: str) -> None:
+        print(f"custody solana-local: LiteSVM chain at {url}", flush=True)
+
+    try:
+        asyncio.run(solana_local.serve(args.host, args.port, ready=ready))
+    except KeyboardInterrupt:
+        pass
+    return 0
 
 
 def cmd_bootstrap(args: argparse.Namespace) -> int:
@@ -207,6 +234,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_scheduler)
 
     signer.add_parser(sub)
+    p = sub.add_parser("solana-local", help="the local Solana chain (LiteSVM) custody dev's processes share")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=0, help="default: a free port")
+    p.set_defaults(func=cmd_solana_local)
     faucet.add_faucet_parser(sub)
 
     # Programs with their own argument parsers; main() hands them the rest of the command line.

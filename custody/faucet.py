@@ -4,6 +4,12 @@
     custody faucet --network devnet-evm-testnet --address 0x... --amount 100 --currency DUSD_TEST
     custody faucet --network devnet-utxo-testnet --address tdvb1... --amount 50000 --atomic --mine
 
+The local Solana chain of ``custody dev`` (``solana-local``; its ``SOLANA_LOCAL_URL`` is set for
+the children of ``custody dev``, pass it when running the faucet from another shell) is credited
+the same way: SOL by an airdrop, an SPL token by minting it to the address's token account::
+
+    SOLANA_LOCAL_URL=http://127.0.0.1:PORT custody faucet --network solana-local --address <base58> --amount 2
+
 ``--amount`` is in whole units of the currency (``--atomic``: smallest units); ``--currency``
 defaults to the network's native coin. The credit lands in the next block (the scheduler mines
 every DEVNET_BLOCK_INTERVAL_SECONDS); ``--mine`` mines one right away. When DATABASE_URL is unset,
@@ -20,17 +26,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import json
 import sys
 from typing import Any
+
+from solders.pubkey import Pubkey
 
 from core.settings import configure, get_settings
 from core.unit_of_work import unit_of_work
 from custody.embedded import ensure_servers
 from custody.wiring import close_database, open_database
 from domain.currencies import parse_amount, registry
-from domain.errors import DomainError
+from domain.errors import DomainError, ValidationFailed
 from domain.networks import devnet_chain
+from domain.networks.registry import get_adapter
 
 
 async def faucet_command(*, network: str, address: str, amount: str, currency: str | None = None,
@@ -47,6 +57,9 @@ async def faucet_command(*, network: str, address: str, amount: str, currency: s
         atomic_amount = int(amount)
     else:
         atomic_amount = parse_amount(amount, chosen.decimals)
+    if registry().network(network).adapter == "solana":
+        return await _solana_faucet(network=network, address=address, amount=atomic_amount, currency_id=chosen.id,
+                                    mine=mine)
     async with unit_of_work():
         tx_hash = await devnet_chain.faucet(network_id=network, address=address, amount=atomic_amount, currency_id=chosen.id)
     height = None
@@ -55,6 +68,30 @@ async def faucet_command(*, network: str, address: str, amount: str, currency: s
             height = await devnet_chain.produce_block(network_id=network)
     return {"network": network, "address": address, "currency_id": chosen.id, "amount_atomic": str(atomic_amount),
             "tx_hash": tx_hash, "mined_block_height": height}
+
+
+async def _solana_faucet(*, network: str, address: str, amount: int, currency_id: str, mine: bool) -> dict[str, Any]:
+    """Credit an address of a local Solana network (LiteSVM: this process's chain, or custody dev's)."""
+    if registry().network(network).params.get("local") is not True and not get_settings().solana_local_chain:
+        raise ValidationFailed(f"{network} is a real cluster: the faucet credits devnets and solana-local only",
+                               code="FAUCET_NOT_AVAILABLE", details={"network": network})
+    chain: Any = getattr(get_adapter(network), "chain")
+    currency = registry().currency(currency_id)
+    try:
+        owner = Pubkey.from_string(address)
+    except ValueError:
+        raise ValidationFailed("not a Solana address", code="INVALID_ADDRESS", details={"field": "address"}) from None
+    if currency.contract is None:
+        credited = chain.airdrop(owner, amount)
+    else:
+        credited = chain.mint_tokens(owner, Pubkey.from_string(currency.contract), amount, decimals=currency.decimals)
+    tx_hash = await credited if inspect.isawaitable(credited) else credited
+    slot = None
+    if mine:
+        advanced = chain.advance(1)
+        slot = await advanced if inspect.isawaitable(advanced) else advanced
+    return {"network": network, "address": address, "currency_id": currency_id, "amount_atomic": str(amount),
+            "tx_hash": tx_hash, "mined_block_height": slot}
 
 
 def cmd_faucet(args: argparse.Namespace) -> int:
@@ -89,8 +126,8 @@ def cmd_faucet(args: argparse.Namespace) -> int:
 
 def add_faucet_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``faucet`` on the ``custody`` sub-command parser."""
-    p = sub.add_parser("faucet", help="credit a devnet address (development and tests)")
-    p.add_argument("--network", required=True, help="devnet network id, e.g. devnet-evm-testnet")
+    p = sub.add_parser("faucet", help="credit a devnet or solana-local address (development and tests)")
+    p.add_argument("--network", required=True, help="devnet network id, e.g. devnet-evm-testnet, or solana-local")
     p.add_argument("--address", required=True)
     p.add_argument("--amount", required=True, help="whole units of the currency (smallest units with --atomic)")
     p.add_argument("--currency", default=None, help="currency id (default: the network's native coin)")

@@ -67,15 +67,44 @@ class ScannedBlock:
     deposits: list[Transaction]
 
 
-async def _lock_state(network_id: str) -> ChainWatchState:
+#: A real network's first read starts this many blocks below its final height, unless the
+#: network's ``params.watch_lookback_blocks`` says otherwise: the watcher reads a real network
+#: only once a vault has an address there (:func:`watched_networks`), and nothing older than
+#: that address can pay it, so its history from genesis is never read.
+DEFAULT_WATCH_LOOKBACK_BLOCKS = 1000
+
+
+async def _first_scanned_height(network_id: str, adapter: NetworkAdapter) -> int:
+    """Where the watcher of a network starts: the beginning for a devnet, else the lookback."""
+    network = registry().network(network_id)
+    if network.adapter == "devnet":
+        return 0
+    lookback = int(network.params.get("watch_lookback_blocks", DEFAULT_WATCH_LOOKBACK_BLOCKS))
+    return max(0, await final_height(adapter) - lookback)
+
+
+async def _lock_state(network_id: str, adapter: NetworkAdapter | None = None) -> ChainWatchState:
+    start = 0
+    if adapter is not None and not await ChainWatchState.exists(network=network_id):
+        start = await _first_scanned_height(network_id, adapter)
     await connections.get("default").execute_query(
         "INSERT INTO chain_watch_states (id, network, scanned_height, created_at, updated_at) "
-        "VALUES ($1, $2, 0, $3, $3) ON CONFLICT (network) DO NOTHING",
-        [uuid.uuid4(), network_id, clock.now()],
+        "VALUES ($1, $2, $3, $4, $4) ON CONFLICT (network) DO NOTHING",
+        [uuid.uuid4(), network_id, start, clock.now()],
     )
     state = await ChainWatchState.filter(network=network_id).select_for_update().first()
     assert state is not None
     return state
+
+
+async def watched_networks() -> list[str]:
+    """The networks the watcher reads: every enabled devnet, and each enabled real network once
+    a vault has an address on it (nothing to find before that, and an unused network's node
+    need not be reachable)."""
+    enabled = registry().enabled_networks()
+    used = set(await WalletAddress.filter(network__in=[n.id for n in enabled if n.adapter != "devnet"])
+               .distinct().values_list("network", flat=True))
+    return sorted(n.id for n in enabled if n.adapter == "devnet" or n.id in used)
 
 
 async def final_height(adapter: NetworkAdapter) -> int:
@@ -87,7 +116,7 @@ async def scan_next_block(*, network_id: str) -> ScannedBlock | None:
     """Process the next final block of the network (in the caller's transaction); None when
     there is none yet."""
     adapter = get_adapter(network_id)
-    state = await _lock_state(network_id)
+    state = await _lock_state(network_id, adapter)
     height = state.scanned_height + 1
     if height > await final_height(adapter):
         return None

@@ -18,13 +18,15 @@ from typing import Sequence
 from core.settings import get_settings
 from domain import audit, tags
 from domain.auth import Principal
-from domain.errors import Conflict, NotFound
+from domain.currencies import registry
+from domain.errors import Conflict, NotFound, ValidationFailed
 from domain.permissions import Permission
 from domain.signing import keys
 from models.keys import KeySet
 from models.tags import Tag
 from models.vaults import Vault
 from models.workspaces import Workspace
+from threshold.scheme import TAPROOT_SCHEME
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,19 @@ class VaultView:
     key_set: KeySet | None
     #: The tags the vault carries, in label order.
     tags: Sequence[Tag] = ()
+    #: The newest key set of every scheme (FROST(Ed25519), the vault's ``key_set``, first).
+    key_sets: Sequence[KeySet] = ()
+
+
+def _newest_per_scheme(key_sets: Sequence[KeySet]) -> list[KeySet]:
+    """The current key set of each scheme (the live one, else the newest), Ed25519 first
+    (``key_sets`` oldest first)."""
+    newest: dict[str, KeySet] = {}
+    for key_set in key_sets:
+        current = newest.get(key_set.scheme)
+        if current is None or key_set.status != "failed" or current.status == "failed":
+            newest[key_set.scheme] = key_set
+    return sorted(newest.values(), key=lambda k: (k.scheme != keys.ED25519_SCHEME, k.scheme))
 
 
 def _require(principal: Principal | None, workspace_id: uuid.UUID, permission: Permission) -> None:
@@ -59,7 +74,8 @@ async def _key_set(vault: Vault) -> KeySet | None:
 
 
 async def _view(vault: Vault) -> VaultView:
-    return VaultView(vault, await _key_set(vault), (await tags.tags_by_vault([vault.id])).get(vault.id, ()))
+    every = _newest_per_scheme(await KeySet.filter(vault_id=vault.id).order_by("created_at", "id"))
+    return VaultView(vault, await _key_set(vault), (await tags.tags_by_vault([vault.id])).get(vault.id, ()), every)
 
 
 async def create_vault(*, principal: Principal | None, workspace_id: uuid.UUID, name: str) -> VaultView:
@@ -76,10 +92,17 @@ async def create_vault(*, principal: Principal | None, workspace_id: uuid.UUID, 
         raise Conflict(f"the workspace has reached its limit of {limit} vaults", code="VAULT_LIMIT_REACHED",
                        details={"limit": limit})
     vault = await Vault.create(workspace_id=workspace_id, name=name)
-    key_set = await keys.request_key_generation(vault=vault, actor_id=actor_id)
+    # One key set per scheme the workspace's networks sign with: FROST(Ed25519) (the vault's key
+    # in the API) first, then e.g. the Taproot key of Bitcoin networks, all by the same DKG.
+    workspace = await Workspace.get(id=workspace_id)
+    networks = {c.network.id for c in registry().of_network_type(workspace.network_type)}
+    key_sets = [await keys.request_key_generation(vault=vault, actor_id=actor_id, scheme=scheme)
+                for scheme in keys.schemes_for(networks)]
+    key_set = key_sets[0]
     await audit.record(action="vault.created", object_type="vault", object_id=vault.id, actor_id=actor_id,
-                       workspace_id=workspace_id, details={"name": name, "key_set_id": str(key_set.id)})
-    return VaultView(vault, key_set)
+                       workspace_id=workspace_id, details={"name": name, "key_set_id": str(key_set.id),
+                                                           "key_set_ids": {k.scheme: str(k.id) for k in key_sets}})
+    return VaultView(vault, key_set, (), key_sets)
 
 
 async def view_vault(*, principal: Principal | None, workspace_id: uuid.UUID, vault_id: uuid.UUID) -> VaultView:
@@ -99,10 +122,14 @@ async def list_vaults(
     total = await query.count()
     vaults = await query.order_by("created_at", "id").offset(offset).limit(limit)
     latest: dict[uuid.UUID, KeySet] = {}
-    for key_set in await KeySet.filter(vault_id__in=[v.id for v in vaults]).order_by("created_at"):
-        latest[key_set.vault_id] = key_set  # type: ignore[attr-defined]  # newest wins
+    every: dict[uuid.UUID, list[KeySet]] = {}
+    for key_set in await KeySet.filter(vault_id__in=[v.id for v in vaults]).order_by("created_at", "id"):
+        every.setdefault(key_set.vault_id, []).append(key_set)  # type: ignore[attr-defined]
+        if key_set.scheme == keys.ED25519_SCHEME:
+            latest[key_set.vault_id] = key_set  # type: ignore[attr-defined]  # newest wins
     carried = await tags.tags_by_vault([v.id for v in vaults])
-    return [VaultView(v, latest.get(v.id), carried.get(v.id, ())) for v in vaults], total
+    return [VaultView(v, latest.get(v.id), carried.get(v.id, ()), _newest_per_scheme(every.get(v.id, [])))
+            for v in vaults], total
 
 
 async def rename_vault(*, principal: Principal | None, workspace_id: uuid.UUID, vault_id: uuid.UUID,
@@ -130,4 +157,25 @@ async def set_frozen(*, principal: Principal | None, workspace_id: uuid.UUID, va
         await audit.record(action="vault.frozen" if frozen else "vault.unfrozen", object_type="vault",
                            object_id=vault.id, actor_id=principal.user.id if principal else None,
                            workspace_id=workspace_id)
+    return await _view(vault)
+
+
+#: The schemes a vault's key set can be requested for (the networks' key schemes).
+REQUESTABLE_SCHEMES = (keys.ED25519_SCHEME, TAPROOT_SCHEME)
+
+
+async def request_key_set(*, principal: Principal | None, workspace_id: uuid.UUID, vault_id: uuid.UUID,
+                          scheme: str) -> VaultView:
+    """Start the generation of the vault's key set of ``scheme`` (POST .../key-sets): for a vault
+    created before its workspace's networks needed that scheme (a Taproot key set once Bitcoin
+    is enabled), or again after a key generation failed. 409 KEY_SET_EXISTS while the vault has
+    one of that scheme that is not failed; 409 VAULT_FROZEN for a frozen vault."""
+    _require(principal, workspace_id, Permission.EDIT_WORKSPACE)
+    if scheme not in REQUESTABLE_SCHEMES:
+        raise ValidationFailed(f"scheme must be one of {', '.join(REQUESTABLE_SCHEMES)}", code="VALIDATION_ERROR",
+                               details={"field": "scheme"})
+    vault = await get_vault(workspace_id=workspace_id, vault_id=vault_id, lock=True)
+    if vault.is_frozen:
+        raise Conflict("the vault is frozen", code="VAULT_FROZEN", details={"vault_id": str(vault.id)})
+    await keys.request_key_generation(vault=vault, actor_id=principal.user.id if principal else None, scheme=scheme)
     return await _view(vault)

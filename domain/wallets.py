@@ -8,7 +8,8 @@ Opening a wallet (POST /wallet):
   vault), not frozen (409 VAULT_FROZEN), with a ready key set (409 KEY_SET_NOT_READY);
 * a vault holds one wallet per currency (409 WALLET_ALREADY_EXISTS).
 
-The receiving address is derived from the vault's group public key (domain.networks.addresses)
+The receiving address is derived from the vault's group public key of the network's key scheme
+(``key_scheme_of_network``: Ed25519 for Solana and the devnets, Taproot secp256k1 for Bitcoin)
 and created once per vault and network: the native coin wallet and the token wallets of that
 network share it, and it is reused for every receipt. Opening a token wallet also opens the
 network's native coin wallet when the vault has none, because the token's network fees are
@@ -27,7 +28,7 @@ from domain import audit
 from domain.auth import Principal
 from domain.currencies import Currency, currency_for_workspace, registry
 from domain.errors import Conflict, NotFound
-from domain.networks.registry import get_adapter
+from domain.networks.registry import get_adapter, key_scheme_of_network
 from domain.permissions import Permission
 from domain.signing import keys
 from domain.vaults import get_vault
@@ -46,11 +47,15 @@ class WalletView:
     currency: Currency
 
 
-async def _vault_public_key(vault_id: uuid.UUID, workspace_id: uuid.UUID) -> bytes:
+async def _vault_public_key(vault_id: uuid.UUID, workspace_id: uuid.UUID, network_id: str) -> bytes:
+    """The vault's group key of the network's key scheme (Ed25519 for Solana and the devnets, the
+    secp256k1 Taproot key for Bitcoin): the key the address derives from and transfers sign with."""
+    scheme = key_scheme_of_network(network_id)
     try:
-        return await keys.group_public_key(vault_id=vault_id, workspace_id=workspace_id)
+        return await keys.group_public_key(vault_id=vault_id, workspace_id=workspace_id, scheme=scheme)
     except NotFound:
-        raise keys.KeySetNotReady("the vault has no key set yet", details={"status": "missing"}) from None
+        raise keys.KeySetNotReady("the vault has no key set of this network's scheme yet",
+                                  details={"status": "missing", "scheme": scheme}) from None
 
 
 async def address_for(*, vault_id: uuid.UUID, workspace_id: uuid.UUID, network_id: str,
@@ -78,7 +83,7 @@ async def create_wallet(*, principal: Principal | None, workspace: Workspace, va
     if await Wallet.exists(vault_id=vault.id, currency_id=currency.id):
         raise WalletAlreadyExists(f"the vault already has a {currency.symbol} wallet",
                                   details={"vault_id": str(vault.id), "currency_id": currency.id})
-    public_key = await _vault_public_key(vault.id, workspace.id)
+    public_key = await _vault_public_key(vault.id, workspace.id, currency.network.id)
     address = await address_for(vault_id=vault.id, workspace_id=workspace.id, network_id=currency.network.id,
                                 public_key=public_key)
     wanted = [currency]

@@ -37,6 +37,9 @@ class SigningSession(TimestampedModel):
     vault = fields.ForeignKeyField("models.Vault", related_name=False, on_delete=fields.RESTRICT)
     key_set = fields.ForeignKeyField("models.KeySet", related_name=False, on_delete=fields.RESTRICT)
     message = fields.BinaryField()
+    #: Taproot schemes: sign for the output key of this script tree root (``b""``: key path only,
+    #: what Bitcoin P2TR spends use); None: the key set's own key (every other scheme).
+    merkle_root = fields.BinaryField(null=True, description="Taproot schemes: sign for the output key of this script tree root (empty: key path only); null: the key set's own key.")
     purpose = fields.CharField(max_length=200)
     #: Sorted participant identifiers taking part (at least the key set's threshold).
     participants = fields.JSONField()

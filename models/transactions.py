@@ -93,6 +93,9 @@ class Transaction(TimestampedModel):
     transfer = fields.JSONField(null=True)
     #: The one signing session of this withdrawal: never a second one.
     signing_session_id = fields.UUIDField(null=True, unique=True)
+    #: Every signing session of the transfer, one per signing payload (a Bitcoin spend signs each
+    #: input), in order; ``signing_session_id`` is the first.
+    signing_session_ids = fields.JSONField(null=True, description="Every signing session of the transfer, one per signing payload, in order (signing_session_id is the first).")
     signature = fields.BinaryField(null=True)
     confirmations = fields.IntField(null=True)
     broadcast_at = fields.DatetimeField(null=True)

@@ -13,6 +13,7 @@ the schemes a key set can have.
 ``frost_secp256k1``,           FROST(secp256k1, SHA-256) (RFC 9591 section 6.5) and its DKG
 ``dkg_secp256k1``
 ``taproot``                    FROST-secp256k1 with BIP-340 signatures and BIP-341 tweaks
+``suites``                     by scheme name: the DKG, data classes and engines of a key set
 ``transport``, ``cosigner_part``  round-2 package encryption; the co-signer part config
 ``encoding``                   hex parsing of the wire formats
 =============================  ==============================================================

@@ -12,12 +12,12 @@ from pydantic import BeforeValidator, ConfigDict, Field, StringConstraints, With
 from api.schemas.common import QueryParams, RequestBody, Resource, Timestamp, refused_as
 from domain.signing import backups
 from models.backups import Backup as BackupRow
-from threshold.scheme import ED25519_SCHEME
+from threshold.scheme import ED25519_SCHEME, TAPROOT_SCHEME
 
 BackupStatus = Literal[tuple(backups.STATUSES)]  # type: ignore[valid-type]
-#: Lowercase hex of a 32-byte group public key (RFC 8032 encoding).
-MasterXpub = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
-#: Base64 (standard, padded) of a 64-byte Ed25519 signature.
+#: Lowercase hex of a group public key: 32 bytes (RFC 8032) or 33 (SEC1 compressed, secp256k1).
+MasterXpub = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}([0-9a-f]{2})?$")]
+#: Base64 (standard, padded) of a 64-byte signature (Ed25519, or BIP-340 for Taproot keys).
 Ed25519Signature = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9+/]{86}==$")]
 
 #: Longest text taken for a 32-byte key (its base64 is 44 characters).
@@ -73,9 +73,12 @@ class BackupGroupSignature(RequestBody):
 
     master_xpub: MasterXpub = Field(description="The key's group public key, as GET .../verify lists it.")
     # ``schema`` would shadow BaseModel.schema: the field has another name and the alias.
-    schema_: Literal[ED25519_SCHEME] = Field(alias="schema")  # type: ignore[valid-type]
-    signature: Ed25519Signature = Field(description="Base64 Ed25519 signature of the backup's "
-                                                    "verification_message (custody-backup-verify:v1:<backup_id>).")
+    schema_: Literal[ED25519_SCHEME, TAPROOT_SCHEME] = Field(alias="schema")  # type: ignore[valid-type]
+    signature: Ed25519Signature = Field(description="Base64 signature of the backup's verification_message "
+                                                    "(custody-backup-verify:v1:<backup_id>): Ed25519 for "
+                                                    "FROST-ED25519-SHA512-v1 keys; BIP-340 by the key-path "
+                                                    "Taproot output key for FROST-secp256k1-SHA256-TR-v1 keys "
+                                                    "(what a Bitcoin key-path spend is checked against).")
 
 
 class BackupVerification(RequestBody):

@@ -25,6 +25,9 @@ from threshold import scheme
 _HEX32 = r"^[0-9a-fA-F]{64}$"
 #: Hex of 32 bytes: an encoded point (commitment, key) or a little-endian scalar.
 Hex32 = Annotated[str, StringConstraints(pattern=_HEX32)]
+_HEX_POINT = r"^[0-9a-fA-F]{64}([0-9a-fA-F]{2})?$"
+#: Hex of an encoded point: 32 bytes (Ed25519 key sets) or 33 bytes (SEC1, secp256k1 key sets).
+HexPoint = Annotated[str, StringConstraints(pattern=_HEX_POINT)]
 #: Largest co-signer part config taken (a config is about 1 KB).
 MAX_CONFIG_LENGTH = 16384
 #: Base64 of one round-2 NaCl Box: 40 to 4096 bytes.
@@ -48,6 +51,18 @@ def _hex32_bytes(value: Any) -> bytes:
     return bytes.fromhex(value)
 
 
+def _hex_point_bytes(value: Any) -> bytes:
+    if not isinstance(value, str):
+        raise ValueError("must be a hex string")
+    if not re.fullmatch(_HEX_POINT, value):
+        raise ValueError("must be a 32-byte (Ed25519) or 33-byte (secp256k1) point as hex")
+    return bytes.fromhex(value)
+
+
+#: A point as hex (32 or 33 bytes), handed to the service as bytes.
+HexPointBytes = Annotated[bytes, BeforeValidator(_hex_point_bytes),
+                          WithJsonSchema({"type": "string", "pattern": _HEX_POINT, "minLength": 64, "maxLength": 66})]
+
 #: 32 bytes as hex, handed to the service as bytes.
 Hex32Bytes = Annotated[bytes, BeforeValidator(_hex32_bytes),
                        WithJsonSchema({"type": "string", "pattern": _HEX32, "minLength": 64, "maxLength": 64})]
@@ -68,9 +83,9 @@ class Round1Package(RequestBody):
     """The co-signer's round-1 broadcast (threshold.dkg.Round1Package)."""
 
     sender: CosignerParticipant = Field(description="The co-signer's participant identifier.")
-    commitments: list[Hex32] = Field(min_length=scheme.MIN_SIGNERS, max_length=scheme.MAX_SIGNERS,
+    commitments: list[HexPoint] = Field(min_length=scheme.MIN_SIGNERS, max_length=scheme.MAX_SIGNERS,
                                      description="The coefficient commitments (as many as the threshold).")
-    proof_r: Hex32 = Field(description="R of the proof of knowledge (a point).")
+    proof_r: HexPoint = Field(description="R of the proof of knowledge (a point).")
     proof_mu: Hex32 = Field(description="mu of the proof of knowledge (a scalar).")
 
 
@@ -102,10 +117,10 @@ class DkgComplaint(RequestBody):
 
 
 class CommitmentSubmission(RequestBody):
-    hiding: Annotated[Hex32Bytes, refused_as("INVALID_COMMITMENT")] = Field(
+    hiding: Annotated[HexPointBytes, refused_as("INVALID_COMMITMENT")] = Field(
         description="The hiding nonce commitment (a point); malformed, off-curve or small-order: "
                     "400 INVALID_COMMITMENT.")
-    binding: Annotated[Hex32Bytes, refused_as("INVALID_COMMITMENT")] = Field(
+    binding: Annotated[HexPointBytes, refused_as("INVALID_COMMITMENT")] = Field(
         description="The binding nonce commitment (a point); same rules.")
 
 
@@ -238,6 +253,10 @@ class SigningRequest(Resource):
     action: Literal["commit", "sign"] | None = Field(description="The co-signer's next step.")
     purpose: str
     message: str = Field(description="Base64 of the message to sign.")
+    scheme: str = Field(description="The key set's threshold scheme (what the co-signer signs with).")
+    merkle_root: str | None = Field(
+        description="Taproot schemes: hex of the script tree root whose output key is signed for (empty: "
+                    "the key-path-only output of a Bitcoin address); null: the key set's own key.")
     participants: list[Participant]
     group_public_key: str | None = Field(description="Hex of the group public key.")
     commitments: list[SigningCommitmentView] = Field(description="Every participant's commitments, from round 2.")
@@ -251,6 +270,8 @@ class SigningRequest(Resource):
             id=session.id, vault_id=session.vault_id,  # type: ignore[attr-defined]
             key_set_id=key_set.id, status=session.status, action=view.action, purpose=session.purpose,
             message=base64.b64encode(bytes(session.message)).decode(), participants=list(session.participants),
+            scheme=key_set.scheme,
+            merkle_root=None if session.merkle_root is None else bytes(session.merkle_root).hex(),
             group_public_key=bytes(key_set.group_public_key).hex() if key_set.group_public_key else None,
             commitments=[SigningCommitmentView(participant=c.participant, hiding=bytes(c.hiding).hex(),
                                                binding=bytes(c.binding).hex()) for c in view.commitments],

@@ -10,7 +10,7 @@ from typing import Callable
 from domain.currencies import Network, registry
 from domain.errors import ValidationFailed
 from domain.networks.addresses import InvalidAddress
-from domain.networks.base import NetworkAdapter
+from domain.networks.base import NetworkAdapter, key_scheme_of
 from domain.networks.bitcoin import BitcoinAdapter
 from domain.networks.devnet_account import DevnetAccountAdapter
 from domain.networks.devnet_utxo import DevnetUtxoAdapter
@@ -20,11 +20,24 @@ AdapterFactory = Callable[[Network], NetworkAdapter]
 
 _factories: dict[tuple[str, str], AdapterFactory] = {}
 _adapters: dict[int, tuple[Network, NetworkAdapter]] = {}
+_key_schemes: dict[tuple[str, str], str] = {}
 
 
-def register_adapter(name: str, family: str, factory: AdapterFactory) -> None:
-    """Make ``adapter: <name>`` usable for networks of ``family`` in the registry."""
+def register_adapter(name: str, family: str, factory: AdapterFactory, *, key_scheme: str | None = None) -> None:
+    """Make ``adapter: <name>`` usable for networks of ``family`` in the registry.
+
+    ``key_scheme`` (default: the factory's ``key_scheme`` attribute, an adapter class's) is the
+    scheme of its networks' keys; a factory replacing another of the same name keeps its scheme
+    unless it names one."""
+    scheme = key_scheme or getattr(factory, "key_scheme", None) or _key_schemes.get((name, family))
     _factories[(name, family)] = factory
+    _key_schemes[(name, family)] = scheme or key_scheme_of(factory)
+
+
+def clear_adapters() -> None:
+    """Forget the adapters built so far (after :func:`register_adapter` replaced a factory: tests
+    that give a network an in-process node)."""
+    _adapters.clear()
 
 
 def get_adapter(network_id: str) -> NetworkAdapter:
@@ -45,6 +58,14 @@ register_adapter("devnet", "account", DevnetAccountAdapter)  # type: ignore[arg-
 register_adapter("devnet", "utxo", DevnetUtxoAdapter)  # type: ignore[arg-type]
 register_adapter("solana", "account", SolanaAdapter)  # type: ignore[arg-type]
 register_adapter("bitcoin", "utxo", BitcoinAdapter)  # type: ignore[arg-type]
+
+
+def key_scheme_of_network(network_id: str) -> str:
+    """The threshold scheme of the key a registry network's addresses derive from and its
+    transfers are signed with (:func:`~domain.networks.base.key_scheme_of` of its adapter class,
+    recorded by :func:`register_adapter`): no adapter (nor node connection) is built to answer."""
+    network = registry().network(network_id)
+    return _key_schemes.get((network.adapter, network.family)) or key_scheme_of(None)
 
 
 def normalize_address(network_id: str, address: str, *, field: str = "address") -> str:

@@ -97,9 +97,15 @@ def _malformed(reason: str) -> TransferRejected:
 
 
 def default_chain(network: Network) -> SolanaChain:
-    """The chain the service uses for ``network``: LiteSVM with SOLANA_LOCAL_CHAIN, else JSON-RPC."""
+    """The chain the service uses for ``network``: LiteSVM with SOLANA_LOCAL_CHAIN or for a local
+    network (``params.local``: ``solana-local``, a chain of this process), else JSON-RPC."""
     settings = get_settings()
-    if settings.solana_local_chain:
+    if settings.solana_local_chain or network.params.get("local") is True:
+        if settings.solana_local_url:
+            # custody dev: the one chain of its solana-local process, shared by every process
+            from domain.networks.solana_local import RemoteLiteSvmChain
+
+            return RemoteLiteSvmChain(settings.solana_local_url)
         return local_chain(network.id)
     url = settings.network_rpc_urls.get(network.id) or str(network.params.get("rpc_url", ""))
     if not url:

@@ -21,13 +21,20 @@ Backup file (JSON, UTF-8)::
     {"format": "custody-backup", "version": 1, "scheme": "FROST-ED25519-SHA512-v1",
      "backup_id": ..., "workspace_id": ..., "created_at": ..., "recipient_public_key": <base64>,
      "verification_message": <base64: what POST /backup/{id}/verify signatures sign>,
-     "key_sets": [{"key_set_id", "vault_id", "min_signers", "max_signers",
+     "key_sets": [{"key_set_id", "vault_id", "scheme", "min_signers", "max_signers",
                    "master_xpub": <hex group public key>, "verifying_shares": {"1": hex, ...},
                    "shares": [{"participant": 1, "sealed_key_package": <base64 SealedBox>}, ...],
                    "cosigner_part": {"part_id", "config"} | null}]}
 
-Each sealed key package opens (``nacl.public.SealedBox(private_key).decrypt``) to the JSON of
-``threshold.frost.KeyPackage.to_dict()``. client/recovery.py is the offline tool that reads it.
+Each sealed key package opens (``nacl.public.SealedBox(private_key).decrypt``) to the JSON of the
+key set's scheme's ``KeyPackage.to_dict()``. A key set's ``scheme`` (FROST(Ed25519) or the
+Taproot secp256k1 one) is in its entry; the top-level ``scheme`` is that of entries without one
+(files written before key sets had several schemes). client/recovery.py is the offline tool
+that reads it.
+
+Verification groups carry each key's scheme as ``schema``; the signature of the verification
+message is checked by the chain's own rule: Ed25519 (RFC 8032) for Ed25519 keys, BIP-340 under
+the key-path Taproot output key (a P2TR address's key) for Taproot keys.
 """
 
 from __future__ import annotations
@@ -59,6 +66,10 @@ from models.keys import KeySet
 from models.workspaces import Workspace
 from threshold import scheme
 from threshold.scheme import ED25519_SCHEME as SCHEME
+from threshold.suites import suite_of
+
+#: Taproot keys prove themselves for the key-path-only output (what a P2TR address is).
+KEY_PATH = b""
 
 START = "backups.start"
 ASSEMBLE = "backups.assemble"
@@ -218,7 +229,7 @@ async def _groups(backup: Backup) -> list[dict[str, Any]]:
     for key_set_id in backup.key_set_ids:
         key_set = key_sets[key_set_id]
         groups.append({"master_xpub": keys.master_xpub(bytes(key_set.group_public_key)),  # type: ignore[arg-type]
-                       "schema": SCHEME, "key_set_id": key_set_id,
+                       "schema": key_set.scheme, "key_set_id": key_set_id,
                        "vault_id": str(key_set.vault_id)})  # type: ignore[attr-defined]
     return groups
 
@@ -251,18 +262,23 @@ async def verify_backup(
     if not isinstance(groups, list) or not all(isinstance(g, dict) for g in groups):
         raise ValidationFailed("groups must be a list of {master_xpub, schema, signature}", code="VALIDATION_ERROR",
                                details={"field": "groups"})
-    expected = {g["master_xpub"] for g in await _groups(backup)}
+    schemes = {g["master_xpub"]: g["schema"] for g in await _groups(backup)}
+    expected = set(schemes)
     seen: set[str] = set()
     message = verification_message(backup.id)
     for group in groups:
         master, schema, signature = group.get("master_xpub"), group.get("schema"), group.get("signature")
-        if schema != SCHEME:
-            raise _verification_failed(f"schema must be {SCHEME}", master_xpub=master)
         if not isinstance(master, str) or master not in expected or master in seen:
             raise _verification_failed("master_xpub is not a key of this backup (or is repeated)",
                                        master_xpub=master)
+        if schema != schemes[master]:
+            raise _verification_failed(f"schema must be {schemes[master]}", master_xpub=master)
         try:
-            VerifyKey(bytes.fromhex(master)).verify(message, base64.b64decode(signature, validate=True))
+            raw = base64.b64decode(signature, validate=True)
+            if schema == SCHEME:
+                VerifyKey(bytes.fromhex(master)).verify(message, raw)
+            elif not suite_of(schema).verify(bytes.fromhex(master), message, raw, KEY_PATH):
+                raise BadSignatureError("BIP-340")
         except (BadSignatureError, ValueError, TypeError):
             raise _verification_failed("the signature does not verify under master_xpub",
                                        master_xpub=master) from None
@@ -333,6 +349,7 @@ async def assemble(*, backup_id: uuid.UUID | str) -> bool:
         entries.append({
             "key_set_id": key_set_id,
             "vault_id": str(key_set.vault_id),  # type: ignore[attr-defined]
+            "scheme": key_set.scheme,
             "min_signers": key_set.min_signers,
             "max_signers": key_set.max_signers,
             "master_xpub": keys.master_xpub(bytes(key_set.group_public_key)),  # type: ignore[arg-type]

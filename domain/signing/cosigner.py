@@ -40,7 +40,7 @@ from domain.signing import keys, sessions
 from models.cosigner import CosignerPart
 from models.keys import DkgPackage, KeySet
 from models.sessions import SigningCommitment, SigningSession, SigningShare
-from threshold import dkg, frost, scheme
+from threshold import frost, scheme
 from threshold.cosigner_part import ConfigError, parse_config
 from threshold.encoding import hex_or_none
 from threshold.transport import transport_key_is_usable
@@ -162,6 +162,7 @@ async def submit_round1(
     if not isinstance(package, dict):
         raise _invalid_package("package must be an object")
     try:
+        dkg = keys.suite(key_set).dkg
         parsed = dkg.Round1Package.from_dict(package)
     except frost.FrostError as exc:
         raise _invalid_package(str(exc)) from None
@@ -291,7 +292,7 @@ async def register_part(
         raise Conflict(f"key generation is in {key_set.status}, not finalize", code="KEY_GENERATION_WRONG_ROUND",
                        details={"status": key_set.status})
     try:
-        parsed = parse_config(config)
+        parsed = parse_config(config, scheme=key_set.scheme)
     except ConfigError as exc:
         raise ValidationFailed(f"invalid config: {exc}", code="INVALID_COSIGNER_CONFIG",
                                details={"field": "config", "reason": str(exc)}) from None
@@ -438,7 +439,7 @@ async def submit_commitment(
         raise Conflict(f"signing session is {session.status}, not round1", code="SIGNING_REQUEST_WRONG_ROUND",
                        details={"status": session.status})
     try:
-        commitments = frost.SigningCommitments(ME, hiding, binding)
+        commitments = keys.suite(key_set).SigningCommitments(ME, hiding, binding)
     except frost.FrostError as exc:
         raise ValidationFailed(f"invalid commitment: {exc}", code="INVALID_COMMITMENT",
                                details={"participant": ME, "reason": str(exc)}) from None
@@ -462,14 +463,15 @@ async def submit_share(
         raise Conflict(f"signing session is {session.status}, not round2", code="SIGNING_REQUEST_WRONG_ROUND",
                        details={"status": session.status})
     try:
-        signature_share = frost.SignatureShare(ME, share)
+        signature_share = keys.suite(key_set).SignatureShare(ME, share)
     except frost.FrostError as exc:
         raise ValidationFailed(f"invalid signature share: {exc}", code="INVALID_SCALAR",
                                details={"participant": ME, "field": "share"}) from None
     public = keys.public_key_package(key_set)
-    if not frost.verify_signature_share(signature_share, public.verifying_shares[ME],
-                                        await sessions.commitment_list(session), public.group_public_key,
-                                        bytes(session.message)):
+    engine = sessions.session_engine(session, key_set)  # Taproot: the session's output key
+    if not engine.verify_signature_share(signature_share, public.verifying_shares[ME],
+                                         await sessions.commitment_list(session, key_set), public.group_public_key,
+                                         bytes(session.message)):
         raise ValidationFailed("the signature share does not verify", code="INVALID_SIGNATURE_SHARE",
                                details={"participant": ME})
     await SigningShare.create(session_id=session.id, participant=ME, share=signature_share.share)

@@ -1,4 +1,9 @@
-"""Key sets: one FROST(Ed25519) key per vault, created by distributed key generation.
+"""Key sets: one threshold key per vault and scheme, created by distributed key generation.
+
+A vault has a FROST(Ed25519) key set (Solana and the devnets) and, when the workspace's networks
+need one, a FROST(secp256k1) Taproot key set (Bitcoin): :func:`schemes_for` says which. Both are
+made by the same DKG pipeline below, through the same participants; the scheme's
+:class:`~threshold.suites.Suite` supplies the group, the DKG and the data classes.
 
 Layout: 2 of 3. Participants 1 and 2 are the service's signer processes (see
 :mod:`domain.signing.service_signer`, which runs in them), participant 3 is the client's co-signer (a headless
@@ -37,8 +42,9 @@ from domain.errors import Conflict, NotFound
 from models.cosigner import CosignerPart
 from models.keys import DkgPackage, DkgResult, KeySet, SignerDkgState, SignerKeyShare
 from models.vaults import Vault
-from threshold import dkg, frost
+from threshold import frost
 from threshold.cosigner_part import parse_config
+from threshold.pedersen import DkgCheatingParticipant
 from threshold.scheme import (
     COSIGNER_PARTICIPANT,
     ED25519_SCHEME,
@@ -46,6 +52,7 @@ from threshold.scheme import (
     MIN_SIGNERS,
     SERVICE_PARTICIPANTS,
 )
+from threshold.suites import Suite, suite_of
 
 COLLECT_ROUND1 = "keys.collect_round1"
 COLLECT_ROUND2 = "keys.collect_round2"
@@ -81,22 +88,41 @@ class KeySetNotReady(Conflict):
     code = "KEY_SET_NOT_READY"
 
 
-async def request_key_generation(*, vault: Vault, actor_id: uuid.UUID | None = None) -> KeySet:
-    """Create the vault's key set and start its DKG (call it in the vault's unit of work).
+def suite(key_set: KeySet) -> Suite:
+    """The threshold suite of a key set's scheme (group, DKG, data classes, engines)."""
+    return suite_of(key_set.scheme)
+
+
+def schemes_for(network_ids: list[str] | tuple[str, ...] | set[str]) -> list[str]:
+    """The key schemes a vault needs for these networks: FROST(Ed25519) always (the vault's key
+    in the API), plus every other network's key scheme (``key_scheme_of``), in a stable order."""
+    from domain.networks.registry import key_scheme_of_network  # networks import signing's neighbours
+
+    wanted = {ED25519_SCHEME} | {key_scheme_of_network(n) for n in network_ids}
+    return [ED25519_SCHEME] + sorted(wanted - {ED25519_SCHEME})
+
+
+async def request_key_generation(*, vault: Vault, actor_id: uuid.UUID | None = None,
+                                 scheme: str = ED25519_SCHEME) -> KeySet:
+    """Create the vault's key set of ``scheme`` and start its DKG (call it in the vault's unit of work).
 
     Writes the key set row and the signers' round-1 commands in the caller's transaction; the
-    co-signer joins through the API. A vault has at most one key set that is not ``failed``;
-    after a failure this starts a fresh attempt (new context, nothing reused).
+    co-signer joins through the API. A vault has at most one key set per scheme that is not
+    ``failed``; after a failure this starts a fresh attempt (new context, nothing reused).
     """
+    suite_of(scheme)  # an unknown scheme is a programming error: refuse before writing anything
     locked = await Vault.filter(id=vault.id).select_for_update(no_key=True).first()
     if locked is None:
         raise NotFound("vault not found", code="VAULT_NOT_FOUND")
-    existing = await KeySet.filter(vault_id=vault.id).exclude(status="failed").first()
+    existing = await KeySet.filter(vault_id=vault.id, scheme=scheme).exclude(status="failed").first()
     if existing is not None:
         raise Conflict("the vault already has a key set", code="KEY_SET_EXISTS",
-                       details={"key_set_id": str(existing.id), "status": existing.status})
+                       details={"key_set_id": str(existing.id), "status": existing.status, "scheme": scheme})
     limit = get_settings().max_key_generations_in_progress
-    in_progress = await KeySet.filter(workspace_id=locked.workspace_id, status__in=list(IN_PROGRESS)).count()  # type: ignore[attr-defined]
+    # Counted per vault: a vault's key sets of several schemes are one key generation to the limit.
+    in_progress = len(set(await KeySet.filter(workspace_id=locked.workspace_id,  # type: ignore[attr-defined]
+                                              status__in=list(IN_PROGRESS)).exclude(vault_id=locked.id)
+                          .values_list("vault_id", flat=True)))
     if in_progress >= limit:
         raise Conflict(f"the workspace already has {in_progress} key generations in progress (at most {limit}); "
                        "wait for them to finish or fail", code="KEY_GENERATION_LIMIT_REACHED",
@@ -104,36 +130,41 @@ async def request_key_generation(*, vault: Vault, actor_id: uuid.UUID | None = N
     key_set_id = uuid.uuid4()
     key_set = await KeySet.create(
         id=key_set_id, workspace_id=locked.workspace_id, vault_id=locked.id,  # type: ignore[attr-defined]
-        scheme=ED25519_SCHEME, min_signers=MIN_SIGNERS, max_signers=MAX_SIGNERS, context=dkg_context(key_set_id),
+        scheme=scheme, min_signers=MIN_SIGNERS, max_signers=MAX_SIGNERS, context=dkg_context(key_set_id),
     )
     for participant in SERVICE_PARTICIPANTS:
         await add_command(actor_name=signer_actor(participant, "dkg_round1"),
                           payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
     await audit.record(action="key_set.generation_requested", object_type="key_set", object_id=key_set.id,
                        actor_id=actor_id, workspace_id=key_set.workspace_id,  # type: ignore[attr-defined]
-                       details={"vault_id": str(locked.id), "min_signers": MIN_SIGNERS, "max_signers": MAX_SIGNERS})
+                       details={"vault_id": str(locked.id), "min_signers": MIN_SIGNERS, "max_signers": MAX_SIGNERS,
+                                "scheme": scheme})
     return key_set
 
 
-async def get_key_set(*, vault_id: uuid.UUID, workspace_id: uuid.UUID | None = None) -> KeySet:
-    """The vault's current key set (the newest one), scoped to ``workspace_id`` when given.
+async def get_key_set(*, vault_id: uuid.UUID, workspace_id: uuid.UUID | None = None,
+                      scheme: str = ED25519_SCHEME) -> KeySet:
+    """The vault's current key set of ``scheme`` (the newest one), scoped to ``workspace_id`` when given.
 
     A vault of another workspace answers exactly like a missing one.
     """
-    query = KeySet.filter(vault_id=vault_id)
+    query = KeySet.filter(vault_id=vault_id, scheme=scheme)
     if workspace_id is not None:
         query = query.filter(workspace_id=workspace_id)
-    key_set = await query.order_by("-created_at").first()
+    # The live one (at most one per scheme) wins over failed ones, whatever their timestamps.
+    key_set = await query.exclude(status="failed").first() or await query.order_by("-created_at").first()
     if key_set is None:
         raise NotFound("no key set for this vault", code="KEY_SET_NOT_FOUND")
     return key_set
 
 
-async def group_public_key(*, vault_id: uuid.UUID, workspace_id: uuid.UUID | None = None) -> bytes:
-    """The vault's 32-byte Ed25519 group public key; 409 KEY_SET_NOT_READY while DKG runs."""
-    key_set = await get_key_set(vault_id=vault_id, workspace_id=workspace_id)
+async def group_public_key(*, vault_id: uuid.UUID, workspace_id: uuid.UUID | None = None,
+                           scheme: str = ED25519_SCHEME) -> bytes:
+    """The vault's group public key of ``scheme`` (32-byte Ed25519, 33-byte SEC1 secp256k1);
+    409 KEY_SET_NOT_READY while DKG runs."""
+    key_set = await get_key_set(vault_id=vault_id, workspace_id=workspace_id, scheme=scheme)
     if key_set.status != "ready":
-        raise KeySetNotReady("the vault's key is not ready", details={"status": key_set.status})
+        raise KeySetNotReady("the vault's key is not ready", details={"status": key_set.status, "scheme": scheme})
     return bytes(key_set.group_public_key)  # type: ignore[arg-type]
 
 
@@ -141,7 +172,7 @@ def public_key_package(key_set: KeySet) -> frost.PublicKeyPackage:
     """The ready key set's public package (group key, every verifying share, threshold)."""
     if key_set.status != "ready" or key_set.group_public_key is None or not key_set.verifying_shares:
         raise KeySetNotReady("the key set is not ready", details={"status": key_set.status})
-    return frost.PublicKeyPackage(
+    return suite(key_set).PublicKeyPackage(
         bytes(key_set.group_public_key),
         {int(i): bytes.fromhex(v) for i, v in key_set.verifying_shares.items()},
         key_set.min_signers,
@@ -149,7 +180,8 @@ def public_key_package(key_set: KeySet) -> frost.PublicKeyPackage:
 
 
 def master_xpub(group_public_key: bytes) -> str:
-    """The documented text encoding of a group public key: lowercase hex of its 32 bytes."""
+    """The documented text encoding of a group public key: lowercase hex of its bytes (32 for
+    Ed25519, the 33-byte SEC1 compressed key for secp256k1)."""
     return bytes(group_public_key).hex()
 
 
@@ -184,12 +216,14 @@ def all_participants(key_set: KeySet) -> list[int]:
 async def round1_commitments(key_set: KeySet) -> dict[int, tuple[bytes, ...]]:
     """Every participant's round-1 coefficient commitments (validated encodings)."""
     rows = await DkgPackage.filter(key_set_id=key_set.id, round=1).order_by("sender")
-    return {row.sender: dkg.Round1Package.from_dict(row.payload["package"]).commitments for row in rows}
+    round1_package = suite(key_set).Round1Package
+    return {row.sender: round1_package.from_dict(row.payload["package"]).commitments for row in rows}
 
 
 async def expected_public_key_package(key_set: KeySet) -> frost.PublicKeyPackage:
     """The public package every honest participant must derive, from the round-1 broadcasts."""
-    return dkg.public_key_package_from_commitments(await round1_commitments(key_set), key_set.min_signers)
+    return suite(key_set).dkg.public_key_package_from_commitments(await round1_commitments(key_set),
+                                                                  key_set.min_signers)
 
 
 # --------------------------------------------------------------------------------------------
@@ -208,7 +242,7 @@ async def collect_round1(*, key_set_id: uuid.UUID | str) -> bool:
     try:
         # Public sanity check of the broadcast: a joint key equal to the identity is unusable.
         await expected_public_key_package(key_set)
-    except dkg.DkgCheatingParticipant as exc:
+    except DkgCheatingParticipant as exc:
         await fail(key_set, participant=exc.participant, reason=str(exc))
         return True
     except frost.FrostError as exc:
@@ -254,11 +288,11 @@ async def collect_results(*, key_set_id: uuid.UUID | str) -> bool:
         return False
     expected = await expected_public_key_package(key_set)
     for participant in SERVICE_PARTICIPANTS:
-        reported = frost.PublicKeyPackage.from_dict(results[participant].public_key_package)
+        reported = suite(key_set).PublicKeyPackage.from_dict(results[participant].public_key_package)
         if reported != expected:
             await fail(key_set, participant=participant, reason="reported a different public key package")
             return True
-    config = parse_config(part.config)
+    config = parse_config(part.config, scheme=key_set.scheme)
     if (config.group_public_key != expected.group_public_key
             or config.verifying_share != expected.verifying_shares[COSIGNER_PARTICIPANT]):
         await fail(key_set, participant=COSIGNER_PARTICIPANT, reason="co-signer part does not match the key set")
@@ -271,7 +305,7 @@ async def collect_results(*, key_set_id: uuid.UUID | str) -> bool:
     await audit.record(action="key_set.ready", object_type="key_set", object_id=key_set.id, actor_id=None,
                        workspace_id=key_set.workspace_id,  # type: ignore[attr-defined]
                        details={"vault_id": str(key_set.vault_id),  # type: ignore[attr-defined]
-                                "master_xpub": master_xpub(expected.group_public_key)})
+                                "master_xpub": master_xpub(expected.group_public_key), "scheme": key_set.scheme})
     return True
 
 

@@ -40,12 +40,15 @@ from domain.signing.sessions import (
     commitment_list,
     fail_session,
     request_collection_if_complete,
+    session_engine,
 )
 from models.backups import Backup, BackupPart
 from models.keys import DkgPackage, DkgResult, KeySet, SignerDkgState, SignerKeyShare
 from models.sessions import SignerNonce, SigningCommitment, SigningSession, SigningShare
-from threshold import dkg, frost, scheme
+from threshold import frost, scheme
 from threshold.encoding import hex_or_none
+from threshold.pedersen import DkgCheatingParticipant
+from threshold.suites import suite_of
 from threshold.transport import (
     open_round2_package,
     seal_round2_package,
@@ -74,13 +77,17 @@ def _check_participant(participant: int) -> None:
         raise ValueError(f"service signers are participants {scheme.SERVICE_PARTICIPANTS}, not {participant}")
 
 
-async def load_key_package(*, participant: int, share_key: bytes, key_set_id: uuid.UUID) -> frost.KeyPackage:
-    """This signer's key package for the key set (decrypted in memory only)."""
+async def load_key_package(*, participant: int, share_key: bytes, key_set_id: uuid.UUID,
+                           scheme: str | None = None) -> frost.KeyPackage:
+    """This signer's key package for the key set (decrypted in memory only), of the key set's
+    scheme (read from the key set unless the caller knows it)."""
     _check_participant(participant)
     row = await SignerKeyShare.get_or_none(key_set_id=key_set_id, participant=participant)
     if row is None:
         raise NotFound(f"signer {participant} holds no share of this key set", code="KEY_SHARE_NOT_FOUND")
-    return frost.KeyPackage.from_dict(_unseal(share_key, row.sealed_key_package))
+    if scheme is None:
+        scheme = (await KeySet.get(id=key_set_id)).scheme
+    return suite_of(scheme).KeyPackage.from_dict(_unseal(share_key, row.sealed_key_package))
 
 
 # --------------------------------------------------------------------------------------------
@@ -96,7 +103,8 @@ async def dkg_round1(*, participant: int, share_key: bytes, key_set_id: uuid.UUI
         return False
     if await DkgPackage.exists(key_set_id=key_set.id, round=1, sender=participant):
         return False  # already done: a redelivered command
-    secret, package = dkg.round1(participant, key_set.min_signers, key_set.max_signers, bytes(key_set.context))
+    secret, package = keys.suite(key_set).dkg.round1(participant, key_set.min_signers, key_set.max_signers,
+                                                     bytes(key_set.context))
     transport = PrivateKey.generate()
     await SignerDkgState.create(
         key_set_id=key_set.id, participant=participant, round=1,
@@ -129,6 +137,7 @@ async def dkg_round2(*, participant: int, share_key: bytes, key_set_id: uuid.UUI
     if state is None:
         await keys.fail(key_set, participant=participant, reason="signer lost its round 1 state")
         return True
+    dkg = keys.suite(key_set).dkg
     secret = dkg.Round1SecretPackage.from_dict(state["round1"])
     transport = PrivateKey(bytes.fromhex(state["transport_private_key"]))
     received: list[dkg.Round1Package] = []
@@ -137,15 +146,15 @@ async def dkg_round2(*, participant: int, share_key: bytes, key_set_id: uuid.UUI
         for row in await DkgPackage.filter(key_set_id=key_set.id, round=1).order_by("sender"):
             package = dkg.Round1Package.from_dict(row.payload["package"])
             if package.sender != row.sender:
-                raise dkg.DkgCheatingParticipant(row.sender, "round 1 package names another sender")
+                raise DkgCheatingParticipant(row.sender, "round 1 package names another sender")
             transport_key = hex_or_none(row.payload.get("transport_public_key"), size=32)
             if transport_key is None or not transport_key_is_usable(transport_key):
-                raise dkg.DkgCheatingParticipant(row.sender, "unusable transport public key")
+                raise DkgCheatingParticipant(row.sender, "unusable transport public key")
             transport_keys[row.sender] = transport_key
             if row.sender != participant:
                 received.append(package)
         round2_secret, outgoing = dkg.round2(secret, received)
-    except dkg.DkgCheatingParticipant as exc:
+    except DkgCheatingParticipant as exc:
         await keys.fail(key_set, participant=exc.participant, reason=str(exc))
         return True
     for recipient, package in outgoing.items():
@@ -173,6 +182,7 @@ async def dkg_finalize(*, participant: int, share_key: bytes, key_set_id: uuid.U
     if state is None:
         await keys.fail(key_set, participant=participant, reason="signer lost its round 2 state")
         return True
+    dkg = keys.suite(key_set).dkg
     secret = dkg.Round2SecretPackage.from_dict(state["round2"])
     own = PrivateKey(bytes.fromhex(state["transport_private_key"]))
     transport_keys = {
@@ -183,12 +193,12 @@ async def dkg_finalize(*, participant: int, share_key: bytes, key_set_id: uuid.U
         received = [
             open_round2_package(own=own, recipient=participant, sender=row.sender,
                                 sender_transport_key=transport_keys[row.sender],
-                                ciphertext_b64=row.payload.get("ciphertext", ""))
+                                ciphertext_b64=row.payload.get("ciphertext", ""), package_type=dkg.Round2Package)
             for row in await DkgPackage.filter(key_set_id=key_set.id, round=2, recipient=participant)
             .order_by("sender")
         ]
         key_package, public = dkg.finalize(secret, received)
-    except dkg.DkgCheatingParticipant as exc:
+    except DkgCheatingParticipant as exc:
         await keys.fail(key_set, participant=exc.participant, reason=str(exc))
         return True
     except frost.FrostError as exc:
@@ -224,9 +234,10 @@ async def commit(*, participant: int, share_key: bytes, session_id: uuid.UUID | 
         return None
     if await SigningCommitment.exists(session_id=session.id, participant=participant):
         return None
+    key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
     key_package = await load_key_package(participant=participant, share_key=share_key,
-                                         key_set_id=session.key_set_id)  # type: ignore[attr-defined]
-    nonces, commitments = frost.commit(key_package)
+                                         key_set_id=key_set.id, scheme=key_set.scheme)
+    nonces, commitments = keys.suite(key_set).frost.commit(key_package)
     await SignerNonce.create(session_id=session.id, participant=participant,
                              sealed_nonces=sealing.seal(nonces.to_bytes(), key=share_key))
     await SigningCommitment.create(session_id=session.id, participant=participant,
@@ -257,13 +268,16 @@ async def sign(
     if nonce_row is None:
         raise NonceAlreadyUsed(f"signer {participant} has no unused nonce for this session; it will not sign again",
                                details={"participant": participant, "session_id": str(session.id)})
-    nonces = frost.SigningNonces.from_bytes(sealing.unseal(bytes(nonce_row.sealed_nonces), key=share_key))
-    key_package = await load_key_package(participant=participant, share_key=share_key,
-                                         key_set_id=session.key_set_id)  # type: ignore[attr-defined]
     key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+    suite = keys.suite(key_set)
+    nonces = suite.SigningNonces.from_bytes(sealing.unseal(bytes(nonce_row.sealed_nonces), key=share_key))
+    key_package = await load_key_package(participant=participant, share_key=share_key,
+                                         key_set_id=key_set.id, scheme=key_set.scheme)
     try:
-        share = frost.sign(key_package, nonces, bytes(session.message), await commitment_list(session),
-                           min_signers=key_set.min_signers)
+        # The session's engine: Taproot sessions sign for the output key of their merkle root.
+        share = session_engine(session, key_set).sign(key_package, nonces, bytes(session.message),
+                                                      await commitment_list(session, key_set),
+                                                      min_signers=key_set.min_signers)
     except frost.FrostError as exc:
         # Never sign a list we did not commit to; the nonce is destroyed unused.
         await nonce_row.delete()

@@ -49,6 +49,9 @@ from models.sessions import (
 )
 from models.vaults import Vault
 from threshold import frost, scheme
+from threshold.protocol import Frost
+from threshold.scheme import ED25519_SCHEME, SERVICE_PARTICIPANTS
+from threshold.suites import suite_of
 
 COLLECT_COMMITMENTS = "signing.collect_commitments"
 AGGREGATE = "signing.aggregate"
@@ -145,6 +148,8 @@ async def request_signature(
     purpose: str,
     principal: Principal | None = None,
     participants: Sequence[int] | None = None,
+    scheme: str = ED25519_SCHEME,
+    merkle_root: bytes | None = None,
 ) -> SigningSession:
     """Start a threshold signature of ``message`` with the vault's key (in the caller's transaction).
 
@@ -153,9 +158,16 @@ async def request_signature(
     policy's choice (any ``min_signers`` of the key set's participants; it must include the
     co-signer when the policy requires it). A vault of another workspace is 404 VAULT_NOT_FOUND,
     exactly like a missing one.
+
+    ``scheme`` picks the vault's key set (FROST(Ed25519) by default; a network's
+    ``SigningPayload.scheme``); ``merkle_root`` is the Taproot tweak of a Taproot scheme's payload
+    (``b""``: the key-path-only output a Bitcoin address is) and must be None for other schemes.
     """
     if principal is not None:
         principal.require(workspace_id, Permission.SIGN_TRANSACTION)
+    if merkle_root is not None and (not suite_of(scheme).taproot or len(merkle_root) not in (0, 32)):
+        raise ValidationFailed("merkle_root is for Taproot schemes only: empty or 32 bytes", code="INVALID_MESSAGE",
+                               details={"field": "merkle_root"})
     if not isinstance(message, (bytes, bytearray)) or len(message) > MAX_MESSAGE_BYTES:
         raise ValidationFailed(f"message must be at most {MAX_MESSAGE_BYTES} bytes", code="INVALID_MESSAGE",
                                details={"field": "message"})
@@ -167,25 +179,27 @@ async def request_signature(
         raise NotFound("vault not found", code="VAULT_NOT_FOUND")
     if vault.is_frozen:
         raise Conflict("the vault is frozen", code="VAULT_FROZEN")
-    key_set = await keys.get_key_set(vault_id=vault.id, workspace_id=workspace_id)
+    key_set = await keys.get_key_set(vault_id=vault.id, workspace_id=workspace_id, scheme=scheme)
     if key_set.status != "ready":
-        raise keys.KeySetNotReady("the vault's key is not ready", details={"status": key_set.status})
+        raise keys.KeySetNotReady("the vault's key is not ready", details={"status": key_set.status,
+                                                                            "scheme": scheme})
     policy = await get_policy(workspace_id=workspace_id)
     chosen = _check_participants(
         default_participants(key_set, policy) if participants is None else participants, key_set, policy
     )
     session = await SigningSession.create(
         workspace_id=workspace_id, vault_id=vault.id, key_set_id=key_set.id, message=bytes(message),
+        merkle_root=None if merkle_root is None else bytes(merkle_root),
         purpose=purpose.strip(), participants=chosen, requested_by=principal.user.id if principal else None,
     )
     for participant in chosen:
-        if participant in scheme.SERVICE_PARTICIPANTS:
+        if participant in SERVICE_PARTICIPANTS:
             await add_command(actor_name=keys.signer_actor(participant, "commit"),
                               payload={"session_id": str(session.id)}, workspace_id=workspace_id)
     await audit.record(action="signing.requested", object_type="signing_session", object_id=session.id,
                        actor_id=principal.user.id if principal else None, workspace_id=workspace_id,
                        details={"vault_id": str(vault.id), "purpose": session.purpose, "participants": chosen,
-                                "message_sha256": hashlib.sha256(message).hexdigest()})
+                                "message_sha256": hashlib.sha256(message).hexdigest(), "scheme": scheme})
     return session
 
 
@@ -228,10 +242,24 @@ async def lock_session(session_id: uuid.UUID | str) -> SigningSession | None:
     return await SigningSession.filter(id=session_id).select_for_update(no_key=True).first()
 
 
-async def commitment_list(session: SigningSession) -> list[frost.SigningCommitments]:
-    """The session's commitments sorted by participant (the list every signer hashes)."""
+async def commitment_list(session: SigningSession, key_set: KeySet | None = None) -> list[frost.SigningCommitments]:
+    """The session's commitments sorted by participant (the list every signer hashes), as the
+    key set's scheme's data class (the key set is read when the caller has not)."""
+    if key_set is None:
+        key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+    commitments = keys.suite(key_set).SigningCommitments
     rows = await SigningCommitment.filter(session_id=session.id).order_by("participant")
-    return [frost.SigningCommitments(r.participant, bytes(r.hiding), bytes(r.binding)) for r in rows]
+    return [commitments(r.participant, bytes(r.hiding), bytes(r.binding)) for r in rows]
+
+
+def session_merkle_root(session: SigningSession) -> bytes | None:
+    return None if session.merkle_root is None else bytes(session.merkle_root)
+
+
+def session_engine(session: SigningSession, key_set: KeySet) -> Frost:
+    """The FROST engine a session signs with: its key set's scheme, and for Taproot the output
+    key of the session's merkle root (signers, co-signer and coordinator all use this one)."""
+    return keys.suite(key_set).engine(session_merkle_root(session))
 
 
 async def fail_session(session: SigningSession, *, participant: int | None, reason: str) -> None:
@@ -291,10 +319,16 @@ async def aggregate(*, session_id: uuid.UUID | str) -> bool:
     key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
     public = keys.public_key_package(key_set)
     message = bytes(session.message)
+    suite = keys.suite(key_set)
     try:
-        shares = [frost.SignatureShare(r.participant, bytes(r.share)) for r in rows]
-        signature = frost.aggregate(await commitment_list(session), message, shares, public)
-        VerifyKey(public.group_public_key).verify(message, signature)
+        shares = [suite.SignatureShare(r.participant, bytes(r.share)) for r in rows]
+        signature = session_engine(session, key_set).aggregate(await commitment_list(session, key_set), message,
+                                                               shares, public)
+        if key_set.scheme == ED25519_SCHEME:
+            VerifyKey(public.group_public_key).verify(message, signature)
+        elif not suite.verify(public.group_public_key, message, signature, session_merkle_root(session)):
+            # BIP-340 verification by libsecp256k1, for the (tweaked) key the chain checks.
+            raise BadSignatureError("the aggregate signature does not verify")
     except frost.InvalidSignatureShare as exc:
         await fail_session(session, participant=exc.participant, reason=str(exc))
         return True

@@ -35,6 +35,27 @@ Waiting for gas
     waits in ``approved``; its sign step holds the fee once the gas is there, and
     :func:`resume_awaiting_gas` issues that step when a refuel (an internal native transfer) is
     final at its address. Expiry still applies to it.
+
+Several payloads, several curves
+    A transfer may need several signatures (a Bitcoin spend: one BIP-340 signature per input,
+    each a Taproot key-path signature by the vault's secp256k1 key set). The sign step requests
+    one session per payload of ``signing_payloads(unsigned)``, each with the payload's scheme
+    and merkle root, all in the same database transaction (``signing_session_ids``, in order;
+    ``signing_session_id`` is the first); the signatures are checked with the chain's own
+    primitive, stored together (``signature``: the 64-byte signatures concatenated in payload
+    order) and submitted with ``submit_signed``.
+
+UTXO inputs
+    A UTXO transfer reserves its inputs under the withdrawal's intent key
+    (``withdrawal:<id>``) when it is built; a withdrawal that fails before its spend is
+    recorded gives them back (``release_inputs``), so nothing stays reserved for a payment
+    that was given up.
+
+An expired Solana blockhash
+    A Solana transfer names a recent blockhash and can never land once it expired. A broadcast
+    refused with ``BLOCKHASH_EXPIRED`` (a slow co-signer, a queue backlog) is therefore built and
+    signed again (awaiting_broadcast → signing, new sessions): the old signed bytes cannot be
+    executed, so this is no double payment. At most :data:`MAX_SIGNINGS` signings per withdrawal.
 """
 
 from __future__ import annotations
@@ -43,21 +64,20 @@ import logging
 import uuid
 from datetime import timedelta
 
-from nacl.exceptions import BadSignatureError
-from nacl.signing import VerifyKey
-
 from core import clock
 from core.faults import crash_point
 from core.outbox import add_command
 from domain.errors import DomainError
-from domain.networks.base import InsufficientFunds, TransferRejected
+from domain.networks.base import InsufficientFunds, TransferRejected, signing_payloads, submit_signed
 from domain.networks.registry import get_adapter
 from domain.signing import sessions
 from domain.withdrawals import checks, ledger, statuses
 from domain.withdrawals.create import CHECK
+from models.sessions import SigningSession
 from models.transactions import Transaction
 from models.vaults import Vault
 from models.wallets import WalletAddress
+from threshold.suites import suite_of
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +105,43 @@ def poll_delay(poll: int) -> timedelta:
     return min(FIRST_POLL * 1.5 ** min(poll, 20), FAST_POLL_CAP)
 #: The crash point between submitting a signed transfer and recording it (core.faults).
 AFTER_SUBMIT = "withdrawals.broadcast.submitted"
+#: Every signature of a payload is this long (Ed25519 and BIP-340 alike): how the stored
+#: concatenation is split again.
+SIGNATURE_SIZE = 64
+#: How often one withdrawal may be built and signed (more than once only after an expired
+#: Solana blockhash refused the previous signed transfer).
+MAX_SIGNINGS = 3
+BLOCKHASH_EXPIRED = "BLOCKHASH_EXPIRED"
+
+
+def intent_key(tx: Transaction) -> str:
+    """The UTXO intent key a withdrawal reserves its inputs under (one per withdrawal)."""
+    return str((tx.transfer or {}).get("intent_key") or f"withdrawal:{tx.id}")
+
+
+async def release_inputs(tx: Transaction) -> None:
+    """Give back the UTXO inputs the withdrawal reserved (networks with an intent key only).
+
+    Outputs already recorded as spent by our submission stay spent: only reservations of a
+    payment that never left are freed."""
+    adapter = get_adapter(tx.network)
+    release = getattr(adapter, "release_inputs", None)
+    if release is not None:
+        freed = await release(intent_key=intent_key(tx))
+        if freed:
+            logger.info("withdrawal %s: %d reserved input(s) released", tx.id, freed)
+
+
+def split_signatures(signature: bytes) -> list[bytes]:
+    """The stored signatures, one per payload (see the module)."""
+    return [signature[i:i + SIGNATURE_SIZE] for i in range(0, len(signature), SIGNATURE_SIZE)]
+
+
+def session_ids(tx: Transaction) -> list[uuid.UUID]:
+    """Every signing session of the withdrawal's current transfer, in payload order."""
+    if tx.signing_session_ids:
+        return [uuid.UUID(str(i)) for i in tx.signing_session_ids]
+    return [tx.signing_session_id] if tx.signing_session_id else []
 
 
 async def lock_withdrawal(transaction_id: uuid.UUID | str) -> Transaction | None:
@@ -99,8 +156,10 @@ async def _command(step: str, tx: Transaction, *, delay: timedelta | None = None
 
 async def fail(parties: ledger.Parties, *, code: str, message: str, actor_id: uuid.UUID | None = None,
                details: dict | None = None) -> None:
-    """End the withdrawal ``failed`` with ``code``, releasing what it holds (wallets locked)."""
+    """End the withdrawal ``failed`` with ``code``, releasing what it holds (wallets locked) and
+    the UTXO inputs it reserved."""
     await ledger.release(parties)
+    await release_inputs(parties.tx)
     parties.tx.error_code, parties.tx.error_message = code[:64], message[:2000]
     await ledger.write_change(parties, status=statuses.FAILED, actor_id=actor_id,
                               details={"error_code": code, **(details or {})})
@@ -241,15 +300,24 @@ async def start_signing(*, transaction_id: uuid.UUID | str) -> None:
         if not await ledger.hold_gas(parties):
             return  # the gas station's refuel has not landed yet: resume_awaiting_gas starts it again
         await tx.save(update_fields=["awaiting_gas"])
+    await _build_and_sign(tx, parties, vault)
+
+
+async def _build_and_sign(tx: Transaction, parties: ledger.Parties, vault: Vault, *,
+                          details: dict | None = None) -> None:
+    """Build the transfer and request one signing session per payload (approved or, after an
+    expired blockhash, awaiting_broadcast → signing); fail the withdrawal when that is refused."""
     adapter = get_adapter(tx.network)
     address = await WalletAddress.get(id=parties.source.address_id)  # type: ignore[attr-defined]
+    extra = {"intent_key": intent_key(tx)} if hasattr(adapter, "release_inputs") else {}
     try:
         unsigned = await adapter.build_transfer(currency=parties.currency, from_address=tx.from_address or "",
                                                 public_key=bytes(address.public_key), to_address=tx.to_address or "",
                                                 amount=int(tx.amount),
-                                                fee_rate=None if tx.fee_rate is None else int(tx.fee_rate))
+                                                fee_rate=None if tx.fee_rate is None else int(tx.fee_rate),
+                                                **extra)
     except TransferRejected as exc:
-        if isinstance(exc, InsufficientFunds) and await _unconfirmed_in_lane(tx):
+        if isinstance(exc, InsufficientFunds) and await _unconfirmed_in_lane(tx) and tx.status == statuses.APPROVED:
             return  # outputs are in the mempool (UTXO change): built again when they confirm
         await fail(parties, code=exc.code, message=exc.message, details={"step": "build"})
         await kick_lane(tx)
@@ -260,17 +328,25 @@ async def start_signing(*, transaction_id: uuid.UUID | str) -> None:
                    details={"needed_fee_limit": str(unsigned.fee_limit)})
         await kick_lane(tx)
         return
+    payloads = signing_payloads(unsigned)
+    requested: list[SigningSession] = []
     try:
-        session = await sessions.request_signature(workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
-                                                   vault_id=vault.id, message=unsigned.signing_payload,
-                                                   purpose=f"withdrawal:{tx.id}")
+        for index, payload in enumerate(payloads):
+            purpose = f"withdrawal:{tx.id}" if len(payloads) == 1 else f"withdrawal:{tx.id}:payload:{index}"
+            requested.append(await sessions.request_signature(
+                workspace_id=tx.workspace_id, vault_id=vault.id, message=payload.message,  # type: ignore[attr-defined]
+                purpose=purpose, scheme=payload.scheme, merkle_root=payload.merkle_root))
     except DomainError as exc:
         await fail(parties, code=exc.code, message=exc.message, details={"step": "sign"})
         await kick_lane(tx)
         return
-    tx.transfer, tx.signing_session_id = unsigned.body, session.id
+    tx.transfer, tx.signing_session_id = unsigned.body, requested[0].id
+    tx.signing_session_ids = [str(s.id) for s in requested]
+    tx.signature, tx.tx_hash = None, None
     await ledger.write_change(parties, status=statuses.SIGNING, actor_id=None,
-                              details={"signing_session_id": str(session.id), "participants": session.participants})
+                              details={"signing_session_id": str(requested[0].id),
+                                       "signing_session_ids": tx.signing_session_ids,
+                                       "participants": requested[0].participants, **(details or {})})
     await _command(COLLECT_SIGNATURE, tx, delay=poll_delay(0), poll=0)
 
 
@@ -280,21 +356,30 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0) -
     tx = await lock_withdrawal(transaction_id)
     if tx is None or tx.status != statuses.SIGNING or tx.signing_session_id is None:
         return
-    session = await sessions.get_session(workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
-                                         session_id=tx.signing_session_id)
-    if session.status == "completed":
-        signature = bytes(session.signature)  # type: ignore[arg-type]
+    found = []
+    for session_id in session_ids(tx):
+        found.append(await sessions.get_session(workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+                                                session_id=session_id))
+    failed = next((s for s in found if s.status == "failed"), None)
+    session = failed or found[0]
+    if failed is None and all(s.status == "completed" for s in found):
+        signatures = [bytes(s.signature) for s in found]  # type: ignore[arg-type]
         parties = await ledger.load(tx, lock=False)
         address = await WalletAddress.get(id=parties.source.address_id)  # type: ignore[attr-defined]
-        try:
-            VerifyKey(bytes(address.public_key)).verify(bytes(session.message), signature)
-        except BadSignatureError:
-            parties = await ledger.load(tx, lock=True)
-            await fail(parties, code="SIGNING_FAILED", message="the signature does not verify under the vault's key")
-            await kick_lane(tx)
-            return
-        tx.signature = signature
-        tx.tx_hash = get_adapter(tx.network).transaction_hash(body=tx.transfer or {}, signature=signature)
+        for s, signature in zip(found, signatures):
+            # Checked with the chain's own primitive (RFC 8032, or BIP-340 for the Taproot output
+            # key of the address), against the address's key: not only the key set's word for it.
+            scheme = (await s.key_set).scheme  # type: ignore[attr-defined]
+            merkle_root = None if s.merkle_root is None else bytes(s.merkle_root)
+            if len(signature) != SIGNATURE_SIZE or not suite_of(scheme).verify(
+                    bytes(address.public_key), bytes(s.message), signature, merkle_root):
+                parties = await ledger.load(tx, lock=True)
+                await fail(parties, code="SIGNING_FAILED",
+                           message="the signature does not verify under the vault's key")
+                await kick_lane(tx)
+                return
+        tx.signature = b"".join(signatures)
+        tx.tx_hash = get_adapter(tx.network).transaction_hash(body=tx.transfer or {}, signature=signatures[0])
         await ledger.write_change(parties, status=statuses.AWAITING_BROADCAST, actor_id=None,
                                   details={"tx_hash": tx.tx_hash})
         await _command(BROADCAST, tx)
@@ -324,8 +409,15 @@ async def broadcast(*, transaction_id: uuid.UUID | str) -> None:
     parties = await ledger.load(tx, lock=True)
     adapter = get_adapter(tx.network)
     try:
-        tx_hash = await adapter.submit_transfer(body=tx.transfer or {}, signature=bytes(tx.signature or b""))
+        tx_hash = await submit_signed(adapter, body=tx.transfer or {},
+                                      signatures=split_signatures(bytes(tx.signature or b"")))
     except TransferRejected as exc:
+        if exc.code == BLOCKHASH_EXPIRED and await _signings(tx) < MAX_SIGNINGS:
+            # The signed transfer can never land now: build and sign it again (see the module).
+            vault = await Vault.get(id=tx.vault_id)  # type: ignore[attr-defined]
+            await _build_and_sign(tx, parties, vault, details={"resigned_after": BLOCKHASH_EXPIRED,
+                                                               "expired_tx_hash": tx.tx_hash})
+            return
         await fail(parties, code=exc.code, message=exc.message, details={"step": "broadcast", **exc.details})
         await kick_lane(tx)
         return
@@ -336,6 +428,26 @@ async def broadcast(*, transaction_id: uuid.UUID | str) -> None:
     tx.broadcast_at, tx.confirmations = clock.now(), 0
     await ledger.write_change(parties, status=statuses.BROADCAST, actor_id=None, details={"tx_hash": tx_hash})
     await kick_lane(tx)
+
+
+def settled_fee(tx: Transaction, reported: int, *, success: bool) -> int:
+    """What the withdrawal paid in fees: the network's word when it gives one (the devnets),
+    else the fee fixed when the transfer was built (a Bitcoin spend's inputs minus outputs; a
+    Solana transfer's signature and priority fee, plus the rent of the recipient's token
+    account it created: that SOL left the vault's address too)."""
+    if reported:
+        return reported
+    body = tx.transfer or {}
+    fee = int(body.get("fee") or 0)
+    if success:
+        fee += int(body.get("account_creation_fee") or 0)
+    return fee
+
+
+async def _signings(tx: Transaction) -> int:
+    """How many times the withdrawal's transfer was signed (sessions per payload count once)."""
+    payloads = max(len(session_ids(tx)), 1)
+    return await SigningSession.filter(purpose__startswith=f"withdrawal:{tx.id}").count() // payloads
 
 
 async def track(*, transaction_id: uuid.UUID | str) -> None:
@@ -369,16 +481,17 @@ async def track(*, transaction_id: uuid.UUID | str) -> None:
     if height != tx.block_height or tx.block_time is None:
         block = await adapter.read_block(height)
         tx.block_time = block.time if block is not None else None
-    tx.block_height, tx.confirmations, tx.fee = height, confirmations, state.fee  # type: ignore[assignment]
-    await ledger.settle(parties, moved=state.success, fee=state.fee, block_height=height)
+    fee = settled_fee(tx, state.fee, success=state.success)
+    tx.block_height, tx.confirmations, tx.fee = height, confirmations, fee  # type: ignore[assignment]
+    await ledger.settle(parties, moved=state.success, fee=fee, block_height=height)
     if state.success:
         await ledger.write_change(parties, status=statuses.FINISHED, actor_id=None,
-                                  details={"confirmations": confirmations, "fee": str(state.fee)})
+                                  details={"confirmations": confirmations, "fee": str(fee)})
     else:
         tx.error_code = state.reason_code or "EXECUTION_FAILED"
         tx.error_message = state.reason or "the network included the transfer but it did not execute"
         await ledger.write_change(parties, status=statuses.FAILED, actor_id=None,
-                                  details={"error_code": tx.error_code, "fee": str(state.fee)})
+                                  details={"error_code": tx.error_code, "fee": str(fee)})
     await kick_lane(tx)  # UTXO: the change output is spendable now
     if state.success and parties.target is not None and parties.currency.is_native and tx.to_address:
         # Gas reached a vault of the workspace (a gas station refuel): token withdrawals waiting

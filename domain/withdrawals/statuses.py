@@ -58,7 +58,9 @@ TRANSITIONS: dict[str, frozenset[str]] = {
     AWAITING_APPROVALS: frozenset({APPROVED, DECLINED, FROZEN, CANCELLED, EXPIRED}),
     APPROVED: frozenset({SIGNING, FAILED, FROZEN, CANCELLED, EXPIRED}),
     SIGNING: frozenset({AWAITING_BROADCAST, FAILED}),
-    AWAITING_BROADCAST: frozenset({BROADCAST, FAILED}),
+    # → signing: built and signed again after the network refused an expired Solana blockhash
+    # (the old signed bytes can never land; domain.withdrawals.pipeline).
+    AWAITING_BROADCAST: frozenset({BROADCAST, FAILED, SIGNING}),
     BROADCAST: frozenset({BROADCAST, FINISHED, FAILED}),
     FROZEN: frozenset(BEFORE_SIGNING | {CANCELLED}),
     FINISHED: frozenset(),

@@ -14,7 +14,8 @@ async def test_a_testnet_workspace_sees_testnet_currencies_only(client):
     _, response = await client.get("/api/v1/currencies?testnet=true", headers=caller.headers())
     assert response.status == 200
     ids = {c["id"] for c in response.json}
-    assert ids == {"DETH_TEST", "DUSD_TEST", "DBTC_TEST"}
+    assert ids == {"DETH_TEST", "DUSD_TEST", "DBTC_TEST", "SOL_TEST", "USDC_SOL_TEST", "SOL_LOCAL", "USDC_SOL_LOCAL",
+                   "BTC_TEST", "BTC_REGTEST"}
     for currency in response.json:
         assert CURRENCY_FIELDS <= set(currency) and currency["network_type"] == "testnet"
     deth = next(c for c in response.json if c["id"] == "DETH_TEST")
@@ -33,7 +34,8 @@ async def test_a_mainnet_workspace_sees_mainnet_currencies(client):
     caller = await make_caller(role="VIEWER", network_type="mainnet")
     _, response = await client.get("/api/v1/currencies?testnet=false", headers=caller.headers())
     assert response.status == 200
-    assert {(c["id"], c["decimals"]) for c in response.json} == {("DETH", 18), ("DUSD", 6), ("DBTC", 8)}
+    assert {(c["id"], c["decimals"]) for c in response.json} == {("DETH", 18), ("DUSD", 6), ("DBTC", 8), ("SOL", 9),
+                                                                  ("USDC_SOL", 6), ("USDT_SOL", 6), ("BTC", 8)}
     _, plain = await client.get("/api/v1/currencies", headers=caller.headers())
     assert plain.status == 200 and plain.json == response.json
     _, response = await client.get("/api/v1/currencies?testnet=true", headers=caller.headers())

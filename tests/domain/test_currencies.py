@@ -9,13 +9,11 @@ import pytest
 from config import CURRENCIES_FILE
 from domain.currencies import (
     RegistryError,
-    currency_for_workspace,
     format_amount,
     parse_amount,
     parse_registry,
     registry,
 )
-from domain.errors import DomainError
 
 
 def test_registry_file_is_validated():
@@ -49,17 +47,21 @@ def test_amounts_are_formatted_and_parsed_with_integers_only():
         parse_amount("1e5", 8)
 
 
-def test_real_networks_are_known_but_disabled_until_enabled():
-    # Given the shipped registry / Then Solana and Bitcoin are known, disabled, and hidden from workspaces
+def test_real_networks_ship_enabled_and_a_disabled_one_is_hidden_until_enabled():
+    # Given the shipped registry / Then Solana and Bitcoin (and the local LiteSVM chain) are enabled
     document = json.loads(CURRENCIES_FILE.read_text())
     shipped = parse_registry(document)
-    assert {"solana-mainnet", "solana-testnet", "bitcoin-mainnet", "bitcoin-testnet", "bitcoin-regtest"} \
-        <= set(shipped.networks) - {n.id for n in shipped.enabled_networks()}
-    assert "SOL_TEST" not in {c.id for c in shipped.of_network_type("testnet")}
-    with pytest.raises(DomainError) as hidden:
-        currency_for_workspace(currency_id="SOL", network_type="mainnet")
-    assert hidden.value.code == "CURRENCY_NOT_FOUND"
-    # When a deployment enables one / Then its currencies are listed; an unknown id is refused
+    assert {"solana-mainnet", "solana-testnet", "solana-local", "bitcoin-mainnet", "bitcoin-testnet",
+            "bitcoin-regtest"} <= {n.id for n in shipped.enabled_networks()}
+    assert {"SOL_TEST", "SOL_LOCAL", "BTC_REGTEST"} <= {c.id for c in shipped.of_network_type("testnet")}
+    # Given a registry with one of them disabled / Then it is hidden from workspaces
+    for network in document["networks"]:
+        if network["id"] == "solana-testnet":
+            network["enabled"] = False
+    disabled = parse_registry(document)
+    assert "SOL_TEST" not in {c.id for c in disabled.of_network_type("testnet")}
+    assert "solana-testnet" not in {n.id for n in disabled.enabled_networks()}
+    # When a deployment enables it / Then its currencies are listed; an unknown id is refused
     enabled = parse_registry(document, enable=frozenset({"solana-testnet"}))
     assert {"SOL_TEST", "USDC_SOL_TEST"} <= {c.id for c in enabled.of_network_type("testnet")}
     with pytest.raises(RegistryError, match="NETWORKS_ENABLED"):

@@ -9,6 +9,7 @@ from core.settings import configure
 from core.unit_of_work import unit_of_work
 from domain import deposits
 from domain.networks.registry import get_adapter
+from domain.networks.solana_chain import local_chain
 from models.deposits import ChainWatchState
 from models.transactions import Transaction
 from models.wallets import Wallet
@@ -174,3 +175,21 @@ async def test_deposits_wait_for_the_confirmations_the_network_requires(broker, 
             assert not await devnet_chain.block_due(network_id=UTXO)
     finally:
         configure(settings)
+
+
+async def test_a_real_networks_first_read_starts_below_its_final_height_not_at_genesis(broker):
+    # Given a real network (the local Solana chain) far past the watcher's lookback, never read yet
+    chain = local_chain("solana-local")
+    await ChainWatchState.filter(network="solana-local").delete()
+    chain.advance(deposits.DEFAULT_WATCH_LOOKBACK_BLOCKS + 200)
+    final = await deposits.final_height(get_adapter("solana-local"))
+    # When the watcher reads it the first time
+    async with unit_of_work():
+        scanned = await deposits.scan_next_block(network_id="solana-local")
+    # Then it starts the lookback below the final height, not at slot 1
+    assert scanned is not None and scanned.height == final - deposits.DEFAULT_WATCH_LOOKBACK_BLOCKS + 1
+    # And a devnet is still read from its beginning
+    await ChainWatchState.filter(network="devnet-evm-testnet").delete()
+    async with unit_of_work():
+        first = await deposits.scan_next_block(network_id="devnet-evm-testnet")
+    assert first is None or first.height == 1

@@ -22,6 +22,7 @@ from models.vaults import Vault
 from tests.support.callers import Caller, make_caller
 from tests.support.client import BASE_URL, AppClient, AsgiTransport
 from threshold.cosigner_part import KdfParams
+from threshold.scheme import ED25519_SCHEME
 
 #: The cheapest argon2id cost: the tests exercise the format, not the cost.
 FAST_KDF = KdfParams(nacl.pwhash.argon2id.OPSLIMIT_MIN, nacl.pwhash.argon2id.MEMLIMIT_MIN)
@@ -36,12 +37,15 @@ def cosigner_for(client: AppClient, caller: Caller, store_dir: Path, **kwargs: A
     return CoSigner(AsgiTransport(client), credentials=credentials, store=store, **kwargs)
 
 
-async def create_vault(workspace_id: str | uuid.UUID, *, name: str = "Treasury", generate_key: bool = True) -> Vault:
-    """A vault, with its key generation requested in the same unit of work (as the wallet code will)."""
+async def create_vault(workspace_id: str | uuid.UUID, *, name: str = "Treasury", generate_key: bool = True,
+                       schemes: tuple[str, ...] = (ED25519_SCHEME,)) -> Vault:
+    """A vault, with its key generation(s) requested in the same unit of work (as the vault code
+    does): one key set per scheme of ``schemes``."""
     async with unit_of_work():
         vault = await Vault.create(workspace_id=uuid.UUID(str(workspace_id)), name=name)
         if generate_key:
-            await keys.request_key_generation(vault=vault)
+            for scheme in schemes:
+                await keys.request_key_generation(vault=vault, scheme=scheme)
     return vault
 
 
@@ -75,8 +79,8 @@ async def _protocol_state() -> tuple:
     return tuple(key_sets), tuple(signing_sessions)
 
 
-async def key_set_status(vault: Vault) -> str:
-    return (await KeySet.filter(vault_id=vault.id).order_by("-created_at").first()).status  # type: ignore[union-attr]
+async def key_set_status(vault: Vault, scheme: str = ED25519_SCHEME) -> str:
+    return (await KeySet.filter(vault_id=vault.id, scheme=scheme).order_by("-created_at").first()).status  # type: ignore[union-attr]
 
 
 def status_is(vault: Vault, *statuses: str) -> Callable[[], Awaitable[bool]]:
@@ -101,16 +105,23 @@ class SigningSetup:
 
 
 async def ready_vault(client: AppClient, worker: Any, store_dir: Path, *, owner: Caller | None = None,
-                      cosigner: CoSigner | None = None, cosigner_user: Caller | None = None) -> SigningSetup:
-    """Create a vault and run its DKG across both signers and the co-signer until ready."""
+                      cosigner: CoSigner | None = None, cosigner_user: Caller | None = None,
+                      schemes: tuple[str, ...] = (ED25519_SCHEME,)) -> SigningSetup:
+    """Create a vault and run its DKG(s) across both signers and the co-signer until ready
+    (``key_set`` is the first scheme's)."""
     owner = owner or await make_caller(role="OWNER")
     if cosigner is None:
         cosigner_user = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
         cosigner = cosigner_for(client, cosigner_user, store_dir)
-    vault = await create_vault(owner.workspace_id)
-    await settle(worker, cosigner, until=status_is(vault, "ready", "failed"))
-    key_set = await KeySet.get(vault_id=vault.id)
-    assert key_set.status == "ready", key_set.failure_reason
+    vault = await create_vault(owner.workspace_id, schemes=schemes)
+
+    async def all_done() -> bool:
+        found = await KeySet.filter(vault_id=vault.id).values_list("status", flat=True)
+        return len(found) == len(schemes) and all(status in ("ready", "failed") for status in found)
+    await settle(worker, cosigner, until=all_done)
+    for key_set in await KeySet.filter(vault_id=vault.id):
+        assert key_set.status == "ready", (key_set.scheme, key_set.failure_reason)
+    key_set = await KeySet.get(vault_id=vault.id, scheme=schemes[0])
     return SigningSetup(owner=owner, cosigner_user=cosigner_user, cosigner=cosigner, vault=vault,  # type: ignore[arg-type]
                         key_set=key_set)
 

@@ -28,6 +28,7 @@ from models.wallets import Wallet
 from models.workspaces import Workspace
 from tests.support.callers import Caller, make_workspace
 from tests.support.client import AppClient
+from threshold.scheme import ED25519_SCHEME
 
 
 async def workspace(network_type: str = "testnet") -> Workspace:
@@ -39,7 +40,8 @@ async def give_test_key(vault_id: uuid.UUID | str) -> SigningKey:
     """Mark the vault's key set ready under a test-held Ed25519 key (see the module docstring)."""
     key = SigningKey.generate()
     async with unit_of_work():
-        key_set = await KeySet.filter(vault_id=vault_id).order_by("-created_at").select_for_update().first()
+        key_set = await KeySet.filter(vault_id=vault_id, scheme=ED25519_SCHEME).order_by("-created_at") \
+            .select_for_update().first()
         assert key_set is not None
         key_set.status = "ready"
         key_set.group_public_key = bytes(key.verify_key)

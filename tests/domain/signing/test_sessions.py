@@ -5,6 +5,7 @@ A signer's own rules (a nonce is used once) are in test_service_signer.py."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import uuid
 
 import pytest
@@ -19,6 +20,8 @@ from models.sessions import SignerNonce, SigningSession, SigningShare
 from models.vaults import Vault
 from tests.support.callers import make_caller
 from tests.support.signing import ready_vault, request_signature, settle
+from threshold.scheme import TAPROOT_SCHEME
+from threshold.taproot import output_key, verify_bip340
 
 
 def _finished(setup, session: SigningSession):
@@ -66,6 +69,30 @@ async def test_any_two_of_three_sign_and_one_cannot(client, worker, tmp_path):
         await request_signature(setup, b"who", participants=[1, 4])
     assert invalid.value.code == "INVALID_PARTICIPANTS"
     assert await SigningSession.filter(purpose="test", status="round1").count() == 0
+
+
+async def test_a_taproot_key_set_signs_bip340_for_its_output_key_with_any_two_of_three(client, worker, tmp_path):
+    # Given a vault with a Taproot (secp256k1) key set made by the same DKG (co-signer included)
+    setup = await ready_vault(client, worker, tmp_path / "cosigner", schemes=(TAPROOT_SCHEME,))
+    group_key = await keys.group_public_key(vault_id=setup.vault.id, scheme=TAPROOT_SCHEME)
+    assert len(group_key) == 33 and setup.key_set.scheme == TAPROOT_SCHEME
+    tweaked, _ = output_key(group_key, b"")
+    # When any two of the three (the co-signer among them) sign a 32-byte sighash for the key path
+    for participants in ([1, 2], [1, 3], [2, 3]):
+        message = hashlib.sha256(f"sighash {participants}".encode()).digest()
+        signature = await _sign(worker, setup, message, participants=participants, scheme=TAPROOT_SCHEME,
+                                merkle_root=b"")
+        # Then it is a BIP-340 signature valid for the Taproot output key (what a P2TR spend needs)
+        assert len(signature) == 64 and verify_bip340(tweaked, message, signature)
+    # And without a merkle root the key set signs for its internal key (plain BIP-340)
+    plain = await _sign(worker, setup, b"internal", scheme=TAPROOT_SCHEME)
+    assert verify_bip340(group_key[1:], b"internal", plain)
+    # And the vault's Ed25519 key set is another one: none exists here
+    with pytest.raises(NotFound):
+        await request_signature(setup, b"ed25519")
+    # And a merkle root is refused for an Ed25519 session
+    with pytest.raises(ValidationFailed):
+        await request_signature(setup, b"x", merkle_root=b"")
 
 
 async def test_a_workspace_can_require_the_cosigner_share(client, worker, tmp_path):

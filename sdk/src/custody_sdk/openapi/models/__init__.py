@@ -119,6 +119,8 @@ from .key_generation_failure_status import KeyGenerationFailureStatus
 from .key_generation_list import KeyGenerationList
 from .key_generation_participant import KeyGenerationParticipant
 from .key_generation_status import KeyGenerationStatus
+from .key_set_request import KeySetRequest
+from .key_set_request_scheme import KeySetRequestScheme
 from .key_set_summary import KeySetSummary
 from .key_set_summary_status import KeySetSummaryStatus
 from .list_accounts_tag_match_mode import ListAccountsTagMatchMode
@@ -401,6 +403,8 @@ __all__ = (
     "KeyGenerationList",
     "KeyGenerationParticipant",
     "KeyGenerationStatus",
+    "KeySetRequest",
+    "KeySetRequestScheme",
     "KeySetSummary",
     "KeySetSummaryStatus",
     "ListAccountsTagMatchMode",

@@ -20,8 +20,9 @@ class BackupGroupSignature:
     Attributes:
         master_xpub (str): The key's group public key, as GET .../verify lists it.
         schema (BackupGroupSignatureSchema):
-        signature (str): Base64 Ed25519 signature of the backup's verification_message (custody-backup-
-            verify:v1:<backup_id>).
+        signature (str): Base64 signature of the backup's verification_message (custody-backup-verify:v1:<backup_id>):
+            Ed25519 for FROST-ED25519-SHA512-v1 keys; BIP-340 by the key-path Taproot output key for FROST-
+            secp256k1-SHA256-TR-v1 keys (what a Bitcoin key-path spend is checked against).
     """
 
     master_xpub: str

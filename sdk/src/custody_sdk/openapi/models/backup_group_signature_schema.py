@@ -1,9 +1,10 @@
 from typing import Literal
 
-BackupGroupSignatureSchema = Literal["FROST-ED25519-SHA512-v1"]
+BackupGroupSignatureSchema = Literal["FROST-ED25519-SHA512-v1", "FROST-secp256k1-SHA256-TR-v1"]
 
 BACKUP_GROUP_SIGNATURE_SCHEMA_VALUES: set[BackupGroupSignatureSchema] = {
     "FROST-ED25519-SHA512-v1",
+    "FROST-secp256k1-SHA256-TR-v1",
 }
 
 

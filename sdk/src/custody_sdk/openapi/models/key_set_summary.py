@@ -22,7 +22,8 @@ class KeySetSummary:
         id (UUID):
         status (KeySetSummaryStatus): The distributed key generation's progress; wallets need `ready`.
         scheme (str): Threshold scheme, e.g. FROST-ED25519-SHA512-v1.
-        group_public_key (None | str): Hex of the group public key once ready.
+        group_public_key (None | str): Hex of the group public key once ready (32 bytes for Ed25519, 33 bytes SEC1
+            compressed for secp256k1).
     """
 
     id: UUID

@@ -36,6 +36,9 @@ class SigningRequest:
         action (None | SigningRequestAction): The co-signer's next step.
         purpose (str):
         message (str): Base64 of the message to sign.
+        scheme (str): The key set's threshold scheme (what the co-signer signs with).
+        merkle_root (None | str): Taproot schemes: hex of the script tree root whose output key is signed for (empty:
+            the key-path-only output of a Bitcoin address); null: the key set's own key.
         participants (list[int]):
         group_public_key (None | str): Hex of the group public key.
         commitments (list[SigningCommitmentView]): Every participant's commitments, from round 2.
@@ -50,6 +53,8 @@ class SigningRequest:
     action: None | SigningRequestAction
     purpose: str
     message: str
+    scheme: str
+    merkle_root: None | str
     participants: list[int]
     group_public_key: None | str
     commitments: list[SigningCommitmentView]
@@ -75,6 +80,11 @@ class SigningRequest:
         purpose = self.purpose
 
         message = self.message
+
+        scheme = self.scheme
+
+        merkle_root: None | str
+        merkle_root = self.merkle_root
 
         participants = self.participants
 
@@ -102,6 +112,8 @@ class SigningRequest:
                 "action": action,
                 "purpose": purpose,
                 "message": message,
+                "scheme": scheme,
+                "merkle_root": merkle_root,
                 "participants": participants,
                 "group_public_key": group_public_key,
                 "commitments": commitments,
@@ -144,6 +156,15 @@ class SigningRequest:
 
         message = d.pop("message")
 
+        scheme = d.pop("scheme")
+
+        def _parse_merkle_root(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        merkle_root = _parse_merkle_root(d.pop("merkle_root"))
+
         participants = cast(list[int], d.pop("participants"))
 
         def _parse_group_public_key(data: object) -> None | str:
@@ -177,6 +198,8 @@ class SigningRequest:
             action=action,
             purpose=purpose,
             message=message,
+            scheme=scheme,
+            merkle_root=merkle_root,
             participants=participants,
             group_public_key=group_public_key,
             commitments=commitments,

@@ -24,7 +24,10 @@ class Vault:
         workspace_id (UUID):
         name (str):
         is_frozen (bool):
-        key_set (KeySetSummary | None):
+        key_set (KeySetSummary | None): The vault's FROST(Ed25519) key set (its key in this API).
+        key_sets (list[KeySetSummary]): The vault's newest key set of every scheme, Ed25519 first: also a FROST-
+            secp256k1-SHA256-TR-v1 (Taproot) one when its workspace's networks include Bitcoin; a wallet needs its network's
+            key set ready.
         tags (list[Tag]): The tags the vault carries, in label order (empty when none).
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
@@ -35,6 +38,7 @@ class Vault:
     name: str
     is_frozen: bool
     key_set: KeySetSummary | None
+    key_sets: list[KeySetSummary]
     tags: list[Tag]
     created_at: datetime.datetime
     updated_at: datetime.datetime
@@ -57,6 +61,11 @@ class Vault:
         else:
             key_set = self.key_set
 
+        key_sets = []
+        for key_sets_item_data in self.key_sets:
+            key_sets_item = key_sets_item_data.to_dict()
+            key_sets.append(key_sets_item)
+
         tags = []
         for tags_item_data in self.tags:
             tags_item = tags_item_data.to_dict()
@@ -75,6 +84,7 @@ class Vault:
                 "name": name,
                 "is_frozen": is_frozen,
                 "key_set": key_set,
+                "key_sets": key_sets,
                 "tags": tags,
                 "created_at": created_at,
                 "updated_at": updated_at,
@@ -112,6 +122,13 @@ class Vault:
 
         key_set = _parse_key_set(d.pop("key_set"))
 
+        key_sets = []
+        _key_sets = d.pop("key_sets")
+        for key_sets_item_data in _key_sets:
+            key_sets_item = KeySetSummary.from_dict(key_sets_item_data)
+
+            key_sets.append(key_sets_item)
+
         tags = []
         _tags = d.pop("tags")
         for tags_item_data in _tags:
@@ -129,6 +146,7 @@ class Vault:
             name=name,
             is_frozen=is_frozen,
             key_set=key_set,
+            key_sets=key_sets,
             tags=tags,
             created_at=created_at,
             updated_at=updated_at,

@@ -1,0 +1,208 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.key_set_request import KeySetRequest
+from ...models.vault import Vault
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    vault_id: UUID,
+    *,
+    body: KeySetRequest,
+    x_workspace_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_workspace_id, Unset):
+        headers["X-Workspace-Id"] = x_workspace_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/vault/accounts/{vault_id}/key-sets".format(
+            vault_id=quote(str(vault_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Vault | None:
+    if response.status_code == 201:
+        response_201 = Vault.from_dict(response.json())
+
+        return response_201
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Vault]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    vault_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: KeySetRequest,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[Vault]:
+    """Generate the vault's key set of another scheme, or again after a failure (EDIT_WORKSPACE)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    NOT_FOUND, VAULT_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 KEY_GENERATION_LIMIT_REACHED, KEY_SET_EXISTS,
+    VAULT_FROZEN; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        vault_id (UUID):
+        x_workspace_id (str | Unset):
+        body (KeySetRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Vault]
+    """
+
+    kwargs = _get_kwargs(
+        vault_id=vault_id,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    vault_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: KeySetRequest,
+    x_workspace_id: str | Unset = UNSET,
+) -> Vault | None:
+    """Generate the vault's key set of another scheme, or again after a failure (EDIT_WORKSPACE)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    NOT_FOUND, VAULT_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 KEY_GENERATION_LIMIT_REACHED, KEY_SET_EXISTS,
+    VAULT_FROZEN; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        vault_id (UUID):
+        x_workspace_id (str | Unset):
+        body (KeySetRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Vault
+    """
+
+    return sync_detailed(
+        vault_id=vault_id,
+        client=client,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    vault_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: KeySetRequest,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[Vault]:
+    """Generate the vault's key set of another scheme, or again after a failure (EDIT_WORKSPACE)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    NOT_FOUND, VAULT_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 KEY_GENERATION_LIMIT_REACHED, KEY_SET_EXISTS,
+    VAULT_FROZEN; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        vault_id (UUID):
+        x_workspace_id (str | Unset):
+        body (KeySetRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Vault]
+    """
+
+    kwargs = _get_kwargs(
+        vault_id=vault_id,
+        body=body,
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    vault_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: KeySetRequest,
+    x_workspace_id: str | Unset = UNSET,
+) -> Vault | None:
+    """Generate the vault's key set of another scheme, or again after a failure (EDIT_WORKSPACE)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    NOT_FOUND, VAULT_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 KEY_GENERATION_LIMIT_REACHED, KEY_SET_EXISTS,
+    VAULT_FROZEN; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        vault_id (UUID):
+        x_workspace_id (str | Unset):
+        body (KeySetRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Vault
+    """
+
+    return (
+        await asyncio_detailed(
+            vault_id=vault_id,
+            client=client,
+            body=body,
+            x_workspace_id=x_workspace_id,
+        )
+    ).parsed
