@@ -217,7 +217,7 @@ async def _tags_apply(*, workspace_id: uuid.UUID, payload: Payload, principal: P
         raise ValidationFailed(f"unknown operation {op!r}")
 
 
-# --- Manage policies (the policy service plugs in at merge) ----------------------------------------
+# --- Manage policies (applied through domain.policies.service) -------------------------------------
 
 
 async def _policies_display(*, workspace_id: uuid.UUID, payload: Payload) -> dict[str, Any] | None:
