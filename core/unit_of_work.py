@@ -11,9 +11,9 @@ from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
 import dramatiq
-from tortoise.transactions import in_transaction
 
 from core import outbox
+from core.db import transaction
 
 
 @asynccontextmanager
@@ -24,12 +24,12 @@ async def unit_of_work(*, broker: dramatiq.Broker | None = None) -> AsyncIterato
     one commits), so services may open one defensively.
     """
     if outbox.is_collecting():
-        async with in_transaction():
+        async with transaction():
             yield
         return
     commands, token = outbox.begin_collecting()
     try:
-        async with in_transaction():
+        async with transaction():
             yield
     finally:
         outbox.stop_collecting(token)
