@@ -343,11 +343,16 @@ async def receiver_stats(base: str) -> dict[str, Any]:
 
 
 async def retrying(what: str, make: Callable[[], Awaitable[Any]], *, deadline: float) -> Any:
-    """``make()`` until it succeeds: the servers restart under this process too."""
+    """``make()`` until it succeeds: the servers restart under this process too. A domain error
+    is an answer (raised at once), not an outage."""
+    from domain.errors import DomainError
+
     delay = 0.2
     while True:
         try:
             return await make()
+        except DomainError:
+            raise
         except Exception as exc:  # noqa: BLE001 - a restart in progress; anything else shows up by the deadline
             if time.monotonic() > deadline:
                 raise SystemExit(f"{what}: still failing at the deadline: {exc!r}") from exc
