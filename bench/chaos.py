@@ -276,16 +276,17 @@ def live_process_groups() -> dict[int, int]:
     return groups
 
 
-def make_pools(env: dict[str, str], logs: Path) -> dict[str, Pool]:
+def make_pools(env: dict[str, str], logs: Path, names: tuple[str, ...] = RUN) -> dict[str, Pool]:
+    """The Procfile's pools ``names`` (not started), each logging to ``logs/<name>.log``."""
     pools = {}
     for name, (assignments, command) in procfile().items():
-        if name not in RUN:
+        if name not in names:
             continue
         pool_env = {**env, **assignments}
         if "dramatiq_prom_port" in pool_env:
             pool_env["dramatiq_prom_port"] = str(free_port())  # not the Procfile's: other runs may hold it
         pools[name] = Pool(name, command, pool_env, logs / f"{name}.log")
-    missing = set(RUN) - set(pools)
+    missing = set(names) - set(pools)
     if missing:
         raise SystemExit(f"the Procfile has no {', '.join(sorted(missing))} line")
     return pools
@@ -369,8 +370,11 @@ class Tally:
     create_errors: Counter = field(default_factory=Counter)
 
 
-async def setup_workspace(settings: Any, vault_count: int, base: str, deadline: float) -> tuple[Any, list]:
-    """Company, workspace, webhook, vaults (DKG through the signer processes), funded wallets."""
+async def setup_workspace(settings: Any, vault_count: int, base: str | None, deadline: float, *,
+                          fund: bool = True) -> tuple[Any, list, list]:
+    """Company, workspace, webhook (to ``base``, if given), vaults (DKG through the signer
+    processes) and, with ``fund``, a funded wallet in each: (workspace, vault ids, wallet ids).
+    (bench/signing_pools.py uses it too.)"""
     import base64
 
     from nacl import pwhash
@@ -408,11 +412,12 @@ async def setup_workspace(settings: Any, vault_count: int, base: str, deadline: 
                 data=data, signature=base64.b64encode(key.sign(data.encode()).signature).decode())
         return made, key, issued.access_token
 
-    _, _, admin_token = await member("ADMIN")
-    principal = await auth.authenticate(admin_token)
-    async with unit_of_work():
-        await management.create_webhook(principal=principal, workspace_id=workspace.id, url=f"{base}/hook",
-                                        event_types=["transaction.*"])
+    if base is not None:
+        _, _, admin_token = await member("ADMIN")
+        principal = await auth.authenticate(admin_token)
+        async with unit_of_work():
+            await management.create_webhook(principal=principal, workspace_id=workspace.id, url=f"{base}/hook",
+                                            event_types=["transaction.*"])
 
     signer, signer_key, _ = await member("SIGNER")
     Sanic.test_mode = True
@@ -443,8 +448,8 @@ async def setup_workspace(settings: Any, vault_count: int, base: str, deadline: 
         await app_client.stop()
     if await KeySet.filter(vault_id__in=vault_ids, status="failed").exists():
         raise SystemExit("a key generation failed")
-    sources = []
-    for vault_id in vault_ids:
+    sources: list = []
+    for vault_id in vault_ids if fund else ():
         async with unit_of_work():
             (view,) = await wallets.create_wallet(principal=None, workspace=workspace, vault_id=vault_id,
                                                   currency_id="DETH_TEST")
@@ -455,7 +460,7 @@ async def setup_workspace(settings: Any, vault_count: int, base: str, deadline: 
         if time.monotonic() > deadline:
             raise SystemExit("the faucet's deposits were not credited (is the scheduler running?)")
         await asyncio.sleep(0.2)
-    return workspace, sources
+    return workspace, vault_ids, sources
 
 
 async def load(args: argparse.Namespace, workspace: Any, sources: list, tally: Tally) -> None:
@@ -701,7 +706,7 @@ async def run(args: argparse.Namespace) -> int:
         for pool in pools.values():
             pool.start()
         supervisor = asyncio.create_task(supervise(pools, stop))
-        workspace, sources = await setup_workspace(settings, args.vaults, base, time.monotonic() + 300)
+        workspace, _, sources = await setup_workspace(settings, args.vaults, base, time.monotonic() + 300)
         log(f"set up in {time.monotonic() - began:.0f} s: {args.vaults} vaults funded; load for {args.load_seconds} s: "
             f"{args.events} events, {args.withdrawals} withdrawals, {args.kills} SIGKILLs, Redis and PostgreSQL "
             "restarted once each")
