@@ -775,7 +775,7 @@ def main() -> None:
     parser.add_argument("--vaults", type=int, default=None, help="vaults the withdrawals spread over (default 16)")
     parser.add_argument("--kills", type=int, default=None, help="SIGKILLs (default 20)")
     parser.add_argument("--load-seconds", type=float, default=None, help="the load period (default 90)")
-    parser.add_argument("--settle-seconds", type=float, default=240, help="how long everything may take to settle")
+    parser.add_argument("--settle-seconds", type=float, default=480, help="how long everything may take to settle")
     parser.add_argument("--receiver-errors", type=float, default=0.005, help="share of POSTs answered 500")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--keep", action="store_true", help="keep the servers' data and the logs")
