@@ -22,7 +22,9 @@ async def test_a_nonce_is_used_once_and_a_second_request_for_it_is_refused(clien
     async with unit_of_work():
         for participant in (1, 2):
             await service_signer.commit(participant=participant, share_key=signer_key(participant), session_id=session.id)
-        assert await sessions.collect_commitments(session_id=session.id)
+    # (the last commitment stored moved the session to round 2 in its own transaction)
+    assert (await SigningSession.get(id=session.id)).status == "round2"
+    assert not await sessions.collect_commitments(session_id=session.id)  # a queued coordinator step: nothing left
     # Given signer 1 signed: its nonce was deleted in the transaction that stored the share
     async with unit_of_work():
         first = await service_signer.sign(participant=1, share_key=signer_key(1), session_id=session.id)
@@ -39,6 +41,8 @@ async def test_a_nonce_is_used_once_and_a_second_request_for_it_is_refused(clien
     # And the session still completes with the other signer (state lives in PostgreSQL only)
     async with unit_of_work():
         await service_signer.sign(participant=2, share_key=signer_key(2), session_id=session.id)
-        assert await sessions.aggregate(session_id=session.id)
+    # (the last share stored aggregated in its own transaction)
+    assert not await sessions.aggregate(session_id=session.id)
     completed = await SigningSession.get(id=session.id)
+    assert completed.status == "completed"
     VerifyKey(bytes(setup.key_set.group_public_key)).verify(b"once", bytes(completed.signature))
