@@ -25,6 +25,7 @@ import base64
 import json
 import logging
 import uuid
+from collections import OrderedDict
 from typing import Any
 
 from nacl.public import PrivateKey, PublicKey, SealedBox
@@ -74,13 +75,35 @@ def _check_participant(participant: int) -> None:
         raise ValueError(f"service signers are participants {scheme.SERVICE_PARTICIPANTS}, not {participant}")
 
 
-async def load_key_package(*, participant: int, share_key: bytes, key_set_id: uuid.UUID) -> frost.KeyPackage:
-    """This signer's key package for the key set (decrypted in memory only)."""
+#: Key packages this process unsealed, by (participant, key set, sealing key): a signer signs with
+#: the same few keys all day, and reading, unsealing and parsing the share for each round was a
+#: third of a round's work. A key package never changes once its key set is ready (only the
+#: shares of a failed DKG are deleted, and those never sign), and the entry is found only with
+#: the sealing key that opened it. Bounded, least recently used first out.
+_KEY_PACKAGES: "OrderedDict[tuple[int, uuid.UUID, bytes], frost.KeyPackage]" = OrderedDict()
+KEY_PACKAGE_CACHE_SIZE = 4096
+
+
+async def load_key_package(*, participant: int, share_key: bytes, key_set_id: uuid.UUID,
+                           cached: bool = False) -> frost.KeyPackage:
+    """This signer's key package for the key set (decrypted in memory only).
+
+    ``cached``: the key set is ready (signing), so a package this process already unsealed may be
+    used again; the DKG and backups always read the row."""
     _check_participant(participant)
+    key = (participant, uuid.UUID(str(key_set_id)), bytes(share_key))
+    if cached and (package := _KEY_PACKAGES.get(key)) is not None:
+        _KEY_PACKAGES.move_to_end(key)
+        return package
     row = await SignerKeyShare.get_or_none(key_set_id=key_set_id, participant=participant)
     if row is None:
         raise NotFound(f"signer {participant} holds no share of this key set", code="KEY_SHARE_NOT_FOUND")
-    return frost.KeyPackage.from_dict(_unseal(share_key, row.sealed_key_package))
+    package = frost.KeyPackage.from_dict(_unseal(share_key, row.sealed_key_package))
+    if cached:
+        _KEY_PACKAGES[key] = package
+        while len(_KEY_PACKAGES) > KEY_PACKAGE_CACHE_SIZE:
+            _KEY_PACKAGES.popitem(last=False)
+    return package
 
 
 # --------------------------------------------------------------------------------------------
@@ -224,7 +247,7 @@ async def commit(*, participant: int, share_key: bytes, session_id: uuid.UUID | 
         return None
     if await SigningCommitment.exists(session_id=session.id, participant=participant):
         return None
-    key_package = await load_key_package(participant=participant, share_key=share_key,
+    key_package = await load_key_package(participant=participant, share_key=share_key, cached=True,
                                          key_set_id=session.key_set_id)  # type: ignore[attr-defined]
     nonces, commitments = frost.commit(key_package)
     await SignerNonce.create(session_id=session.id, participant=participant,
@@ -258,7 +281,7 @@ async def sign(
         raise NonceAlreadyUsed(f"signer {participant} has no unused nonce for this session; it will not sign again",
                                details={"participant": participant, "session_id": str(session.id)})
     nonces = frost.SigningNonces.from_bytes(sealing.unseal(bytes(nonce_row.sealed_nonces), key=share_key))
-    key_package = await load_key_package(participant=participant, share_key=share_key,
+    key_package = await load_key_package(participant=participant, share_key=share_key, cached=True,
                                          key_set_id=session.key_set_id)  # type: ignore[attr-defined]
     key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
     try:

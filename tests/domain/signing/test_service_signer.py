@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
+import asyncpg
 import pytest
 from nacl.signing import VerifyKey
 
@@ -46,3 +48,39 @@ async def test_a_nonce_is_used_once_and_a_second_request_for_it_is_refused(clien
     completed = await SigningSession.get(id=session.id)
     assert completed.status == "completed"
     VerifyKey(bytes(setup.key_set.group_public_key)).verify(b"once", bytes(completed.signature))
+
+
+async def test_a_signer_reads_and_unseals_its_share_of_a_key_once_per_process(client, worker, tmp_path):
+    setup = await ready_vault(client, worker, tmp_path / "cosigner")
+    await worker.drain()
+    await asyncio.to_thread(worker.stop)  # this test plays the signer processes by hand
+    # Given signer 1 signed once with the vault's key
+    first = await request_signature(setup, b"first")
+    async with unit_of_work():
+        await service_signer.commit(participant=1, share_key=signer_key(1), session_id=first.id)
+    # When it takes part in the next signature with the same key, its statements counted
+    second = await request_signature(setup, b"second")
+    statements: list[str] = []
+    originals = {name: getattr(asyncpg.Connection, name) for name in ("fetch", "execute", "fetchrow", "fetchval")}
+
+    def counting(name: str) -> Any:
+        def run(self: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> Any:
+            statements.append(str(query))
+            return originals[name](self, query, *args, **kwargs)
+        return run
+
+    for name in originals:
+        setattr(asyncpg.Connection, name, counting(name))
+    try:
+        async with unit_of_work():
+            commitments = await service_signer.commit(participant=1, share_key=signer_key(1), session_id=second.id)
+    finally:
+        for name, original in originals.items():
+            setattr(asyncpg.Connection, name, original)
+    # Then it committed without reading its key share again
+    assert commitments is not None
+    assert statements and not [s for s in statements if "signer_key_shares" in s]
+    # And with another sealing key the cached package is not found (it reads, and cannot unseal)
+    with pytest.raises(Exception):  # noqa: B017,PT011 - the unsealing error, whatever its class
+        await service_signer.load_key_package(participant=1, share_key=bytes(32), key_set_id=setup.key_set.id,
+                                              cached=True)
