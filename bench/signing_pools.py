@@ -44,6 +44,55 @@ TARGET_STATEMENTS = 20.0
 OBSERVER = "bench_observer"
 
 
+def start_profilers(pools: dict[str, Any], folder: str) -> list[tuple[str, Path, Any]]:
+    """py-spy (``pip install py-spy``) on every worker process of the pools, until stopped."""
+    import subprocess
+
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    started = []
+    for name, pool in pools.items():
+        for pid in pool.pids()[1:]:  # the worker processes, not the pool's main process
+            path = Path(folder) / f"{name}-{pid}.txt"
+            process = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(pid),
+                                        "-f", "raw", "-o", str(path), "-r", "50", "--nonblocking"],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            started.append((name, path, process))
+    time.sleep(1)
+    return started
+
+
+def stop_profilers(profilers: list[tuple[str, Path, Any]]) -> None:
+    import signal
+
+    for _, _, process in profilers:
+        process.send_signal(signal.SIGINT)
+    for _, _, process in profilers:
+        process.wait(timeout=30)
+
+
+def print_profile(name: str, path: Path, top: int) -> None:
+    """Where a process spent its samples: the share of samples each function appears in."""
+    from collections import Counter
+
+    if not path.exists():
+        print(f"  profile of {name}: none written")
+        return
+    inclusive: Counter = Counter()
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        total += int(count)
+        for frame in {f.split(" (")[0] for f in stack.split(";")}:
+            inclusive[frame] += int(count)
+    idle = sum(c for f, c in inclusive.items() if f in ("select", "_worker", "wait", "epoll_wait")) if total else 0
+    print(f"  profile of {name} ({path.name}, {total} samples, idle-looking {idle / max(total, 1):.0%}): "
+          "functions by share of samples")
+    for frame, count in inclusive.most_common(top):
+        print(f"    {count / total:6.1%}  {frame}")
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
@@ -126,6 +175,7 @@ async def run(args: argparse.Namespace) -> None:
             latencies.append(time.perf_counter() - start)
 
         # 2. and 3. Many in flight, counting every statement of every process
+        profilers = start_profilers(pools, args.profile) if args.profile else []
         await admin.execute("SELECT pg_stat_statements_reset()")
         start = time.time()
         requesting = asyncio.Semaphore(8)
@@ -147,6 +197,7 @@ async def run(args: argparse.Namespace) -> None:
         failed = await observer.fetchval("SELECT count(*) FROM signing_sessions WHERE id = ANY($1::uuid[]) "
                                          "AND status <> 'completed'", ids)
         rate = args.concurrent / (last.timestamp() - start)
+        stop_profilers(profilers)
         rows = await admin.fetch(
             "SELECT query, calls FROM pg_stat_statements WHERE userid <> $1 AND dbid = "
             "(SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY calls DESC", observer_oid)
@@ -164,6 +215,8 @@ async def run(args: argparse.Namespace) -> None:
         print("  most frequent statements (per signature):")
         for row in rows[:args.top]:
             print(f"    {row['calls'] / args.concurrent:6.2f}  {' '.join(row['query'].split())[:150]}")
+        for name, path in profilers and [(name, path) for name, path, _ in profilers]:
+            print_profile(name, path, args.top)
     finally:
         if observer is not None:
             await observer.close()
@@ -194,6 +247,8 @@ def main() -> None:
     parser.add_argument("--signer-processes", type=int, default=1, help="worker processes of each signer pool")
     parser.add_argument("--top", type=int, default=12, help="statements listed")
     parser.add_argument("--keep", action="store_true", help="keep the pools' logs")
+    parser.add_argument("--profile", default=None, metavar="DIR",
+                        help="py-spy every worker process during the throughput phase; write and summarize to DIR")
     args = parser.parse_args()
     import logging
 
