@@ -29,7 +29,9 @@ When everything has settled (or ``--settle-seconds`` passed) it checks and print
 1. every webhook event of the workspace reached the receiver at least once, every POST of an
    event carried that event's id as ``webhook-id`` (one id per event), and every POST received
    is in the delivery's attempt history;
-2. every withdrawal is in a final status;
+2. every withdrawal request made one withdrawal (the load retries with an idempotency key, as a
+   client should, so a commit whose answer was lost is replayed, not repeated), and every
+   withdrawal is in a final status;
 3. nothing was signed twice (one completed signing session per withdrawal, one signature share
    and one nonce per signer and session) or broadcast twice (one devnet transfer per hash and
    per sender nonce; as many transfers as withdrawals that got a hash);
@@ -367,6 +369,8 @@ class Tally:
     restarts: list[str] = field(default_factory=list)
     events: int = 0
     withdrawals: int = 0
+    #: Retries after an error whose request had in fact been committed (answered as a replay).
+    replayed: int = 0
     create_errors: Counter = field(default_factory=Counter)
 
 
@@ -470,6 +474,7 @@ async def load(args: argparse.Namespace, workspace: Any, sources: list, tally: T
     from domain.webhooks import events
     from domain.withdrawals import create
     from domain.withdrawals.create import WithdrawalRequest
+    from domain.withdrawals.keys import RequestKeys
 
     data = {"transaction_id": "0" * 36, "status": "broadcast", "amount": "1", "chaos": True}
     start = time.monotonic()
@@ -491,13 +496,20 @@ async def load(args: argparse.Namespace, workspace: Any, sources: list, tally: T
         async def make(index: int) -> None:
             await asyncio.sleep(max(0.0, start + index * args.load_seconds / args.withdrawals - time.monotonic()))
 
-            async def one() -> None:
+            async def one() -> bool:
+                # An idempotency key, as a client retrying after an outage should send: a retry of a
+                # request whose commit did happen (the answer was lost) replays it instead of
+                # creating a second withdrawal.
                 async with unit_of_work():
-                    await create.create_withdrawal(principal=None, workspace=workspace, request=WithdrawalRequest(
-                        amount=1000 + index, source_wallet_id=sources[index % len(sources)], target_address=TARGET))
+                    made = await create.create_withdrawal(
+                        principal=None, workspace=workspace, keys=RequestKeys(idempotency_key=f"chaos-{index}"),
+                        request=WithdrawalRequest(amount=1000 + index, source_wallet_id=sources[index % len(sources)],
+                                                  target_address=TARGET))
+                return made.replayed
 
             try:
-                await retrying("creating a withdrawal", one, deadline=deadline)
+                if await retrying("creating a withdrawal", one, deadline=deadline):
+                    tally.replayed += 1
                 tally.withdrawals += 1
             except DomainError as exc:  # a refusal is an answer, not a loss: counted and shown
                 tally.create_errors[exc.code] += 1
@@ -568,7 +580,7 @@ async def settled(workspace_id: Any, base: str) -> tuple[bool, str]:
     return live == 0 and open_deliveries == 0 and received >= event_count, state
 
 
-async def check(workspace_id: Any, sources: list, base: str) -> list[tuple[str, bool, str]]:
+async def check(workspace_id: Any, sources: list, base: str, requested: int) -> list[tuple[str, bool, str]]:
     """The four properties; (name, passed, counts) each."""
     from tortoise import connections
 
@@ -599,20 +611,27 @@ async def check(workspace_id: Any, sources: list, base: str) -> list[tuple[str, 
                     f"events with another webhook-id {len(wrong_id)}, POSTs missing from the attempt history "
                     f"{unrecorded}"))
 
-    # 2. Withdrawals final
+    async def scalar(sql: str, *params: Any) -> int:
+        rows = await db.execute_query_dict(sql, list(params))
+        return int(next(iter(rows[0].values())) or 0)
+
+    # 2. Withdrawals: one per request, each final
     by_status = Counter(await Transaction.filter(workspace_id=workspace_id, direction="withdrawal").values_list(
         "status", flat=True))
     not_final = {s: n for s, n in by_status.items() if s not in statuses.FINAL}
     errors = Counter(await Transaction.filter(workspace_id=workspace_id, direction="withdrawal",
                                               status="failed").values_list("error_code", flat=True))
+    duplicated = await scalar(
+        "SELECT count(*) FROM (SELECT idempotency_key FROM transactions WHERE workspace_id = $1 AND direction = "
+        "'withdrawal' GROUP BY idempotency_key HAVING count(*) > 1) s", workspace_id)
+    results.append(("one withdrawal per request", sum(by_status.values()) == requested and not duplicated,
+                    f"{sum(by_status.values())} withdrawals for {requested} requests accepted, keys used twice "
+                    f"{duplicated}"))
     results.append(("every withdrawal in a final status", not not_final,
                     f"{sum(by_status.values())} withdrawals: {dict(by_status)}"
                     + (f"; failures {dict(errors)}" if errors else "")))
 
     # 3. Signed once, broadcast once
-    async def scalar(sql: str, *params: Any) -> int:
-        rows = await db.execute_query_dict(sql, list(params))
-        return int(next(iter(rows[0].values())) or 0)
 
     signed_twice = await scalar(
         "SELECT count(*) FROM (SELECT purpose FROM signing_sessions WHERE workspace_id = $1 AND status = 'completed' "
@@ -727,13 +746,14 @@ async def run(args: argparse.Namespace) -> int:
             await asyncio.sleep(1)
         settle_time = time.monotonic() - settle_began
         log(f"settled in {settle_time:.0f} s" if done else f"not settled after {settle_time:.0f} s: {state}")
-        results = await check(workspace.id, sources, base)
+        results = await check(workspace.id, sources, base, tally.withdrawals)
         stragglers = {pool.name: pool.stragglers() for pool in pools.values()}
         stragglers = {name: pids for name, pids in stragglers.items() if pids}
         results.append(("no process outlives its killed pool", not stragglers,
                         f"processes of earlier starts still alive: {stragglers or 0}"))
         print()
-        print(f"chaos: {tally.events} events emitted, {tally.withdrawals} withdrawals created"
+        print(f"chaos: {tally.events} events emitted, {tally.withdrawals} withdrawals created "
+              f"({tally.replayed} retries answered as replays)"
               + (f" ({dict(tally.create_errors)} refused)" if tally.create_errors else "")
               + f", {len(tally.kills)} SIGKILLs ({dict(Counter(tally.kills))}), restarts: {', '.join(tally.restarts)}; "
               f"pool starts {({p.name: p.starts for p in pools.values()})}")
