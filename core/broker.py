@@ -29,6 +29,7 @@ from dramatiq.common import compute_backoff
 from dramatiq.errors import ConnectionClosed
 from dramatiq.message import Message
 from dramatiq.middleware import AsyncIO, CurrentMessage, Middleware
+from dramatiq.middleware.prometheus import Prometheus
 
 from core.db import OrmApp, close_database, init_database
 from core.settings import Settings, get_settings
@@ -157,29 +158,106 @@ class DatabaseLifecycle(Middleware):
 
 
 class ParentWatch(Middleware):
-    """A worker child process stops (gracefully) when its parent dies.
+    """A worker child process stops when its parent dies: gracefully if it can, for sure if not.
 
     ``dramatiq`` forks worker processes from a parent that restarts and stops them. When the
     parent is killed (``kill -9``, OOM), the children would keep consuming, orphaned, with
-    their logs going nowhere. Each child watches its parent and sends itself SIGTERM, which
-    dramatiq turns into a graceful stop: in-flight messages finish, the rest go back to Redis.
+    their logs going nowhere. Each child watches its parent; when it is gone the child
+
+    1. logs to its own stderr from then on: its log records went through a pipe to the dead
+       parent, and once that pipe is full (a sibling still holds its read end open) every
+       thread that logs blocks for ever;
+    2. sends itself SIGTERM, which dramatiq turns into a graceful stop (in-flight messages
+       finish, the rest go back to Redis);
+    3. exits after ``grace`` seconds if it is still there: a child killed-parent-first can be
+       stuck for ever (in the boot hand-shake with the parent, or on a full log pipe), and a
+       stuck child keeps the messages it fetched from ever being requeued, since its consumer
+       keeps heartbeating. (The chaos script, bench/chaos.py, found such children alive for
+       minutes.)
     """
 
-    def __init__(self, interval: float = 1.0) -> None:
+    def __init__(self, interval: float = 1.0, grace: float = 30.0) -> None:
         self.interval = interval
+        self.grace = grace
 
     def after_process_boot(self, broker: dramatiq.Broker) -> None:
-        parent = os.getppid()
+        watch_parent(interval=self.interval, grace=self.grace, graceful=True)
 
-        def watch() -> None:
-            while True:
-                time.sleep(self.interval)
-                if os.getppid() != parent:
-                    logger.warning("worker: parent process %d is gone; stopping", parent)
-                    os.kill(os.getpid(), signal.SIGTERM)
-                    return
 
-        threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+def _log_to_stderr() -> None:
+    """Replace the root logger's handlers (the pipe to the dead parent) with one on stderr.
+
+    The list is replaced, not the handlers changed: changing one takes its lock, which a thread
+    blocked on the full pipe holds."""
+    import sys
+
+    root = logging.getLogger()
+    old = root.handlers[0] if root.handlers else None
+    handler = logging.StreamHandler(sys.__stderr__)
+    if old is not None and old.formatter is not None:
+        handler.setFormatter(old.formatter)
+    root.handlers = [handler]
+
+
+def watch_parent(*, interval: float, grace: float, graceful: bool) -> threading.Thread:
+    """Start a daemon thread that ends this process once its parent is gone.
+
+    ``graceful``: SIGTERM first and exit only after ``grace`` seconds; otherwise exit at once
+    (a process with no work in flight, such as the metrics server)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        # pid 1 adopted this process: the parent died before the watch began
+        while os.getppid() == parent and parent != 1:
+            time.sleep(interval)
+        _log_to_stderr()
+        if graceful:
+            logger.warning("worker: parent process %d is gone; stopping (at most %.0f s)", parent, grace)
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(grace)
+            logger.error("worker: still running %.0f s after its parent %d died; exiting", grace, parent)
+        os._exit(3)
+
+    thread = threading.Thread(target=watch, name="parent-watch", daemon=True)
+    thread.start()
+    return thread
+
+
+def exposition_server() -> int:
+    """dramatiq's Prometheus exposition server (a process the pool's main process forks), made
+    to end with its parent and to wait for the port.
+
+    dramatiq's own (``_run_exposition_server``) outlives a killed main process and keeps the
+    port, so the pool started again could not serve its metrics ("Address already in use").
+    """
+    from http.server import HTTPServer
+
+    from dramatiq.middleware import prometheus
+
+    watch_parent(interval=0.5, grace=0, graceful=False)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpd = HTTPServer((prometheus.HTTP_HOST, prometheus.HTTP_PORT),
+                               prometheus._metrics_handler)  # noqa: SLF001 - dramatiq's handler
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)  # the previous pool's server, ending with its parent
+    try:
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        httpd.shutdown()
+    return 0
+
+
+class PoolPrometheus(Prometheus):
+    """dramatiq's Prometheus middleware with :func:`exposition_server` as its forked server."""
+
+    @property
+    def forks(self) -> list[Callable[[], int]]:
+        return [exposition_server]
 
 
 class _LoopRunner:

@@ -16,9 +16,12 @@ from typing import Any, AsyncIterator
 import asyncpg
 import tortoise.context as tortoise_context
 from tortoise import Tortoise
+from tortoise.backends.base.client import TransactionContextPooled
 from tortoise.backends.base.config_generator import expand_db_url
+from tortoise.connection import get_connections
 from tortoise.context import TortoiseContext
 from tortoise.migrations.api.migrate import migrate
+from tortoise.transactions import in_transaction
 
 from core.settings import Settings, get_settings
 
@@ -125,3 +128,51 @@ async def apply_migrations(settings: Settings | None, *, app: OrmApp) -> None:
     async with migration_lock(settings, exclusive=True):
         await migrate(config=tortoise_config(url, app))
         await close_database()
+
+
+class transaction:  # noqa: N801 - used like tortoise's in_transaction(), which it wraps
+    """``async with transaction():`` - tortoise's ``in_transaction()`` without its leak when BEGIN fails.
+
+    tortoise (1.1) makes the task's connection the transaction's and takes a pool connection
+    *before* it sends BEGIN; when BEGIN fails (a pooled connection PostgreSQL closed a moment
+    ago, during a restart; a cancellation) ``__aexit__`` never runs, so the task keeps pointing
+    at the dead connection and the pool connection is never given back. Every later transaction
+    of that task then becomes a savepoint on the dead connection and fails; every such failure
+    costs the process one pool connection for good, until no request or actor gets one. (The
+    chaos script, bench/chaos.py, found it: after a PostgreSQL restart a task failed forever.)
+    Here a failed start undoes both; inside a transaction it is a savepoint, as before.
+    """
+
+    __slots__ = ("_context",)
+
+    def __init__(self) -> None:
+        self._context = in_transaction()
+
+    async def __aenter__(self) -> Any:
+        try:
+            return await self._context.__aenter__()
+        except BaseException:
+            await _abandon(self._context)
+            raise
+
+    async def __aexit__(self, exc_type: Any, exc: Any, tb: Any) -> Any:
+        return await self._context.__aexit__(exc_type, exc, tb)
+
+
+async def _abandon(context: Any) -> None:
+    """Undo what a pooled transaction context did before its BEGIN failed."""
+    if not isinstance(context, TransactionContextPooled):
+        return  # a savepoint: nothing was taken
+    token = getattr(context, "token", None)
+    if token is not None:
+        get_connections().reset(token)
+    connection = getattr(context.client, "_connection", None)
+    if connection is None or getattr(connection, "_con", None) is None:
+        return  # never taken, or already back in the pool
+    try:
+        # Its state is unknown (closed by the server, or cancelled mid-BEGIN): close it, which also
+        # gives its place back to the pool (asyncpg opens a fresh connection there when needed).
+        connection.terminate()
+    except Exception:  # noqa: BLE001 - the connection is gone either way
+        logger.warning("database: could not give back a connection whose transaction failed to start",
+                       exc_info=True)

@@ -22,11 +22,11 @@ from typing import Any, Awaitable, Callable, Iterable
 
 import dramatiq
 from dramatiq.middleware import CurrentMessage
-from tortoise.transactions import in_transaction
 
 from core import clock
 from core.broker import message, queue_of
 from core.context import current_request_id
+from core.db import transaction
 from core.outbox import Command
 from core.settings import get_settings
 from core.unit_of_work import unit_of_work
@@ -124,7 +124,7 @@ async def _record_failure(command_id: str, exc: Exception, *, max_retries: int |
     limit = max_retries if max_retries is not None else get_settings().actor_max_retries
     final = retries >= limit
     detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()[:2000]
-    async with in_transaction():
+    async with transaction():
         command = await Command.filter(id=command_id).select_for_update().first()
         if command is None or command.status in ("done", "failed"):
             return

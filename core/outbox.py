@@ -172,8 +172,21 @@ async def dispatch(commands: Iterable[Command], *, broker: dramatiq.Broker | Non
         if not getattr(command, "coalesce", False):
             stamped.append(command.id)
     if stamped:
-        await Command.filter(id__in=stamped).update(enqueued_at=clock.now(), enqueue_count=F("enqueue_count") + 1)
+        try:
+            await _record_enqueued(stamped)
+        except Exception as exc:  # noqa: BLE001 - the transaction committed: its caller must hear success
+            # PostgreSQL restarting between the commit and this bookkeeping. Raising here made a
+            # committed unit of work look failed, and a client retrying without an idempotency key
+            # created its withdrawal twice (bench/chaos.py). The relay may send these commands
+            # again after its bound: harmless, actors are idempotent.
+            logger.warning("outbox: could not record that %d command(s) were enqueued: %s; the relay may send "
+                           "them again", len(stamped), type(exc).__name__)
     return len(sent)
+
+
+async def _record_enqueued(command_ids: list[uuid.UUID]) -> None:
+    """Stamp the commands as enqueued now (the relay's bound counts from there)."""
+    await Command.filter(id__in=command_ids).update(enqueued_at=clock.now(), enqueue_count=F("enqueue_count") + 1)
 
 
 async def relay_stale_commands(*, broker: dramatiq.Broker | None = None, limit: int | None = None) -> int:

@@ -15,9 +15,9 @@ from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
 import dramatiq
-from tortoise.transactions import in_transaction
 
 from core import outbox
+from core.db import transaction
 
 
 def _commits(exc: BaseException) -> bool:
@@ -33,7 +33,7 @@ async def unit_of_work(*, broker: dramatiq.Broker | None = None) -> AsyncIterato
     """
     deferred: BaseException | None = None
     if outbox.is_collecting():
-        async with in_transaction():
+        async with transaction():
             try:
                 yield
             except Exception as exc:
@@ -45,7 +45,7 @@ async def unit_of_work(*, broker: dramatiq.Broker | None = None) -> AsyncIterato
         return
     commands, token = outbox.begin_collecting()
     try:
-        async with in_transaction():
+        async with transaction():
             try:
                 yield
             except Exception as exc:

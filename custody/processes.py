@@ -50,12 +50,18 @@ def _group_alive(pgid: int) -> bool:
 
 
 def stop_groups(children: Iterable[subprocess.Popen], *, timeout: float = 15.0) -> None:
-    """SIGTERM each child's process group, wait up to ``timeout`` for every member to end, then
-    SIGKILL what is left: a worker process that hangs on shutdown never outlives ``custody dev``."""
+    """SIGTERM each child, wait up to ``timeout`` for every member of its process group to end,
+    then SIGKILL what is left: a worker process that hangs on shutdown never outlives ``custody dev``.
+
+    The SIGTERM goes to the child alone, not to its group: dramatiq's main process forwards it
+    to its worker processes, and a worker process that receives a second SIGTERM exits at once
+    ("Killing worker process"), abandoning its in-flight messages instead of finishing them.
+    """
+    children = list(children)
     groups = [child.pid for child in children]
-    for pgid in groups:
-        if _group_alive(pgid):
-            os.killpg(pgid, signal.SIGTERM)
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
     deadline = time.monotonic() + timeout
     for child in children:
         try:

@@ -11,12 +11,11 @@ from typing import Any
 
 import dramatiq
 from dramatiq.brokers.redis import RedisBroker
-from dramatiq.middleware.prometheus import Prometheus
 from tortoise.context import TortoiseContext
 
 import actors
 from core import db
-from core.broker import create_broker
+from core.broker import PoolPrometheus, create_broker
 from core.settings import Settings, get_settings
 from domain.webhooks.sender import close_sessions
 from models import ORM_APP
@@ -48,8 +47,9 @@ def setup_broker(settings: Settings | None = None, *, worker: bool = True, **kwa
         # After the last message: the webhook client sessions, then the database.
         kwargs.setdefault("on_shutdown", (close_sessions,))
         # Messages, errors, retries, durations and in-progress per actor, served by the pool's
-        # main process on dramatiq_prom_port (dramatiq's own Prometheus middleware).
-        kwargs.setdefault("middleware", (Prometheus(),))
+        # main process on dramatiq_prom_port (dramatiq's own Prometheus middleware; its server
+        # ends with the pool's main process).
+        kwargs.setdefault("middleware", (PoolPrometheus(),))
     broker = create_broker(settings, **kwargs)
     dramatiq.set_broker(broker)
     actors.declare_all(broker)

@@ -25,6 +25,7 @@ import base64
 import json
 import logging
 import uuid
+from collections import OrderedDict
 from typing import Any
 
 from nacl.public import PrivateKey, PublicKey, SealedBox
@@ -77,17 +78,38 @@ def _check_participant(participant: int) -> None:
         raise ValueError(f"service signers are participants {scheme.SERVICE_PARTICIPANTS}, not {participant}")
 
 
+#: Key packages this process unsealed, by (participant, key set, sealing key): a signer signs with
+#: the same few keys all day, and reading, unsealing and parsing the share for each round was a
+#: third of a round's work. A key package never changes once its key set is ready (only the
+#: shares of a failed DKG are deleted, and those never sign), and the entry is found only with
+#: the sealing key that opened it. Bounded, least recently used first out.
+_KEY_PACKAGES: "OrderedDict[tuple[int, uuid.UUID, bytes], Any]" = OrderedDict()
+KEY_PACKAGE_CACHE_SIZE = 4096
+
+
 async def load_key_package(*, participant: int, share_key: bytes, key_set_id: uuid.UUID,
-                           scheme: str | None = None) -> frost.KeyPackage:
+                           scheme: str | None = None, cached: bool = False) -> Any:
     """This signer's key package for the key set (decrypted in memory only), of the key set's
-    scheme (read from the key set unless the caller knows it)."""
+    scheme (read from the key set unless the caller knows it).
+
+    ``cached``: the key set is ready (signing), so a package this process already unsealed may be
+    used again; the DKG and backups always read the row."""
     _check_participant(participant)
+    key = (participant, uuid.UUID(str(key_set_id)), bytes(share_key))
+    if cached and (package := _KEY_PACKAGES.get(key)) is not None:
+        _KEY_PACKAGES.move_to_end(key)
+        return package
     row = await SignerKeyShare.get_or_none(key_set_id=key_set_id, participant=participant)
     if row is None:
         raise NotFound(f"signer {participant} holds no share of this key set", code="KEY_SHARE_NOT_FOUND")
     if scheme is None:
         scheme = (await KeySet.get(id=key_set_id)).scheme
-    return suite_of(scheme).KeyPackage.from_dict(_unseal(share_key, row.sealed_key_package))
+    package = suite_of(scheme).KeyPackage.from_dict(_unseal(share_key, row.sealed_key_package))
+    if cached:
+        _KEY_PACKAGES[key] = package
+        while len(_KEY_PACKAGES) > KEY_PACKAGE_CACHE_SIZE:
+            _KEY_PACKAGES.popitem(last=False)
+    return package
 
 
 # --------------------------------------------------------------------------------------------
@@ -235,7 +257,7 @@ async def commit(*, participant: int, share_key: bytes, session_id: uuid.UUID | 
     if await SigningCommitment.exists(session_id=session.id, participant=participant):
         return None
     key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
-    key_package = await load_key_package(participant=participant, share_key=share_key,
+    key_package = await load_key_package(participant=participant, share_key=share_key, cached=True,
                                          key_set_id=key_set.id, scheme=key_set.scheme)
     nonces, commitments = keys.suite(key_set).frost.commit(key_package)
     await SignerNonce.create(session_id=session.id, participant=participant,
@@ -271,7 +293,7 @@ async def sign(
     key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
     suite = keys.suite(key_set)
     nonces = suite.SigningNonces.from_bytes(sealing.unseal(bytes(nonce_row.sealed_nonces), key=share_key))
-    key_package = await load_key_package(participant=participant, share_key=share_key,
+    key_package = await load_key_package(participant=participant, share_key=share_key, cached=True,
                                          key_set_id=key_set.id, scheme=key_set.scheme)
     try:
         # The session's engine: Taproot sessions sign for the output key of their merkle root.

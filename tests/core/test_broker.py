@@ -4,12 +4,20 @@ woken consumer finds a message enqueued on an idle queue at once."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
 import time
+from pathlib import Path
 
 import dramatiq
 from dramatiq.middleware import AsyncIO
 
 from core.broker import DatabaseLifecycle, ParentWatch, create_broker
+from custody.embedded import process_alive
 from models import ORM_APP
 from tests.support.environment import TEST_NAMESPACE
 
@@ -53,3 +61,95 @@ async def test_an_idle_consumer_is_woken_by_an_enqueue(settings):
         await asyncio.to_thread(worker.stop, 5000)
         broker.close()
     assert len(started) == 5 and max(started) < 0.5
+
+
+# --- a worker child whose pool's main process was killed (kill -9) ----------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _gone(pid: int, *, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while process_alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _parent_with_child(child_code: str) -> tuple[subprocess.Popen, int]:
+    """A parent process that forks a child running ``child_code`` (which prints its pid when
+    ready); (parent, child pid)."""
+    script = textwrap.dedent("""
+        import os, sys, time
+        pid = os.fork()
+        if pid == 0:
+        {child}
+        else:
+            time.sleep(120)
+    """).replace("{child}", textwrap.indent(textwrap.dedent(child_code), "    "))
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, cwd=ROOT, text=True)
+    return parent, int(parent.stdout.readline())  # type: ignore[union-attr]
+
+
+def test_a_worker_child_stuck_after_its_parent_was_killed_exits_after_the_grace_period():
+    # Given a child that watches its parent and cannot stop gracefully (SIGTERM does nothing, as
+    # for a dramatiq worker process blocked in its boot hand-shake with the parent)
+    parent, child = _parent_with_child("""
+        import signal
+        from core.broker import watch_parent
+        signal.signal(signal.SIGTERM, lambda *_: None)
+        watch_parent(interval=0.05, grace=1.0, graceful=True)
+        print(os.getpid(), flush=True)
+        while True:
+            time.sleep(1)
+    """)
+    try:
+        # When the parent is killed
+        parent.kill()
+        parent.wait()
+        # Then the child is still there during the grace period, and gone after it
+        time.sleep(0.5)
+        assert process_alive(child)
+        assert _gone(child, within=5)
+    finally:
+        if process_alive(child):
+            os.kill(child, signal.SIGKILL)
+
+
+def test_the_pool_metrics_server_ends_with_its_parent_and_frees_its_port():
+    # Given the pool's metrics server (forked by the pool's main process) on a port
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    os.environ["dramatiq_prom_port"], previous = str(port), os.environ.get("dramatiq_prom_port")
+    try:
+        parent, child = _parent_with_child("""
+            from core.broker import exposition_server
+            print(os.getpid(), flush=True)
+            exposition_server()
+        """)
+    finally:
+        if previous is None:
+            os.environ.pop("dramatiq_prom_port")
+        else:
+            os.environ["dramatiq_prom_port"] = previous
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the metrics server never listened"
+                time.sleep(0.05)
+        # When the main process is killed
+        parent.kill()
+        parent.wait()
+        # Then the server ends too, and the port is free for the pool started again
+        assert _gone(child, within=5)
+        with socket.socket() as again:
+            again.bind(("0.0.0.0", port))
+    finally:
+        if process_alive(child):
+            os.kill(child, signal.SIGKILL)

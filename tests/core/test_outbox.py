@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
+import asyncpg
 from dramatiq.brokers.redis import RedisBroker
 
 from core import outbox
@@ -107,3 +108,20 @@ async def test_failing_command_is_retried_then_marked_failed(broker, worker, mon
     # max_retries=2 in the test settings: the first try and two retries
     assert len(calls) == 3 and command.attempts == 3
     assert "downstream unavailable" in command.last_error
+
+
+async def test_a_committed_unit_of_work_succeeds_even_if_its_enqueue_cannot_be_recorded(worker, monkeypatch):
+    principal = await make_principal()
+    # Given PostgreSQL goes away right after the commit (a restart), before the enqueue is recorded
+    async def database_gone(command_ids):
+        raise asyncpg.exceptions.ConnectionDoesNotExistError("connection was closed in the middle of operation")
+
+    monkeypatch.setattr(outbox, "_record_enqueued", database_gone)
+    # When an application is submitted: the unit of work answers success (its state committed;
+    # an error here would make a client retry, and create it twice)
+    application = await _submit_application(principal)
+    # Then the command was enqueued all the same, and runs
+    async def reviewed() -> bool:
+        return (await CompanyApplication.get(id=application.id)).status == "in_review"
+    await wait_for(reviewed)
+    assert await CompanyApplication.filter(company_name="Globex").count() == 1

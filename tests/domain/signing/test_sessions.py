@@ -152,18 +152,17 @@ async def test_a_bad_signature_share_is_caught_before_aggregation_and_its_signer
     async with unit_of_work():
         for participant in (1, 2):
             await service_signer.commit(participant=participant, share_key=signer_key(participant), session_id=session.id)
-        await sessions.collect_commitments(session_id=session.id)
-        for participant in (1, 2):
-            await service_signer.sign(participant=participant, share_key=signer_key(participant), session_id=session.id)
-    # When signer 2's share is altered before aggregation
-    row = await SigningShare.get(session_id=session.id, participant=2)
+        await service_signer.sign(participant=1, share_key=signer_key(1), session_id=session.id)
+    # When signer 1's stored share is altered before the last share arrives (the last one's
+    # transaction aggregates)
+    row = await SigningShare.get(session_id=session.id, participant=1)
     row.share = (int.from_bytes(bytes(row.share), "little") ^ 1).to_bytes(32, "little")
     await row.save()
     async with unit_of_work():
-        await sessions.aggregate(session_id=session.id)
-    # Then the session fails naming participant 2, and no signature is released
+        await service_signer.sign(participant=2, share_key=signer_key(2), session_id=session.id)
+    # Then the session fails naming participant 1, and no signature is released
     failed = await SigningSession.get(id=session.id)
-    assert failed.status == "failed" and failed.failed_participant == 2 and failed.signature is None
+    assert failed.status == "failed" and failed.failed_participant == 1 and failed.signature is None
     with pytest.raises(sessions.SigningFailed) as error:
         await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id, timeout=1)
-    assert error.value.details["participant"] == 2
+    assert error.value.details["participant"] == 1

@@ -1,0 +1,54 @@
+"""Stopping ``custody dev``'s children: each pool stops gracefully, nothing outlives it."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from custody.embedded import process_alive
+from custody.processes import spawn, stop_groups
+
+#: A pool's main process as dramatiq's: it forwards SIGTERM to its worker process, which stops
+#: gracefully on the first SIGTERM and exits at once ("Killing worker process") on a second.
+POOL = textwrap.dedent("""
+    import os, signal, sys, time
+    out = sys.argv[1]
+    child = os.fork()
+    if child == 0:
+        seen = []
+
+        def term(*_):
+            seen.append(1)
+            if len(seen) > 1:
+                open(out, "w").write("killed")
+                os._exit(1)
+
+        signal.signal(signal.SIGTERM, term)
+        open(out + ".ready", "w").write(str(os.getpid()))
+        while not seen:
+            time.sleep(0.01)
+        time.sleep(0.5)  # finishing the in-flight message
+        open(out, "w").write("finished its message")
+        os._exit(0)
+    signal.signal(signal.SIGTERM, lambda *_: os.kill(child, signal.SIGTERM))
+    os.waitpid(child, 0)
+""")
+
+
+def test_stopping_a_pool_lets_its_worker_process_finish_gracefully(tmp_path: Path):
+    # Given a pool whose worker process is ready
+    out = tmp_path / "outcome"
+    pool = spawn([sys.executable, "-c", POOL, str(out)])
+    ready = Path(str(out) + ".ready")
+    deadline = time.monotonic() + 10
+    while not ready.exists():
+        assert time.monotonic() < deadline, "the pool did not start"
+        time.sleep(0.01)
+    worker = int(ready.read_text())
+    # When custody dev stops its children
+    stop_groups([pool], timeout=10)
+    # Then the worker process got one SIGTERM (through its main process) and finished its message
+    assert out.read_text() == "finished its message"
+    assert not process_alive(worker) and pool.returncode is not None
