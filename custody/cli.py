@@ -103,6 +103,10 @@ def cmd_dev(args: argparse.Namespace) -> int:
     if not os.environ.get("SOLANA_LOCAL_URL"):
         os.environ["SOLANA_LOCAL_URL"] = f"http://127.0.0.1:{free_port()}"
     local_port = os.environ["SOLANA_LOCAL_URL"].rsplit(":", 1)[-1]
+    # For the tools of another shell (custody faucet): removed when custody dev stops.
+    url_file = Path(settings.data_dir) / faucet.SOLANA_LOCAL_URL_FILE
+    url_file.parent.mkdir(parents=True, exist_ok=True)
+    url_file.write_text(os.environ["SOLANA_LOCAL_URL"] + "\n")
     children = {
         "solana-local": spawn([*custody, "solana-local", "--port", local_port]),
         "web": spawn([*custody, "web", "--host", args.host, "--port", str(args.port)]),
@@ -134,6 +138,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
     finally:
         # Each child with what it started (dramatiq's worker processes), before the servers go.
         stop_groups(children.values(), timeout=15)
+        url_file.unlink(missing_ok=True)
         servers.stop()  # type: ignore[attr-defined]
     return exit_code
 

@@ -29,6 +29,7 @@ import asyncio
 import inspect
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from solders.pubkey import Pubkey
@@ -75,6 +76,16 @@ async def _solana_faucet(*, network: str, address: str, amount: int, currency_id
     if registry().network(network).params.get("local") is not True and not get_settings().solana_local_chain:
         raise ValidationFailed(f"{network} is a real cluster: the faucet credits devnets and solana-local only",
                                code="FAUCET_NOT_AVAILABLE", details={"network": network})
+    settings = get_settings()
+    if not settings.solana_local_url and not settings.solana_local_chain:
+        # A chain of this process would vanish with it: crediting it would report a deposit that
+        # custody dev's chain never sees. Find custody dev's chain, or say how to.
+        url = running_solana_local_url(settings.data_dir)
+        if url is None:
+            raise ValidationFailed("the local Solana chain lives in custody dev: start it, or pass the "
+                                   "SOLANA_LOCAL_URL it printed", code="FAUCET_NOT_AVAILABLE",
+                                   details={"network": network})
+        configure(settings.with_overrides(solana_local_url=url))
     chain: Any = getattr(get_adapter(network), "chain")
     currency = registry().currency(currency_id)
     try:
@@ -92,6 +103,20 @@ async def _solana_faucet(*, network: str, address: str, amount: int, currency_id
         slot = await advanced if inspect.isawaitable(advanced) else advanced
     return {"network": network, "address": address, "currency_id": currency_id, "amount_atomic": str(amount),
             "tx_hash": tx_hash, "mined_block_height": slot}
+
+
+#: Where ``custody dev`` leaves its local Solana chain's URL, in its data folder, for the tools
+#: started from another shell (``custody faucet``).
+SOLANA_LOCAL_URL_FILE = "solana-local.url"
+
+
+def running_solana_local_url(data_dir: Path) -> str | None:
+    """The URL ``custody dev`` wrote for its local Solana chain in ``data_dir`` (None: not running)."""
+    try:
+        url = (Path(data_dir) / SOLANA_LOCAL_URL_FILE).read_text().strip()
+    except OSError:
+        return None
+    return url or None
 
 
 def cmd_faucet(args: argparse.Namespace) -> int:

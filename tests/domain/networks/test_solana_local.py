@@ -16,7 +16,7 @@ from solders.system_program import TransferParams, transfer
 from solders.transaction import Transaction
 
 from core.settings import Settings, configure
-from custody.faucet import faucet_command
+from custody.faucet import SOLANA_LOCAL_URL_FILE, faucet_command
 from domain.currencies import registry
 from domain.networks import registry as network_registry
 from domain.networks.base import TransferRejected
@@ -86,6 +86,28 @@ async def test_the_faucet_credits_the_shared_chain(chain_url: str, settings: Set
         with pytest.raises(TransferRejected.__mro__[1]) as refused:  # a DomainError
             await faucet_command(network="solana-testnet", address=address, amount="1")
         assert refused.value.code == "FAUCET_NOT_AVAILABLE"
+    finally:
+        configure(settings)
+        network_registry.clear_adapters()
+
+
+async def test_the_faucet_finds_custody_devs_chain_from_its_data_folder(chain_url: str, settings: Settings,
+                                                                        tmp_path) -> None:
+    # Given no SOLANA_LOCAL_URL in the faucet's shell, and no custody dev running in its data folder
+    configure(settings.with_overrides(solana_local_url=None, solana_local_chain=False, data_dir=tmp_path))
+    network_registry.clear_adapters()
+    try:
+        address = str(Keypair().pubkey())
+        # When the faucet is asked for solana-local, Then it refuses rather than credit a chain of its own
+        with pytest.raises(TransferRejected.__mro__[1]) as refused:  # a DomainError
+            await faucet_command(network=NETWORK, address=address, amount="1")
+        assert refused.value.code == "FAUCET_NOT_AVAILABLE" and "custody dev" in refused.value.message
+        # Given custody dev's URL file in the data folder (what custody dev writes while it runs)
+        (tmp_path / SOLANA_LOCAL_URL_FILE).write_text(chain_url + "\n")
+        # When the faucet credits the address, Then custody dev's chain has it
+        await faucet_command(network=NETWORK, address=address, amount="2")
+        adapter = SolanaAdapter(registry().network(NETWORK), chain=RemoteLiteSvmChain(chain_url))
+        assert await adapter.balance_of(address=address, currency=registry().currency("SOL_LOCAL")) == 2_000_000_000
     finally:
         configure(settings)
         network_registry.clear_adapters()
