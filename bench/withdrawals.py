@@ -35,6 +35,7 @@ import base64
 import json
 import os
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -189,7 +190,10 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     # worker by default); the requests come from a child process over HTTP.
     Sanic.test_mode = True
     app = create_app(settings, name="custody_bench_withdrawals")
-    server = await app.create_server(host="127.0.0.1", port=0, return_asyncio_server=True, access_log=False)
+    # A socket bound by us: Sanic takes port 0 for "unset" and would bind its default, 8000.
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    server = await app.create_server(sock=listener, return_asyncio_server=True, access_log=False)
     assert server is not None
     await server.startup()
     await server.start_serving()

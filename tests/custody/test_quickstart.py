@@ -7,6 +7,7 @@ import asyncio
 import base64
 import json
 import os
+import socket
 import sys
 import uuid
 from contextlib import suppress
@@ -54,7 +55,10 @@ async def test_the_first_withdrawal_script_sends_out_and_in_and_sees_it_all(clie
     # Given the API served on a real socket, a worker, the scheduler's devnet jobs and a co-signer
     Sanic.test_mode = True
     app = create_app(settings, name=f"custody_quickstart_{uuid.uuid4().hex[:8]}")
-    server = await app.create_server(host="127.0.0.1", port=0, return_asyncio_server=True, access_log=False)
+    # A socket bound by us: Sanic takes port 0 for "unset" and would bind its default, 8000.
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    server = await app.create_server(sock=listener, return_asyncio_server=True, access_log=False)
     assert server is not None
     await server.startup()
     await server.start_serving()
