@@ -2,16 +2,18 @@
 
 * **Publishing** (:func:`publish_policy`) validates the rule list (:func:`validate_policy`:
   the schema of domain.policies.rules, then what needs the workspace: its vaults, wallets,
-  whitelisted wallets, tags, members, currencies and group resolver) and adds the next version.
+  whitelisted wallets, tags, members, currencies and groups) and adds the next version.
   **Rollback** (:func:`rollback_policy`) publishes a copy of an older version, validated again
   (a tag or vault it names may be gone). Both are keyword-only functions taking the whole
-  payload, validation separate from application, so the change-approval work can store the
-  payload and apply it later (:func:`validate_policy` runs again at apply time).
+  payload, validation separate from application: both pass the change approvals' gate (Manage
+  policies ``update`` / ``rollback``), which stores the payload and applies it later through
+  :func:`apply_change` (:func:`validate_change` runs again first).
 * **The check** (:class:`PolicyCheck`, registered as ``policy``) evaluates the published
   Transfer policy: its windows locked, read, decided and recorded in the check stage's
   transaction (domain.policies.windows). No published Transfer policy → allow (policies are
   opt-in; once published, no match → the version's no_match_action).
-* **The AML policy** is evaluated by :func:`evaluate_aml_policy` for the AML screening work.
+* **The AML policy** is evaluated by :func:`evaluate_aml_policy`, which :func:`install` registers as
+  AML screening's policy evaluator (domain.aml.decisions).
 * **Tags**: the published versions' tags are recorded in ``policy_tag_references`` (rewritten
   on publish, tags locked FOR KEY SHARE first): a tag a *published* rule names cannot be
   deleted or unprotected (TAG_IS_USED_IN_POLICY_RULE). Drafts are not stored (explain takes
