@@ -274,9 +274,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: One-shot commands whose answer is what they print: the INFO lines of the servers they open
+#: (embedded PostgreSQL, Tortoise) would only bury it, so they log warnings and errors unless
+#: LOG_LEVEL says otherwise.
+QUIET_COMMANDS = frozenset({"bootstrap", "faucet", "queues", "migrate"})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    configure_logging()
     argv = list(sys.argv[1:] if argv is None else argv)
+    quiet = bool(argv) and argv[0] in QUIET_COMMANDS and "LOG_LEVEL" not in os.environ
+    configure_logging("WARNING" if quiet else None)
     if argv and argv[0] in ("cosigner", "recover"):
         program = cosigner.main if argv[0] == "cosigner" else recovery.main
         return int(program(argv[1:]) or 0)

@@ -15,6 +15,12 @@ from custody.processes import spawn, stop_groups
 POOL = textwrap.dedent("""
     import os, signal, sys, time
     out = sys.argv[1]
+    children = []
+    # The forwarding handler is in place before the worker exists, and the pool says ready only
+    # once it knows its worker and the worker has its own handler: a SIGTERM never finds either
+    # without one.
+    signal.signal(signal.SIGTERM, lambda *_: [os.kill(c, signal.SIGTERM) for c in children])
+    handled, handler_set = os.pipe()
     child = os.fork()
     if child == 0:
         seen = []
@@ -26,13 +32,17 @@ POOL = textwrap.dedent("""
                 os._exit(1)
 
         signal.signal(signal.SIGTERM, term)
-        open(out + ".ready", "w").write(str(os.getpid()))
+        os.write(handler_set, b"1")
         while not seen:
             time.sleep(0.01)
         time.sleep(0.5)  # finishing the in-flight message
         open(out, "w").write("finished its message")
         os._exit(0)
-    signal.signal(signal.SIGTERM, lambda *_: os.kill(child, signal.SIGTERM))
+    children.append(child)
+    os.read(handled, 1)
+    with open(out + ".tmp", "w") as f:
+        f.write(str(child))
+    os.rename(out + ".tmp", out + ".ready")  # whole or absent: never read half written
     os.waitpid(child, 0)
 """)
 
