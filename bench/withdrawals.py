@@ -50,6 +50,8 @@ sys.path.insert(0, str(ROOT))
 BENCH_DATABASE = "custody_bench_withdrawals"
 ETH = 10**18
 TARGET = "0x" + "ab" * 20
+#: The secp256k1 generator, compressed: a valid group key for the schemes other than Ed25519.
+SECP256K1_G = bytes.fromhex("0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798")
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -166,6 +168,7 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     from core.unit_of_work import unit_of_work
     from domain import balances, vaults, wallets
     from models.keys import KeySet
+    from threshold.scheme import ED25519_SCHEME
 
     workspace = await new_workspace()
     _, token, _ = await api_user(workspace.id)
@@ -174,10 +177,12 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
         # A vault whose key set is marked ready under a plain Ed25519 key: this part signs nothing.
         async with unit_of_work():
             view = await vaults.create_vault(principal=None, workspace_id=workspace.id, name=f"Bench {index}")
-            key_set = await KeySet.get(vault_id=view.vault.id)
-            key_set.status, key_set.group_public_key = "ready", bytes(SigningKey.generate().verify_key)
-            key_set.verifying_shares, key_set.ready_at = {}, clock.now()
-            await key_set.save()
+            # A vault has one key set per scheme its workspace's networks sign with: all made ready.
+            for key_set in await KeySet.filter(vault_id=view.vault.id):
+                key_set.status, key_set.group_public_key = "ready", (
+                    bytes(SigningKey.generate().verify_key) if key_set.scheme == ED25519_SCHEME else SECP256K1_G)
+                key_set.verifying_shares, key_set.ready_at = {}, clock.now()
+                await key_set.save()
         async with unit_of_work():
             (opened,) = await wallets.create_wallet(principal=None, workspace=workspace, vault_id=view.vault.id,
                                                     currency_id="DETH_TEST")
