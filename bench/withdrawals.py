@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import collections
 import json
 import os
 import shutil
@@ -204,18 +205,36 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     parent, child = context.Pipe()
     load = context.Process(target=_load_main, args=(child, f"http://127.0.0.1:{port}/api/v1/transaction", headers,
                                                     sources, requests, concurrency), daemon=True)
+    # Count the SQL statements the API runs (asyncpg in this process; BEGIN and COMMIT included).
+    counted: collections.Counter[str] = collections.Counter()
+    originals = {name: getattr(asyncpg.Connection, name)
+                 for name in ("fetch", "execute", "executemany", "fetchrow", "fetchval")}
+
+    def counting(name: str) -> Any:
+        def wrapper(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+            counted[" ".join(str(query).split())[:100]] += 1
+            return originals[name](self, query, *args, **kwargs)
+        return wrapper
+
+    for name in originals:
+        setattr(asyncpg.Connection, name, counting(name))
     load.start()
     try:
         while not parent.poll():
             await asyncio.sleep(0.05)
         elapsed, latencies, statuses = parent.recv()
     finally:
+        for name, original in originals.items():
+            setattr(asyncpg.Connection, name, original)
         load.join(timeout=10)
         server.close()
         await server.wait_closed()
     if statuses.get(201, 0) != requests:
         raise SystemExit(f"POST /transaction answered {statuses}")
     api_rate = requests / elapsed
+    print(f"SQL statements per POST /transaction (this process, asyncpg): {sum(counted.values()) / requests:.1f}")
+    for query, count in counted.most_common(12):
+        print(f"  {count / requests:5.2f}  {query}")
     limit = asyncio.Semaphore(concurrency)
 
     # The same rows, written with raw asyncpg: one database transaction per withdrawal.
