@@ -128,7 +128,8 @@ def profile(pid: int, seconds: int = 5) -> list[str]:
     if not Path(spy).exists():
         return ["(py-spy not installed: no profile)"]
     out = Path(tempfile.mkdtemp()) / "profile.txt"
-    subprocess.run([spy, "record", "--pid", str(pid), "--duration", str(seconds), "--format", "raw", "--output",
+    subprocess.run([spy, "record", "--pid", str(pid), "--subprocesses", "--duration", str(seconds), "--format", "raw",
+                    "--output",
                     str(out), "--nonblocking"], capture_output=True, check=False)
     if not out.exists():
         return ["(py-spy could not attach: run as root or allow ptrace)"]

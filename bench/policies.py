@@ -139,7 +139,7 @@ async def run(args: argparse.Namespace) -> None:
     broker = setup_broker(settings, worker=False, namespace=namespace)
     try:
         from sanic import Sanic
-        from withdrawals import AppClient, api_user, new_workspace
+        from withdrawals import SECP256K1_G, AppClient, api_user, new_workspace
 
         import domain.policies  # noqa: F401 - installs the policy check
         from api.app import create_app
@@ -151,6 +151,7 @@ async def run(args: argparse.Namespace) -> None:
         from models.policies import PolicyVersion
         from models.transactions import Transaction
         from models.vaults import Vault
+        from threshold.scheme import ED25519_SCHEME
 
         async def bench_workspace() -> tuple[Any, dict[str, str], list[str], list[str], Any]:
             """A workspace, its API user's headers, four funded DETH wallets (one per vault), and a
@@ -161,10 +162,13 @@ async def run(args: argparse.Namespace) -> None:
             for index in range(4):
                 async with unit_of_work():
                     view = await vaults.create_vault(principal=None, workspace_id=workspace.id, name=f"Bench {index}")
-                    key_set = await KeySet.get(vault_id=view.vault.id)
-                    key_set.status, key_set.group_public_key = "ready", bytes(SigningKey.generate().verify_key)
-                    key_set.verifying_shares, key_set.ready_at = {}, clock.now()
-                    await key_set.save()
+                    # One key set per scheme the workspace's networks sign with: all made ready.
+                    for key_set in await KeySet.filter(vault_id=view.vault.id):
+                        key_set.status, key_set.group_public_key = "ready", (
+                            bytes(SigningKey.generate().verify_key) if key_set.scheme == ED25519_SCHEME
+                            else SECP256K1_G)
+                        key_set.verifying_shares, key_set.ready_at = {}, clock.now()
+                        await key_set.save()
                 async with unit_of_work():
                     (opened,) = await wallets.create_wallet(principal=None, workspace=workspace,
                                                             vault_id=view.vault.id, currency_id="DETH_TEST")

@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import collections
 import json
 import os
 import shutil
@@ -51,6 +52,8 @@ sys.path.insert(0, str(ROOT))
 BENCH_DATABASE = "custody_bench_withdrawals"
 ETH = 10**18
 TARGET = "0x" + "ab" * 20
+#: The secp256k1 generator, compressed: a valid group key for the schemes other than Ed25519.
+SECP256K1_G = bytes.fromhex("0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798")
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -167,6 +170,7 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     from core.unit_of_work import unit_of_work
     from domain import balances, vaults, wallets
     from models.keys import KeySet
+    from threshold.scheme import ED25519_SCHEME
 
     workspace = await new_workspace()
     _, token, _ = await api_user(workspace.id)
@@ -175,10 +179,12 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
         # A vault whose key set is marked ready under a plain Ed25519 key: this part signs nothing.
         async with unit_of_work():
             view = await vaults.create_vault(principal=None, workspace_id=workspace.id, name=f"Bench {index}")
-            key_set = await KeySet.get(vault_id=view.vault.id)
-            key_set.status, key_set.group_public_key = "ready", bytes(SigningKey.generate().verify_key)
-            key_set.verifying_shares, key_set.ready_at = {}, clock.now()
-            await key_set.save()
+            # A vault has one key set per scheme its workspace's networks sign with: all made ready.
+            for key_set in await KeySet.filter(vault_id=view.vault.id):
+                key_set.status, key_set.group_public_key = "ready", (
+                    bytes(SigningKey.generate().verify_key) if key_set.scheme == ED25519_SCHEME else SECP256K1_G)
+                key_set.verifying_shares, key_set.ready_at = {}, clock.now()
+                await key_set.save()
         async with unit_of_work():
             (opened,) = await wallets.create_wallet(principal=None, workspace=workspace, vault_id=view.vault.id,
                                                     currency_id="DETH_TEST")
@@ -203,18 +209,36 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     parent, child = context.Pipe()
     load = context.Process(target=_load_main, args=(child, f"http://127.0.0.1:{port}/api/v1/transaction", headers,
                                                     sources, requests, concurrency), daemon=True)
+    # Count the SQL statements the API runs (asyncpg in this process; BEGIN and COMMIT included).
+    counted: collections.Counter[str] = collections.Counter()
+    originals = {name: getattr(asyncpg.Connection, name)
+                 for name in ("fetch", "execute", "executemany", "fetchrow", "fetchval")}
+
+    def counting(name: str) -> Any:
+        def wrapper(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+            counted[" ".join(str(query).split())[:100]] += 1
+            return originals[name](self, query, *args, **kwargs)
+        return wrapper
+
+    for name in originals:
+        setattr(asyncpg.Connection, name, counting(name))
     load.start()
     try:
         while not parent.poll():
             await asyncio.sleep(0.05)
         elapsed, latencies, statuses = parent.recv()
     finally:
+        for name, original in originals.items():
+            setattr(asyncpg.Connection, name, original)
         load.join(timeout=10)
         server.close()
         await server.wait_closed()
     if statuses.get(201, 0) != requests:
         raise SystemExit(f"POST /transaction answered {statuses}")
     api_rate = requests / elapsed
+    print(f"SQL statements per POST /transaction (this process, asyncpg): {sum(counted.values()) / requests:.1f}")
+    for query, count in counted.most_common(12):
+        print(f"  {count / requests:5.2f}  {query}")
     limit = asyncio.Semaphore(concurrency)
 
     # The same rows, written with raw asyncpg: one database transaction per withdrawal.

@@ -12,6 +12,7 @@ import logging
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 import tortoise.context as tortoise_context
@@ -71,6 +72,18 @@ def tortoise_config(database_url: str, app: OrmApp) -> dict[str, Any]:
     }
 
 
+#: Query parameters of DATABASE_URL that tortoise reads for its pool; asyncpg.connect would send
+#: them to PostgreSQL as server settings ("unrecognized configuration parameter").
+_POOL_PARAMETERS = frozenset({"minsize", "maxsize", "max_queries", "max_inactive_connection_lifetime"})
+
+
+def direct_url(url: str) -> str:
+    """``url`` for a single asyncpg connection: the ``postgresql://`` scheme, without the pool's parameters."""
+    parts = urlsplit(asyncpg_url(url).replace("postgres://", "postgresql://", 1))
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k not in _POOL_PARAMETERS])
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, parts.fragment))
+
+
 def _require_url(settings: Settings) -> str:
     if not settings.database_url:
         raise RuntimeError("DATABASE_URL is not set (use `custody dev` for embedded servers)")
@@ -86,7 +99,7 @@ async def migration_lock(settings: Settings, *, exclusive: bool) -> AsyncIterato
     twice; every other process takes it shared for a moment before it opens its pool, so it
     never starts on a schema half migrated. Both wait, saying so once in the log.
     """
-    connection = await asyncpg.connect(asyncpg_url(_require_url(settings)).replace("postgres://", "postgresql://", 1))
+    connection = await asyncpg.connect(direct_url(_require_url(settings)))
     key = settings.migration_lock_key
     take, try_take, give = (("pg_advisory_lock", "pg_try_advisory_lock", "pg_advisory_unlock") if exclusive else
                             ("pg_advisory_lock_shared", "pg_try_advisory_lock_shared", "pg_advisory_unlock_shared"))

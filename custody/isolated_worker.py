@@ -32,6 +32,9 @@ def main() -> None:
     settings = configure(Settings.from_env())
     configure_logging()
     broker = setup_broker(settings, namespace=args.namespace)
+    # What the dramatiq CLI does in each worker process: without it the Prometheus middleware has
+    # no metrics and logs a CRITICAL traceback before and after every message.
+    broker.emit_after("process_boot")
     worker = dramatiq.Worker(broker, queues=set(args.queues) if args.queues else None, worker_threads=args.threads,
                              worker_timeout=50)
     stop = threading.Event()

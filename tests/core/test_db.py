@@ -68,3 +68,15 @@ async def test_opening_the_database_waits_for_a_running_migration(settings):
     # And goes on as soon as the migration is done
     await asyncio.wait_for(waiting, 5)
     assert opened.is_set()
+
+
+async def test_the_migration_lock_works_on_a_url_that_sizes_the_pool(settings):
+    # Given a DATABASE_URL carrying tortoise's pool parameters (which PostgreSQL does not know)
+    sized = settings.model_copy(update={"database_url": f"{settings.database_url}?minsize=1&maxsize=20"})
+    # When a process takes the migration lock on it
+    async with db.migration_lock(sized, exclusive=False):
+        # Then its direct connection was accepted (asyncpg would send them as server settings)
+        held = True
+    assert held
+    # And the direct URL keeps the other parameters
+    assert db.direct_url("postgres://u@h/x?sslmode=disable&maxsize=20") == "postgresql://u@h/x?sslmode=disable"
