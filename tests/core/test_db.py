@@ -72,7 +72,8 @@ async def test_opening_the_database_waits_for_a_running_migration(settings):
 
 async def test_the_migration_lock_works_on_a_url_that_sizes_the_pool(settings):
     # Given a DATABASE_URL carrying tortoise's pool parameters (which PostgreSQL does not know)
-    sized = settings.model_copy(update={"database_url": f"{settings.database_url}?minsize=1&maxsize=20"})
+    joiner = "&" if "?" in settings.database_url else "?"  # the embedded server's URL has ?host=<socket dir>
+    sized = settings.model_copy(update={"database_url": f"{settings.database_url}{joiner}minsize=1&maxsize=20"})
     # When a process takes the migration lock on it
     async with db.migration_lock(sized, exclusive=False):
         # Then its direct connection was accepted (asyncpg would send them as server settings)
