@@ -8,7 +8,7 @@ import asyncio
 from datetime import timedelta
 
 from core.unit_of_work import unit_of_work
-from domain.policies import windows
+from domain.policies import service, windows
 from domain.policies.service import PolicyCheck
 from domain.withdrawals import ledger, lifecycle, pipeline
 from domain.withdrawals.checks import CheckSubject
@@ -192,3 +192,22 @@ async def test_buckets_make_the_window_exact_at_its_edge(broker, frozen_clock):
     frozen_clock.advance(seconds=-HOUR // 2)
     assert (await windows.usage([(key, HOUR)]))[key].count == 1
     assert timedelta(seconds=windows.bucket_seconds(HOUR)) == timedelta(minutes=1)
+
+
+async def test_a_failure_before_broadcast_releases_and_explain_shows_the_usage(broker):
+    ws, tv, wallet = await _setup()
+    await publish(ws.id, _within(max_count=2))
+    first = await _checked(ws, wallet)
+    await _checked(ws, wallet)
+    explained = await service.explain(principal=None, workspace_id=ws.id, withdrawal=service.Hypothetical(
+        source_wallet_id=wallet.id, amount=1000, target_address=ELSEWHERE_EVM))
+    window = explained.decision.verdicts[0].window
+    assert (explained.decision.action, window["used"]["count"], window["over"]) == ("block", 2, ["count 3 > 2"])
+    # The first one fails before it is broadcast (e.g. the fee limit when it is built): its room is free again
+    async with unit_of_work():
+        row = await Transaction.filter(id=first.id).select_for_update().first()
+        await pipeline.fail(await ledger.load(row, lock=True), code="FEE_LIMIT_EXCEEDED", message="test")
+    explained = await service.explain(principal=None, workspace_id=ws.id, withdrawal=service.Hypothetical(
+        source_wallet_id=wallet.id, amount=1000, target_address=ELSEWHERE_EVM))
+    assert explained.decision.action == "allow" and explained.decision.verdicts[0].window["used"]["count"] == 1
+    assert (await _checked(ws, wallet)).status == "approved"
