@@ -119,9 +119,7 @@ async def fill_windows(workspace_id: uuid.UUID, template_id: uuid.UUID, keys: li
 
 async def run(args: argparse.Namespace) -> None:
     from _support import drop_database, flush_namespace, recreate_database
-    from nacl.signing import SigningKey
 
-    from core import clock
     from core.settings import Settings, configure, get_settings
     from core.unit_of_work import unit_of_work
     from custody.wiring import close_database, migrate, open_database, setup_broker
@@ -139,7 +137,7 @@ async def run(args: argparse.Namespace) -> None:
     broker = setup_broker(settings, worker=False, namespace=namespace)
     try:
         from sanic import Sanic
-        from withdrawals import SECP256K1_G, AppClient, api_user, new_workspace
+        from withdrawals import AppClient, api_user, mark_key_sets_ready, new_workspace
 
         import domain.policies  # noqa: F401 - installs the policy check
         from api.app import create_app
@@ -147,11 +145,9 @@ async def run(args: argparse.Namespace) -> None:
         from domain.policies import engine, service, windows
         from domain.withdrawals import ledger, pipeline
         from domain.withdrawals.checks import CheckSubject
-        from models.keys import KeySet
         from models.policies import PolicyVersion
         from models.transactions import Transaction
         from models.vaults import Vault
-        from threshold.scheme import ED25519_SCHEME
 
         async def bench_workspace() -> tuple[Any, dict[str, str], list[str], list[str], Any]:
             """A workspace, its API user's headers, four funded DETH wallets (one per vault), and a
@@ -162,13 +158,7 @@ async def run(args: argparse.Namespace) -> None:
             for index in range(4):
                 async with unit_of_work():
                     view = await vaults.create_vault(principal=None, workspace_id=workspace.id, name=f"Bench {index}")
-                    # One key set per scheme the workspace's networks sign with: all made ready.
-                    for key_set in await KeySet.filter(vault_id=view.vault.id):
-                        key_set.status, key_set.group_public_key = "ready", (
-                            bytes(SigningKey.generate().verify_key) if key_set.scheme == ED25519_SCHEME
-                            else SECP256K1_G)
-                        key_set.verifying_shares, key_set.ready_at = {}, clock.now()
-                        await key_set.save()
+                    await mark_key_sets_ready(view.vault.id)
                 async with unit_of_work():
                     (opened,) = await wallets.create_wallet(principal=None, workspace=workspace,
                                                             vault_id=view.vault.id, currency_id="DETH_TEST")

@@ -128,6 +128,22 @@ async def new_workspace() -> Any:
 # --------------------------------------------------------------------------------------------
 
 
+async def mark_key_sets_ready(vault_id: uuid.UUID) -> None:
+    """Mark every key set of a new vault ready under a plain key (one per scheme its workspace's
+    networks sign with): for benches that sign nothing, instead of running the DKG."""
+    from nacl.signing import SigningKey
+
+    from core import clock
+    from models.keys import KeySet
+    from threshold.scheme import ED25519_SCHEME
+
+    for key_set in await KeySet.filter(vault_id=vault_id):
+        key_set.status, key_set.group_public_key = "ready", (
+            bytes(SigningKey.generate().verify_key) if key_set.scheme == ED25519_SCHEME else SECP256K1_G)
+        key_set.verifying_shares, key_set.ready_at = {}, clock.now()
+        await key_set.save()
+
+
 def _load_main(pipe: Any, url: str, headers: dict[str, str], sources: list[str], requests: int,
                concurrency: int) -> None:
     """The load generator (a child process, so its CPU is not the API's): POSTs over real HTTP."""
@@ -161,16 +177,12 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     import multiprocessing
 
     import asyncpg
-    from nacl.signing import SigningKey
     from sanic import Sanic
     from tortoise import connections
 
     from api.app import create_app
-    from core import clock
     from core.unit_of_work import unit_of_work
     from domain import balances, vaults, wallets
-    from models.keys import KeySet
-    from threshold.scheme import ED25519_SCHEME
 
     workspace = await new_workspace()
     _, token, _ = await api_user(workspace.id)
@@ -179,12 +191,7 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
         # A vault whose key set is marked ready under a plain Ed25519 key: this part signs nothing.
         async with unit_of_work():
             view = await vaults.create_vault(principal=None, workspace_id=workspace.id, name=f"Bench {index}")
-            # A vault has one key set per scheme its workspace's networks sign with: all made ready.
-            for key_set in await KeySet.filter(vault_id=view.vault.id):
-                key_set.status, key_set.group_public_key = "ready", (
-                    bytes(SigningKey.generate().verify_key) if key_set.scheme == ED25519_SCHEME else SECP256K1_G)
-                key_set.verifying_shares, key_set.ready_at = {}, clock.now()
-                await key_set.save()
+            await mark_key_sets_ready(view.vault.id)
         async with unit_of_work():
             (opened,) = await wallets.create_wallet(principal=None, workspace=workspace, vault_id=view.vault.id,
                                                     currency_id="DETH_TEST")

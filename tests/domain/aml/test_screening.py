@@ -34,6 +34,7 @@ from tests.support.aml import (
     result,
 )
 from tests.support.approvals import make_person
+from tests.support.checks import only_checks
 from tests.support.policies import publish
 from tests.support.wallets import address_of, fund, open_wallet, reload, vault_with_key, watch, workspace
 from tests.support.withdrawals import ELSEWHERE_EVM, ETH, EVM, allow_one_time_addresses, funded_wallet, step, withdraw
@@ -52,17 +53,8 @@ def async_provider() -> Iterator[AsyncTestProvider]:
 def aml_check_alone() -> Iterator[None]:
     """These tests read the AML check's own results: the other checks of the stage (the policy
     engine's) are set aside for each test and put back afterwards."""
-    from domain.withdrawals import checks
-
-    others = [c for c in checks.registered_checks() if c.name != "aml"]
-    for check in others:
-        checks.unregister_check(check.name)
-    yield
-    everything = checks.registered_checks()
-    for check in everything:
-        checks.unregister_check(check.name)
-    for check in [*others, *everything]:
-        checks.register_check(check)
+    with only_checks("aml"):
+        yield
 
 
 @pytest.fixture

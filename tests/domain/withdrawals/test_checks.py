@@ -15,6 +15,7 @@ from domain.withdrawals import checks, pipeline
 from domain.withdrawals.checks import CheckResult, CheckSubject, Verdict
 from domain.withdrawals.create import CHECK
 from models.transactions import Transaction
+from tests.support.checks import only_checks
 from tests.support.wallets import reload, vault_with_key, workspace
 from tests.support.withdrawals import ELSEWHERE_EVM, ETH, allow_one_time_addresses, funded_wallet, step, withdraw
 
@@ -38,14 +39,8 @@ class FixedCheck:
 def only_these_checks() -> Iterator[None]:
     """The stage with only the checks a test registers (the service's own, the policy engine and AML, are
     put back afterwards)."""
-    installed = checks.registered_checks()
-    for check in installed:
-        checks.unregister_check(check.name)
-    yield
-    for check in checks.registered_checks():
-        checks.unregister_check(check.name)
-    for check in installed:
-        checks.register_check(check)
+    with only_checks():
+        yield
 
 
 @pytest.fixture
