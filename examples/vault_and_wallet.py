@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Create a vault, wait for its key, open a wallet and show its receiving address.
 
-    python examples/vault_and_wallet.py custody-credentials.json [--name Treasury] [--currency DETH_TEST]
+    .venv/bin/python examples/vault_and_wallet.py custody-credentials.json [--name Treasury] [--currency DETH_TEST]
 
 A vault's key is made by a 2-of-3 distributed key generation whose third participant is the
 client's co-signer, so run one next to `custody dev` first (README "Vaults need the client's
 co-signer")::
 
-    custody cosigner run --credentials custody-credentials.json --store cosigner-store --passphrase-file cosigner-passphrase.txt
+    .venv/bin/custody cosigner run --credentials custody-credentials.json --store cosigner-store \
+        --passphrase-file cosigner-passphrase.txt &
 
 Then fund the address on the devnet with the `custody faucet` command this prints.
 """
@@ -16,13 +17,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import time
+from pathlib import Path
 
 from custody_sdk import Custody, CustodyError
 from custody_sdk.openapi.api.vaults import create_vault, get_vault
 from custody_sdk.openapi.api.wallets import create_wallet, list_assets
 from custody_sdk.openapi.models import VaultCreate, WalletCreate
+
+
+def custody_command() -> str:
+    """The `custody` command beside this Python (``.venv/bin/custody`` in a checkout), as typed from here."""
+    beside = Path(sys.executable).with_name("custody")
+    if not beside.exists():
+        return "custody"
+    relative = os.path.relpath(beside)
+    return relative if not relative.startswith("..") else str(beside)
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -47,7 +59,7 @@ async def main(args: argparse.Namespace) -> None:
             print(f"wallet {asset.id}: {asset.currency.id} at {asset.primary_address.address}")
         address = opened.assets[0].primary_address.address
         network = opened.assets[0].currency.network_id
-        print(f"\nfund it:  custody faucet --network {network} --address {address} --amount 2.5 --mine")
+        print(f"\nfund it:  {custody_command()} faucet --network {network} --address {address} --amount 2.5 --mine")
 
         print("\nwallets of the vault:")
         async for asset in custody.items(list_assets, vault_id=vault.id, page_size=100):
