@@ -190,7 +190,8 @@ def cmd_dev(args: argparse.Namespace) -> int:
         while not stopping:
             for name, child in children.items():
                 if child.poll() is not None:
-                    logger.error("custody dev: %s exited with %s; stopping", name, child.returncode)
+                    _say(log, lock, f"custody dev: {name} exited with {child.returncode}; stopping everything "
+                                    f"(its log: {data_dir / 'dev.log'})", stream=sys.stderr)
                     exit_code, stopping = child.returncode or 1, True
             if not announced and not stopping and _ready(base_url):
                 announced = True
@@ -208,8 +209,8 @@ def cmd_dev(args: argparse.Namespace) -> int:
     return exit_code
 
 
-def _say(log: IO[str], lock: threading.Lock, text: str) -> None:
-    """A line of custody dev's own, on the terminal and in the log file."""
+def _say(log: IO[str], lock: threading.Lock, text: str, *, stream: IO[str] | None = None) -> None:
+    """A line of custody dev's own, on the terminal (stdout unless told) and in the log file."""
     with lock:
-        print(text, flush=True)
+        print(text, file=stream or sys.stdout, flush=True)
         log.write(text + "\n")
