@@ -12,8 +12,8 @@ letters are the sorted set ``custody:q.XQ`` (scored by when they died) with bodi
 ``custody:q.XQ.msgs``. Only these keys are read, never other keys of the namespace (the
 per-webhook concurrency slots are sorted sets too).
 
-This module is light on purpose (redis and dramatiq's message codec only): ``custody queues``
-starts in well under a second.
+This module is light on purpose (redis and dramatiq's message codec only), for ``custody
+queues`` to start fast.
 """
 
 from __future__ import annotations
