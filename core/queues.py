@@ -64,19 +64,28 @@ def _age(data: bytes | None, now_ms: float) -> float | None:
 
 
 def queue_depths(client: redis.Redis, queues: Iterable[str] = QUEUES, namespace: str = NAMESPACE) -> list[QueueDepth]:
-    """Depths of each queue (one pipelined round trip per queue)."""
-    rows = []
+    """Depths of each queue, in two round trips whatever the number of queues (one pipeline for
+    the counts, one for the oldest ready messages)."""
+    names = sorted(set(queues))
     now_ms = time.time() * 1000
-    for queue in sorted(set(queues)):
+    counts = client.pipeline(transaction=False)
+    for queue in names:
         base = f"{namespace}:{queue}"
-        pipe = client.pipeline(transaction=False)
-        pipe.llen(base)
-        pipe.hlen(f"{base}.msgs")
-        pipe.hlen(f"{base}.DQ.msgs")
-        pipe.zcard(f"{base}.XQ")
-        pipe.lindex(base, 0)
-        ready, stored, delayed, dead, oldest_id = pipe.execute()
-        oldest = client.hget(f"{base}.msgs", oldest_id) if oldest_id else None
+        counts.llen(base)
+        counts.hlen(f"{base}.msgs")
+        counts.hlen(f"{base}.DQ.msgs")
+        counts.zcard(f"{base}.XQ")
+        counts.lindex(base, 0)
+    answers = counts.execute()
+    figures = [answers[i:i + 5] for i in range(0, len(answers), 5)]
+    bodies = client.pipeline(transaction=False)
+    for queue, (_, _, _, _, oldest_id) in zip(names, figures):
+        if oldest_id:
+            bodies.hget(f"{namespace}:{queue}.msgs", oldest_id)
+    oldest = iter(bodies.execute())
+    rows = []
+    for queue, (ready, stored, delayed, dead, oldest_id) in zip(names, figures):
+        body = next(oldest) if oldest_id else None
         rows.append(QueueDepth(queue=queue, ready=ready, delayed=delayed, in_progress=max(stored - ready, 0),
-                               dead=dead, oldest_ready_age_seconds=_age(oldest, now_ms)))
+                               dead=dead, oldest_ready_age_seconds=_age(body, now_ms)))
     return rows

@@ -63,14 +63,14 @@ async def outbox_state(connection: asyncpg.Connection, settings: Settings) -> di
         by_status[row["status"]] = int(row["n"])
     now = clock.now()
     cutoff = now - timedelta(seconds=settings.outbox_relay_after_seconds)
-    stale = await connection.fetchval(
-        f"SELECT count(*) FROM {OUTBOX_TABLE} WHERE status = 'pending' AND run_at <= $1", cutoff)
+    # The oldest stale command and how many there are, in one query (the count is over every row
+    # the WHERE keeps, before the LIMIT).
     oldest = await connection.fetchrow(
-        f"SELECT id, actor_name, attempts, run_at, last_error FROM {OUTBOX_TABLE} "
+        f"SELECT count(*) OVER () AS stale, id, actor_name, attempts, run_at, last_error FROM {OUTBOX_TABLE} "
         "WHERE status = 'pending' AND run_at <= $1 ORDER BY run_at LIMIT 1", cutoff)
     return {
         "by_status": by_status,
-        "stale": int(stale),
+        "stale": 0 if oldest is None else int(oldest["stale"]),
         "oldest_stale": None if oldest is None else {
             "id": str(oldest["id"]), "actor": oldest["actor_name"], "attempts": oldest["attempts"],
             "age_seconds": round((now - oldest["run_at"]).total_seconds(), 1),
