@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+import uuid
 
-from core.jobs import actor
+from core.jobs import actor, command_actor
+from core.outbox import Command
 from core.settings import get_settings
 from core.unit_of_work import unit_of_work
 from domain import deposits
-from domain.deposits import WATCH
+from domain.deposits import CREDIT_HISTORY, WATCH
 
 logger = logging.getLogger(__name__)
 
@@ -36,3 +38,9 @@ async def watch(network_id: str | None = None, max_blocks: int | None = None) ->
             if network_id:
                 raise
     return scanned
+
+
+@command_actor(CREDIT_HISTORY)
+async def credit_history(*, command: Command, wallet_id: str) -> None:
+    """A wallet just opened: credit what its address received before (domain.deposits.credit_history)."""
+    await deposits.credit_history(wallet_id=uuid.UUID(wallet_id))

@@ -4,6 +4,11 @@ sanic-ext serves the OpenAPI document (/docs/openapi.json) and would load Swagge
 CDN, which fails offline and sends every reader's browser to a third party. Its UI pages are
 switched off (api/app.py) and these routes serve Swagger UI's own files from the
 ``swagger-ui-bundle`` package instead: nothing is fetched from anywhere but this service.
+
+Swagger UI's validator badge is off (``validatorUrl: null``): by default, on any host but
+localhost, it sends the document's URL to validator.swagger.io and shows the badge it answers.
+The page's Content-Security-Policy lets the browser load and connect to this service only, so
+nothing else can slip in either.
 """
 
 from __future__ import annotations
@@ -48,15 +53,21 @@ INIT = """window.onload = function () {
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     plugins: [SwaggerUIBundle.plugins.DownloadUrl],
     layout: "StandaloneLayout",
+    validatorUrl: null,
     oauth2RedirectUrl: window.location.origin + "/docs/assets/oauth2-redirect.html"
   });
 };
 """
 
 
+#: What the page may load and connect to: this service only (Swagger UI sets inline styles).
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                           "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'")
+
+
 @openapi.exclude()
 async def page(request: Request) -> HTTPResponse:
-    return html(PAGE)
+    return html(PAGE, headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY})
 
 
 def install(app: Sanic) -> None:

@@ -11,6 +11,8 @@ import asyncio
 import logging
 import time
 
+import dramatiq
+from dramatiq.brokers.redis import RedisBroker
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse, raw
 
@@ -18,6 +20,7 @@ from api.contract import File, Reply, endpoint
 from api.schemas.health import Check, Health, Readiness
 from core import metrics
 from core.broker import ping_redis
+from core.queues import QUEUES, QueueDepth, queue_depths
 from domain import operations
 
 logger = logging.getLogger(__name__)
@@ -74,9 +77,32 @@ async def ready(request: Request) -> Reply:
 
 
 async def _refresh_gauges() -> None:
+    """Recompute the scrape-time gauges (at most every GAUGES_MAX_AGE_SECONDS).
+
+    The readiness checks first, which never raise: when the database or Redis is down the
+    scrape still says which, while the figures that need them keep their last values.
+    """
     global _gauges_at
     async with _gauges_lock:
         if time.monotonic() - _gauges_at < GAUGES_MAX_AGE_SECONDS:
+            return
+        _gauges_at = time.monotonic()
+        database, redis, migrations = await asyncio.gather(
+            _check("database", _database), _check("redis", _redis), _check("migrations", _migrations))
+        passed = {"database": database.ok, "redis": redis.ok, "migrations": database.ok and migrations.ok}
+        for name, ok in passed.items():
+            metrics.ready.labels(check=name).set(1 if ok else 0)
+        if redis.ok:
+            try:
+                depths = await asyncio.to_thread(_queue_depths)
+            except Exception:  # noqa: BLE001 - the other figures are still worth answering
+                logger.warning("metrics: queue depths unavailable", exc_info=True)
+            else:
+                for row in depths:
+                    for state in ("ready", "delayed", "in_progress", "dead"):
+                        metrics.queue_messages.labels(queue=row.queue, state=state).set(getattr(row, state))
+                    metrics.queue_oldest_ready.labels(queue=row.queue).set(row.oldest_ready_age_seconds or 0)
+        if not database.ok:
             return
         figures = await operations.gauges()
         metrics.outbox_pending.set(figures.outbox_pending)
@@ -85,9 +111,17 @@ async def _refresh_gauges() -> None:
         for status in ("pending", "retrying", "succeeded", "failed"):
             metrics.webhook_deliveries.labels(status=status).set(figures.webhook_deliveries.get(status, 0))
         metrics.webhooks_disabled.set(figures.webhooks_disabled)
+        metrics.webhooks_disabled_by_failures.set(figures.webhooks_disabled_by_failures)
         metrics.signing_in_flight.set(figures.signing_sessions_in_flight)
+        metrics.signing_oldest_in_flight.set(figures.signing_sessions_oldest_in_flight_seconds)
         metrics.key_generations_stuck.set(figures.key_generations_stuck)
-        _gauges_at = time.monotonic()
+
+
+def _queue_depths() -> list[QueueDepth]:
+    broker = dramatiq.get_broker()
+    if not isinstance(broker, RedisBroker):
+        return []
+    return queue_depths(broker.client, QUEUES, broker.namespace)
 
 
 @bp.get("/metrics")

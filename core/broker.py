@@ -32,19 +32,11 @@ from dramatiq.middleware import AsyncIO, CurrentMessage, Middleware
 from dramatiq.middleware.prometheus import Prometheus
 
 from core.db import OrmApp, close_database, init_database
+from core.queues import NAMESPACE, queue_of
 from core.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
 R = TypeVar("R")
-
-#: Redis key prefix of the broker's queues (``custody:<queue>``; see the README).
-NAMESPACE = "custody"
-
-
-def queue_of(actor_name: str) -> str:
-    """The queue of an actor: its job family, the part of ``"family.verb"`` before the dot."""
-    return actor_name.split(".", 1)[0]
-
 
 def message(actor_name: str, *args: Any) -> dramatiq.Message:
     """A message for the actor ``actor_name`` (no need to have the actor declared here)."""
@@ -225,25 +217,30 @@ def watch_parent(*, interval: float, grace: float, graceful: bool) -> threading.
 
 def exposition_server() -> int:
     """dramatiq's Prometheus exposition server (a process the pool's main process forks), made
-    to end with its parent and to wait for the port.
+    to end with its parent, to wait for the port, and to say in one line when it cannot listen.
 
     dramatiq's own (``_run_exposition_server``) outlives a killed main process and keeps the
     port, so the pool started again could not serve its metrics ("Address already in use").
+    It listens on ``dramatiq_prom_host:dramatiq_prom_port`` (the settings' ``pool_metrics_*``) and
+    serves the samples of the pool's folder (``dramatiq_prom_db``, see custody.pool).
     """
     from http.server import HTTPServer
 
     from dramatiq.middleware import prometheus
 
     watch_parent(interval=0.5, grace=0, graceful=False)
+    settings = get_settings()
+    address = (settings.pool_metrics_host, settings.pool_metrics_port)
     deadline = time.monotonic() + 30
     while True:
         try:
-            httpd = HTTPServer((prometheus.HTTP_HOST, prometheus.HTTP_PORT),
-                               prometheus._metrics_handler)  # noqa: SLF001 - dramatiq's handler
+            httpd = HTTPServer(address, prometheus._metrics_handler)  # noqa: SLF001 - dramatiq's handler
             break
-        except OSError:
+        except OSError as exc:
             if time.monotonic() > deadline:
-                raise
+                logger.error("metrics: cannot listen on %s:%d (%s); this pool serves no metrics (give each pool "
+                             "its own dramatiq_prom_port)", address[0], address[1], exc.strerror or exc)
+                return 1
             time.sleep(0.5)  # the previous pool's server, ending with its parent
     try:
         httpd.serve_forever()

@@ -12,7 +12,6 @@ import logging
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 import tortoise.context as tortoise_context
@@ -24,6 +23,7 @@ from tortoise.context import TortoiseContext
 from tortoise.migrations.api.migrate import migrate
 from tortoise.transactions import in_transaction
 
+from core.database_url import asyncpg_url, direct_url
 from core.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
@@ -36,14 +36,6 @@ class OrmApp:
     model_modules: tuple[str, ...]
     migrations: str
     label: str = "models"
-
-
-def asyncpg_url(url: str) -> str:
-    """Tortoise names the asyncpg backend ``postgres://``; accept the common spellings."""
-    for prefix in ("postgresql+asyncpg://", "postgresql://", "asyncpg://"):
-        if url.startswith(prefix):
-            return "postgres://" + url[len(prefix) :]
-    return url
 
 
 async def _keep_session(connection: Any) -> None:
@@ -70,18 +62,6 @@ def tortoise_config(database_url: str, app: OrmApp) -> dict[str, Any]:
         "use_tz": True,
         "timezone": "UTC",
     }
-
-
-#: Query parameters of DATABASE_URL that tortoise reads for its pool; asyncpg.connect would send
-#: them to PostgreSQL as server settings ("unrecognized configuration parameter").
-_POOL_PARAMETERS = frozenset({"minsize", "maxsize", "max_queries", "max_inactive_connection_lifetime"})
-
-
-def direct_url(url: str) -> str:
-    """``url`` for a single asyncpg connection: the ``postgresql://`` scheme, without the pool's parameters."""
-    parts = urlsplit(asyncpg_url(url).replace("postgres://", "postgresql://", 1))
-    query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k not in _POOL_PARAMETERS])
-    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, parts.fragment))
 
 
 def _require_url(settings: Settings) -> str:

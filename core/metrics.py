@@ -3,7 +3,9 @@
 Worker pools export theirs through dramatiq's own Prometheus middleware (``custody.wiring``):
 messages, errors, retries, durations and messages in progress per actor, on the pool's
 ``dramatiq_prom_port``. The API exports request counts, latencies and statuses per route here,
-plus the domain gauges (api/health.py fills them at scrape time).
+plus the domain gauges, the queues' depths in Redis and the readiness checks (api/health.py
+fills them at scrape time). Every metric named in deploy/ (the Grafana dashboard, the alerting
+rules) is exported by the API or by the pools; the suite checks it (tests/deploy).
 
 With ``PROMETHEUS_MULTIPROC_DIR`` set (several web workers), every worker writes its samples
 there and any one of them answers the scrape for all (prometheus-client's multiprocess mode).
@@ -50,6 +52,21 @@ signing_in_flight = Gauge("custody_signing_sessions_in_flight", "Signing session
 key_generations_stuck = Gauge("custody_key_generations_stuck",
                               "Key generations still running long after they began.",
                               multiprocess_mode="mostrecent")
+webhooks_disabled_by_failures = Gauge(
+    "custody_webhooks_disabled_by_failures",
+    "Webhooks disabled after 50 consecutive failed deliveries (their receivers get nothing).",
+    multiprocess_mode="mostrecent")
+signing_oldest_in_flight = Gauge("custody_signing_sessions_oldest_in_flight_seconds",
+                                 "Age of the oldest signing session still in round 1 or 2 (0 when none).",
+                                 multiprocess_mode="mostrecent")
+queue_messages = Gauge("custody_queue_messages",
+                       "Messages per queue in Redis by state: ready, delayed, in_progress, dead (dead letters).",
+                       ["queue", "state"], multiprocess_mode="mostrecent")
+queue_oldest_ready = Gauge("custody_queue_oldest_ready_seconds",
+                           "Age of the oldest message ready in the queue (0 when none).", ["queue"],
+                           multiprocess_mode="mostrecent")
+ready = Gauge("custody_ready", "Readiness checks of /ready, 1 when the check passes (database, redis, migrations).",
+              ["check"], multiprocess_mode="mostrecent")
 
 
 def render() -> tuple[bytes, str]:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, Mapping
 
 from pydantic import AliasChoices, BeforeValidator, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic_settings import SettingsError as PydanticSettingsError
 
 #: Key of the PostgreSQL advisory lock that elects the scheduler leader ("custody").
 DEFAULT_SCHEDULER_LOCK_KEY = 0x637573746F6479
@@ -23,7 +25,23 @@ DEFAULT_MIGRATION_LOCK_KEY = 0x6D696772617465
 
 
 class SettingsError(ValueError):
-    """Raised when an environment variable holds a value the service cannot use."""
+    """Raised when environment variables hold values the service cannot use.
+
+    ``problems`` pairs each variable with what is wrong with it; the message is one line that
+    names them all, and never the values (some are secrets).
+    """
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        self.problems = problems
+        super().__init__("invalid setting " + "; ".join(f"{variable}: {reason}" for variable, reason in problems))
+
+
+def _reason(message: str) -> str:
+    """pydantic's message, without the "Value error, " its validators' messages start with."""
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if message.startswith(prefix):
+            message = message[len(prefix):]
+    return message[:1].lower() + message[1:]
 
 
 def _key_32(value: Any) -> bytes | None:
@@ -74,6 +92,15 @@ class Settings(BaseSettings):
     #: prometheus-client's multiprocess directory (several web workers share one exposition).
     prometheus_multiproc_dir: Path | None = Field(None, validation_alias=AliasChoices(
         "PROMETHEUS_MULTIPROC_DIR", "prometheus_multiproc_dir"))
+
+    #: A worker pool's metrics (dramatiq's Prometheus middleware reads the same variables): the
+    #: address and port its main process serves them on, and the folder its processes write them
+    #: to. One folder per pool (``custody.pool``): unset, each pool gets a private temporary one.
+    pool_metrics_host: str = Field("0.0.0.0", validation_alias=AliasChoices("dramatiq_prom_host",
+                                                                          "pool_metrics_host"))
+    pool_metrics_port: int = Field(9191, ge=1, le=65535, validation_alias=AliasChoices("dramatiq_prom_port",
+                                                                                      "pool_metrics_port"))
+    pool_metrics_dir: Path | None = Field(None, validation_alias=AliasChoices("dramatiq_prom_db", "pool_metrics_dir"))
 
     #: Key (32 bytes) that encrypts service-held secrets at rest (webhook secrets, ...).
     secret_key: Key32 = Field(None, repr=False,
@@ -291,9 +318,21 @@ class Settings(BaseSettings):
         try:
             return cls() if env is None else cls.model_validate(dict(env))
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(str(p) for p in error['loc'])}: {error['msg']}"
-                                 for error in exc.errors(include_url=False))
-            raise SettingsError(f"invalid settings: {problems}") from None
+            raise SettingsError([(str(error["loc"][0]) if error["loc"] else "?", _reason(error["msg"]))
+                                 for error in exc.errors(include_url=False)]) from None
+        except PydanticSettingsError as exc:  # a JSON value that does not parse, before validation
+            field = re.search(r'field "(\w+)"', str(exc))
+            variable = cls.variable_of(field.group(1)) if field else "?"
+            raise SettingsError([(variable, "is not valid JSON")]) from None
+
+    @classmethod
+    def variable_of(cls, field: str) -> str:
+        """The environment variable of a field (its first alias)."""
+        info = cls.model_fields.get(field)
+        alias = info.validation_alias if info is not None else None
+        if isinstance(alias, AliasChoices) and alias.choices:
+            return str(alias.choices[0])
+        return field.upper()
 
     def with_overrides(self, **changes: Any) -> "Settings":
         """A copy with ``changes`` applied and validated (used by the CLI and tests)."""

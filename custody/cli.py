@@ -20,31 +20,33 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
+import importlib
+import logging
 import os
-import signal
-import socket
 import sys
-import time
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from client import cosigner, recovery
-from common.files import write_private_file
-from core.logs import configure_logging
-from core.settings import Settings, get_settings
-from core.unit_of_work import unit_of_work
-from custody import faucet, queues, signer
-from custody.embedded import with_embedded_servers
-from custody.processes import general_queues, spawn, stop_groups, worker_command
-from custody.readiness import wait_for_service
-from custody.scheduler import run_forever
-from custody.web import serve
-from custody.wiring import close_database, migrate, open_database, setup_broker
-from domain.bootstrap import bootstrap
-from domain.networks import solana_local
 from domain.permissions import WorkspaceRole
+from threshold.scheme import SERVICE_PARTICIPANTS
+
+if TYPE_CHECKING:
+    from core.settings import Settings
+
+# Startup: this module imports nothing heavy. `custody --help` and each command's `--help` parse
+# the command line only; a command imports what it runs when it runs (the API, the actors and
+# the ORM take seconds to import, which `custody queues` or `custody faucet` never need).
+
+
+class LazyHandler:
+    """A command's handler, ``"module:function"``, imported only when the command runs."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    def __call__(self, args: argparse.Namespace) -> int:
+        module, _, name = self.target.partition(":")
+        return int(getattr(importlib.import_module(module), name)(args) or 0)
 
 
 def _require_urls(settings: Settings) -> None:
@@ -55,6 +57,12 @@ def _require_urls(settings: Settings) -> None:
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from core.settings import get_settings
+    from custody.embedded import with_embedded_servers
+    from custody.wiring import migrate
+
     settings = get_settings()
     servers = None
     if args.embedded:
@@ -70,6 +78,9 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 
 def cmd_web(args: argparse.Namespace) -> int:
+    from core.settings import get_settings
+    from custody.web import serve
+
     settings = get_settings()
     _require_urls(settings)
     serve(host=args.host, port=args.port or settings.port, workers=args.workers or settings.web_workers)
@@ -77,6 +88,9 @@ def cmd_web(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
+    from core.settings import get_settings
+    from custody.processes import general_queues, worker_command
+
     settings = get_settings()
     _require_urls(settings)
     queues = args.queues or list(settings.worker_queues) or general_queues()
@@ -86,73 +100,25 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 
 def cmd_scheduler(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from core.settings import get_settings
+    from custody.scheduler import run_forever
+
     settings = get_settings()
     _require_urls(settings)
     asyncio.run(run_forever(settings))
     return 0
 
 
-def cmd_dev(args: argparse.Namespace) -> int:
-    """Embedded servers (if needed), migrations, then web + worker + scheduler as children."""
-    settings, servers = with_embedded_servers(get_settings())
-    os.environ.setdefault("CUSTODY_BASE_URL", f"http://127.0.0.1:{args.port}")
-    os.environ.setdefault("WEBHOOK_ALLOW_LOOPBACK", "true")
-    asyncio.run(migrate(settings))
-    custody = [sys.executable, "-m", "custody.cli"]
-    # The local Solana chain first: one LiteSVM chain for every process (domain.networks.solana_local)
-    if not os.environ.get("SOLANA_LOCAL_URL"):
-        os.environ["SOLANA_LOCAL_URL"] = f"http://127.0.0.1:{free_port()}"
-    local_port = os.environ["SOLANA_LOCAL_URL"].rsplit(":", 1)[-1]
-    # For the tools of another shell (custody faucet): removed when custody dev stops.
-    url_file = Path(settings.data_dir) / faucet.SOLANA_LOCAL_URL_FILE
-    url_file.parent.mkdir(parents=True, exist_ok=True)
-    url_file.write_text(os.environ["SOLANA_LOCAL_URL"] + "\n")
-    children = {
-        "solana-local": spawn([*custody, "solana-local", "--port", local_port]),
-        "web": spawn([*custody, "web", "--host", args.host, "--port", str(args.port)]),
-        "worker": spawn(worker_command(processes=1, threads=settings.worker_threads, queues=general_queues())),
-        "signer1": spawn([*custody, "signer", "--participant", "1"]),
-        "signer2": spawn([*custody, "signer", "--participant", "2"]),
-        "scheduler": spawn([*custody, "scheduler"]),
-    }
-    print(f"custody dev: API on http://{args.host}:{args.port} (docs at /docs), worker, signers 1 and 2, "
-          f"scheduler, the local Solana chain at SOLANA_LOCAL_URL={os.environ['SOLANA_LOCAL_URL']}; "
-          "Ctrl-C stops everything",
-          flush=True)
-    stopping = False
-
-    def stop(*_: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    exit_code = 0
-    try:
-        while not stopping:
-            for name, child in children.items():
-                if child.poll() is not None:
-                    print(f"custody dev: {name} exited with {child.returncode}; stopping", file=sys.stderr)
-                    exit_code, stopping = child.returncode or 1, True
-            time.sleep(0.5)
-    finally:
-        # Each child with what it started (dramatiq's worker processes), before the servers go.
-        stop_groups(children.values(), timeout=15)
-        url_file.unlink(missing_ok=True)
-        servers.stop()  # type: ignore[attr-defined]
-    return exit_code
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def cmd_solana_local(args: argparse.Namespace) -> int:
     """The owner process of the local Solana chain (LiteSVM) that custody dev's processes share."""
+    import asyncio
+
+    from domain.networks import solana_local
+
     def ready(url: str) -> None:
-        print(f"custody solana-local: LiteSVM chain at {url}", flush=True)
+        logging.getLogger("custody.solana_local").info("the local Solana chain (LiteSVM) listens at %s", url)
 
     try:
         asyncio.run(solana_local.serve(args.host, args.port, ready=ready))
@@ -162,6 +128,17 @@ def cmd_solana_local(args: argparse.Namespace) -> int:
 
 
 def cmd_bootstrap(args: argparse.Namespace) -> int:
+    import asyncio
+    import json
+
+    from common.files import write_private_file
+    from core.settings import get_settings
+    from core.unit_of_work import unit_of_work
+    from custody.embedded import with_embedded_servers
+    from custody.readiness import wait_for_service
+    from custody.wiring import close_database, migrate, open_database, setup_broker
+    from domain.bootstrap import bootstrap
+
     settings = get_settings()
     out = Path(args.out)
     # Checked before anything is created: the file will hold a private key.
@@ -215,6 +192,7 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """Every command and its arguments (nothing of the service is imported for it)."""
     parser = argparse.ArgumentParser(prog="custody", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -238,21 +216,34 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("scheduler", help="run the scheduler")
     p.set_defaults(func=cmd_scheduler)
 
-    signer.add_parser(sub)
+    p = sub.add_parser("signer", help="run threshold signer 1 or 2 (its own queue and key only)")
+    p.add_argument("--participant", type=int, choices=list(SERVICE_PARTICIPANTS), required=True)
+    p.add_argument("--processes", type=int, default=None, help="default 1")
+    p.add_argument("--threads", type=int, default=None, help="default: WORKER_THREADS")
+    p.set_defaults(func=LazyHandler("custody.signer:cmd_signer"))
+
     p = sub.add_parser("solana-local", help="the local Solana chain (LiteSVM) custody dev's processes share")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=0, help="default: a free port")
     p.set_defaults(func=cmd_solana_local)
-    faucet.add_faucet_parser(sub)
+
+    p = sub.add_parser("faucet", help="credit a devnet or solana-local address (development and tests)")
+    p.add_argument("--network", required=True, help="devnet network id, e.g. devnet-evm-testnet, or solana-local")
+    p.add_argument("--address", required=True)
+    p.add_argument("--amount", required=True, help="whole units of the currency (smallest units with --atomic)")
+    p.add_argument("--currency", default=None, help="currency id (default: the network's native coin)")
+    p.add_argument("--atomic", action="store_true", help="--amount is in the smallest unit")
+    p.add_argument("--mine", action="store_true", help="mine a block right away")
+    p.set_defaults(func=LazyHandler("custody.faucet:cmd_faucet"))
 
     # Programs with their own argument parsers; main() hands them the rest of the command line.
     sub.add_parser("cosigner", help="the client's headless co-signer (custody cosigner --help)", add_help=False)
     sub.add_parser("recover", help="offline key recovery from a backup (custody recover --help)", add_help=False)
 
-    p = sub.add_parser("dev", help="run API, worker and scheduler together")
+    p = sub.add_parser("dev", help="run API, worker, signers, scheduler and the local Solana chain together")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
-    p.set_defaults(func=cmd_dev)
+    p.set_defaults(func=LazyHandler("custody.dev:cmd_dev"))
 
     p = sub.add_parser("bootstrap", help="create a first company, workspace, owner and API user")
     p.add_argument("--out", required=True, help="credentials file to write (mode 0600)")
@@ -270,7 +261,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true")
     p.set_defaults(func=cmd_bootstrap)
 
-    queues.add_parser(sub)
+    p = sub.add_parser("queues", help="queue depths and outbox state; requeue or purge messages")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--watch", type=float, default=None, metavar="SECONDS", help="refresh every SECONDS")
+    queues = LazyHandler("custody.queues:cmd_queues")
+    p.set_defaults(func=queues, action=None)
+    actions = p.add_subparsers(dest="action")
+    for name, text in (("requeue", "move dead letters back to their queue"),
+                       ("purge", "delete dead letters (or, with --ready, ready messages)")):
+        action = actions.add_parser(name, help=text)
+        action.add_argument("queue")
+        action.add_argument("--actor", default=None, help="only messages of this actor (domain.verb)")
+        action.add_argument("--older-than", type=float, default=None, metavar="SECONDS",
+                            help="only messages first enqueued at least SECONDS ago")
+        action.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+        if name == "purge":
+            action.add_argument("--ready", dest="kind", action="store_const", const="ready", default="dead",
+                                help="purge ready messages instead of dead letters")
+        action.set_defaults(func=queues, json=False, watch=None)
     return parser
 
 
@@ -280,15 +288,35 @@ def build_parser() -> argparse.ArgumentParser:
 QUIET_COMMANDS = frozenset({"bootstrap", "faucet", "queues", "migrate"})
 
 
+def _delegated(program: str, argv: list[str]) -> int:
+    """``custody cosigner ...`` and ``custody recover ...``: programs with their own parsers."""
+    if program == "cosigner":
+        from client import cosigner
+
+        return int(cosigner.main(argv) or 0)
+    from client import recovery
+
+    return int(recovery.main(argv) or 0)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    quiet = bool(argv) and argv[0] in QUIET_COMMANDS and "LOG_LEVEL" not in os.environ
-    configure_logging("WARNING" if quiet else None)
-    if argv and argv[0] in ("cosigner", "recover"):
-        program = cosigner.main if argv[0] == "cosigner" else recovery.main
-        return int(program(argv[1:]) or 0)
-    args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    delegated = argv[0] if argv and argv[0] in ("cosigner", "recover") else None
+    args: Any = None if delegated else build_parser().parse_args(argv)  # --help and usage errors end here
+    # Only now the settings: a value the service cannot use ends the command with one line
+    # naming the variable, not a traceback.
+    from core.logs import configure_logging
+    from core.settings import SettingsError
+
+    try:
+        quiet = bool(argv) and argv[0] in QUIET_COMMANDS and "LOG_LEVEL" not in os.environ
+        configure_logging("WARNING" if quiet else None)
+        if delegated:
+            return _delegated(delegated, argv[1:])
+        return int(args.func(args) or 0)
+    except SettingsError as exc:
+        print(f"custody: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -14,12 +14,6 @@ the same way: SOL by an airdrop, an SPL token by minting it to the address's tok
 defaults to the network's native coin. The credit lands in the next block (the scheduler mines
 every DEVNET_BLOCK_INTERVAL_SECONDS); ``--mine`` mines one right away. When DATABASE_URL is unset,
 the embedded development database is used, like ``custody bootstrap`` does.
-
-Wiring (custody/cli.py, by the integrator)::
-
-    from custody.faucet import add_faucet_parser
-    ...
-    add_faucet_parser(sub)       # in build_parser(), after the other sub-commands
 """
 
 from __future__ import annotations
@@ -147,16 +141,3 @@ def cmd_faucet(args: argparse.Namespace) -> int:
             servers.stop()
     print(json.dumps(result, indent=2))
     return 0
-
-
-def add_faucet_parser(sub: Any) -> argparse.ArgumentParser:
-    """Register ``faucet`` on the ``custody`` sub-command parser."""
-    p = sub.add_parser("faucet", help="credit a devnet or solana-local address (development and tests)")
-    p.add_argument("--network", required=True, help="devnet network id, e.g. devnet-evm-testnet, or solana-local")
-    p.add_argument("--address", required=True)
-    p.add_argument("--amount", required=True, help="whole units of the currency (smallest units with --atomic)")
-    p.add_argument("--currency", default=None, help="currency id (default: the network's native coin)")
-    p.add_argument("--atomic", action="store_true", help="--amount is in the smallest unit")
-    p.add_argument("--mine", action="store_true", help="mine a block right away")
-    p.set_defaults(func=cmd_faucet)
-    return p

@@ -7,16 +7,14 @@ import signal
 import subprocess
 import sys
 import time
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
-from custody.wiring import worker_queues
-from domain.signing.signer_keys import queue_of
-from threshold.scheme import SERVICE_PARTICIPANTS
+from core.queues import GENERAL_QUEUES
 
 
 def worker_command(*, processes: int, threads: int, queues: Sequence[str]) -> list[str]:
-    """The ``dramatiq`` command line of a worker process on ``queues``."""
-    command = [sys.executable, "-m", "dramatiq", "custody.worker_app", "--processes", str(processes),
+    """The command line of a worker pool on ``queues``: dramatiq's worker command (custody.pool)."""
+    command = [sys.executable, "-m", "custody.pool", "custody.worker_app", "--processes", str(processes),
                "--threads", str(threads)]
     if queues:
         command += ["--queues", *queues]
@@ -29,14 +27,18 @@ def general_queues() -> list[str]:
     A general worker must never take signer messages (in production their actors refuse to run
     outside their signer process, and would only be retried).
     """
-    signer_queues = {queue_of(p) for p in SERVICE_PARTICIPANTS}
-    return [queue for queue in worker_queues() if queue not in signer_queues]
+    return list(GENERAL_QUEUES)
 
 
-def spawn(command: Sequence[str]) -> subprocess.Popen:
+def spawn(command: Sequence[str], *, env: Mapping[str, str] | None = None,
+          output: int | None = None) -> subprocess.Popen[bytes]:
     """Start a child process of ``custody dev`` in a process group of its own, so that it can be
-    stopped with everything it started itself (dramatiq's worker processes)."""
-    return subprocess.Popen(list(command), start_new_session=True)
+    stopped with everything it started itself (dramatiq's worker processes).
+
+    ``output=subprocess.PIPE`` gives its standard output and error together as ``stdout``.
+    """
+    return subprocess.Popen(list(command), start_new_session=True, env=None if env is None else dict(env),
+                            stdout=output, stderr=subprocess.STDOUT if output is not None else None)
 
 
 def _group_alive(pgid: int) -> bool:

@@ -7,12 +7,9 @@ the oldest stale one. ``requeue`` moves dead letters back to their queue and ``p
 dead letters (or ready messages), both filtered by actor and age, after a count and a
 confirmation.
 
-Dramatiq's Redis layout (namespace ``custody``): queue ``q`` is the list ``custody:q`` of message
-ids with their bodies in the hash ``custody:q.msgs`` (a fetched message leaves the list and stays
-in the hash until acknowledged); delayed messages use the queue ``q.DQ`` the same way; dead
-letters are the sorted set ``custody:q.XQ`` (scored by when they died) with bodies in
-``custody:q.XQ.msgs``. Only declared queues are read, never other keys of the namespace (the
-per-webhook concurrency slots are sorted sets too).
+The queue names and the Redis layout are :mod:`core.queues`'s. The outbox is read with one
+asyncpg connection and plain SQL, and the broker is built only to requeue: the command imports
+neither the actors nor the ORM, which take seconds (bench/cli.py times it).
 """
 
 from __future__ import annotations
@@ -27,16 +24,16 @@ from dataclasses import asdict, dataclass
 from datetime import timedelta
 from typing import Any, Iterable
 
+import asyncpg
 import dramatiq
 import redis
 from dramatiq.message import Message
 
 from core import clock
-from core.broker import NAMESPACE, install_broker
-from core.outbox import Command
+from core.database_url import direct_url
+from core.queues import NAMESPACE, QUEUES, queue_depths
 from core.settings import Settings, get_settings
 from custody.embedded import with_embedded_servers
-from custody.wiring import close_database, migrate, open_database, worker_queues
 
 #: Outbox statuses in the order they are shown.
 OUTBOX_STATUSES = ("pending", "running", "done", "failed")
@@ -50,56 +47,34 @@ return 0
 """
 
 
-@dataclass(frozen=True)
-class QueueDepth:
-    queue: str
-    ready: int
-    delayed: int
-    in_progress: int
-    dead: int
-    #: Seconds since the oldest ready message was enqueued (None when none is ready).
-    oldest_ready_age_seconds: float | None
+#: The outbox's table (core.outbox.Command), read here without the ORM.
+OUTBOX_TABLE = "outbox_commands"
 
 
-def _age(data: bytes | None, now_ms: float) -> float | None:
-    if not data:
-        return None
-    return max(now_ms - Message.decode(data).message_timestamp, 0) / 1000
+async def outbox_state(connection: asyncpg.Connection, settings: Settings) -> dict[str, Any]:
+    """Outbox commands by status, and the oldest stale pending one (what the relay will resend).
 
-
-def queue_depths(client: redis.Redis, queues: Iterable[str], namespace: str = NAMESPACE) -> list[QueueDepth]:
-    """Depths of each queue (one pipelined round trip per queue)."""
-    rows = []
-    now_ms = time.time() * 1000
-    for queue in sorted(set(queues)):
-        base = f"{namespace}:{queue}"
-        pipe = client.pipeline(transaction=False)
-        pipe.llen(base)
-        pipe.hlen(f"{base}.msgs")
-        pipe.hlen(f"{base}.DQ.msgs")
-        pipe.zcard(f"{base}.XQ")
-        pipe.lindex(base, 0)
-        ready, stored, delayed, dead, oldest_id = pipe.execute()
-        oldest = client.hget(f"{base}.msgs", oldest_id) if oldest_id else None
-        rows.append(QueueDepth(queue=queue, ready=ready, delayed=delayed, in_progress=max(stored - ready, 0),
-                               dead=dead, oldest_ready_age_seconds=_age(oldest, now_ms)))
-    return rows
-
-
-async def outbox_state(settings: Settings) -> dict[str, Any]:
-    """Outbox commands by status, and the oldest stale pending one (what the relay will resend)."""
-    by_status = {status: await Command.filter(status=status).count() for status in OUTBOX_STATUSES}
-    cutoff = clock.now() - timedelta(seconds=settings.outbox_relay_after_seconds)
-    stale_query = Command.filter(status="pending", run_at__lte=cutoff)
-    stale = await stale_query.count()
-    oldest = await stale_query.order_by("run_at").first()
+    A database not migrated yet has no outbox table, hence no command: all counts are zero.
+    """
+    by_status = dict.fromkeys(OUTBOX_STATUSES, 0)
+    if not await connection.fetchval("SELECT to_regclass($1) IS NOT NULL", OUTBOX_TABLE):
+        return {"by_status": by_status, "stale": 0, "oldest_stale": None}
+    for row in await connection.fetch(f"SELECT status, count(*) AS n FROM {OUTBOX_TABLE} GROUP BY status"):
+        by_status[row["status"]] = int(row["n"])
+    now = clock.now()
+    cutoff = now - timedelta(seconds=settings.outbox_relay_after_seconds)
+    # The oldest stale command and how many there are, in one query (the count is over every row
+    # the WHERE keeps, before the LIMIT).
+    oldest = await connection.fetchrow(
+        f"SELECT count(*) OVER () AS stale, id, actor_name, attempts, run_at, last_error FROM {OUTBOX_TABLE} "
+        "WHERE status = 'pending' AND run_at <= $1 ORDER BY run_at LIMIT 1", cutoff)
     return {
         "by_status": by_status,
-        "stale": stale,
+        "stale": 0 if oldest is None else int(oldest["stale"]),
         "oldest_stale": None if oldest is None else {
-            "id": str(oldest.id), "actor": oldest.actor_name, "attempts": oldest.attempts,
-            "age_seconds": round((clock.now() - oldest.run_at).total_seconds(), 1),
-            "last_error": (oldest.last_error or "")[:200] or None,
+            "id": str(oldest["id"]), "actor": oldest["actor_name"], "attempts": oldest["attempts"],
+            "age_seconds": round((now - oldest["run_at"]).total_seconds(), 1),
+            "last_error": (oldest["last_error"] or "")[:200] or None,
         },
     }
 
@@ -109,14 +84,14 @@ async def queue_report(settings: Settings, *, namespace: str = NAMESPACE,
     """The whole picture, as ``custody queues --json`` prints it."""
     client = redis.Redis.from_url(settings.redis_url)  # type: ignore[arg-type]
     try:
-        depths = queue_depths(client, queues or worker_queues(), namespace)
+        depths = queue_depths(client, queues or QUEUES, namespace)
     finally:
         client.close()
-    await open_database(settings)
+    connection = await asyncpg.connect(direct_url(settings.database_url or ""))
     try:
-        outbox = await outbox_state(settings)
+        outbox = await outbox_state(connection, settings)
     finally:
-        await close_database()
+        await connection.close()
     return {"queues": [asdict(row) for row in depths], "outbox": outbox}
 
 
@@ -235,7 +210,6 @@ def cmd_queues(args: argparse.Namespace) -> int:
     if not (settings.database_url and settings.redis_url):
         # As bootstrap and faucet do: the embedded development servers (custody dev's).
         settings, servers = with_embedded_servers(settings)
-        asyncio.run(migrate(settings))  # a fresh development database has no outbox table yet
     try:
         return _queues(args, settings)
     finally:
@@ -246,9 +220,11 @@ def cmd_queues(args: argparse.Namespace) -> int:
 def _queues(args: argparse.Namespace, settings: Settings) -> int:
     action = getattr(args, "action", None)
     if action in ("requeue", "purge"):
-        if args.queue not in worker_queues():
-            sys.exit(f"custody queues: unknown queue {args.queue!r} (known: {', '.join(worker_queues())})")
+        if args.queue not in QUEUES:
+            sys.exit(f"custody queues: unknown queue {args.queue!r} (known: {', '.join(QUEUES)})")
         kind = "dead" if action == "requeue" else args.kind
+        from core.broker import install_broker  # only to requeue: the broker's middleware is heavy
+
         broker = install_broker(settings)
         selection = _selection(args, kind)
         count = len(select_messages(broker.client, selection))  # type: ignore[attr-defined]
@@ -278,25 +254,3 @@ def _queues(args: argparse.Namespace, settings: Settings) -> int:
             time.sleep(args.watch)
         except KeyboardInterrupt:
             return 0
-
-
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # noqa: SLF001
-    """Register ``custody queues`` (and its ``requeue`` / ``purge``) on the CLI's subparsers."""
-    parser = subparsers.add_parser("queues", help="queue depths and outbox state; requeue or purge messages")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--watch", type=float, default=None, metavar="SECONDS", help="refresh every SECONDS")
-    parser.set_defaults(func=cmd_queues, action=None)
-    actions = parser.add_subparsers(dest="action")
-    for name, text in (("requeue", "move dead letters back to their queue"),
-                       ("purge", "delete dead letters (or, with --ready, ready messages)")):
-        action = actions.add_parser(name, help=text)
-        action.add_argument("queue")
-        action.add_argument("--actor", default=None, help="only messages of this actor (domain.verb)")
-        action.add_argument("--older-than", type=float, default=None, metavar="SECONDS",
-                            help="only messages first enqueued at least SECONDS ago")
-        action.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-        if name == "purge":
-            action.add_argument("--ready", dest="kind", action="store_const", const="ready", default="dead",
-                                help="purge ready messages instead of dead letters")
-        action.set_defaults(func=cmd_queues, json=False, watch=None)
-    return parser

@@ -16,7 +16,6 @@ import sys
 from core.settings import get_settings
 from custody.processes import worker_command
 from domain.signing.signer_keys import SignerConfigurationError, check_process, queue_of
-from threshold.scheme import SERVICE_PARTICIPANTS
 
 
 def signer_worker_command(participant: int, *, processes: int = 1, threads: int | None = None) -> list[str]:
@@ -40,13 +39,3 @@ def cmd_signer(args: argparse.Namespace) -> int:
     command = signer_worker_command(args.participant, processes=args.processes or 1, threads=args.threads)
     os.execv(command[0], command)
     return 0  # pragma: no cover - execv does not return
-
-
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # noqa: SLF001
-    """Register ``custody signer`` on the CLI's subparsers (for the integrator)."""
-    parser = subparsers.add_parser("signer", help="run threshold signer 1 or 2 (its own queue and key only)")
-    parser.add_argument("--participant", type=int, choices=list(SERVICE_PARTICIPANTS), required=True)
-    parser.add_argument("--processes", type=int, default=None, help="default 1")
-    parser.add_argument("--threads", type=int, default=None, help="default: WORKER_THREADS")
-    parser.set_defaults(func=cmd_signer)
-    return parser

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from sanic import Sanic
 from sanic.worker.loader import AppLoader
 
@@ -29,6 +31,9 @@ def app_factory() -> Sanic:
 
 
 def serve(*, host: str, port: int, workers: int) -> None:
+    # Sanic tells a terminal that it runs "in PRODUCTION mode" and to consider --debug: the service
+    # never runs Sanic's debug mode (it would answer errors with tracebacks), in development neither.
+    os.environ.setdefault("SANIC_IGNORE_PRODUCTION_WARNING", "1")
     loader = AppLoader(factory=app_factory)
     app = loader.load()
     app.prepare(host=host, port=port, workers=workers, single_process=workers == 1, access_log=False,

@@ -18,6 +18,16 @@ withdrawal credits its target wallet itself when the transfer is final
 (domain.withdrawals.pipeline.track), so the watcher skips a transfer whose hash belongs to such
 a withdrawal. The hash is recorded before the transfer is submitted, so it is known here.
 
+What an address received before its wallet existed (a token sent to a vault's address before
+its token wallet was opened: the watcher read that block and found no wallet for it) is credited
+when the wallet opens: opening it writes a :data:`CREDIT_HISTORY` command, and
+:func:`credit_history` asks the network adapter for the address's incoming transfers of the
+currency (``incoming_transfers``: the devnet's ledger, Solana's associated token account history)
+up to the height the watcher has read, and records them like the watcher records a block's. The
+watcher reads every later block with the wallet in place; the watch state's row lock, taken
+first by both, makes the boundary exact (a watcher in the middle of a block when the wallet
+opened has finished it before the history is read up to it).
+
 Exactly once: each deposit has a unique ``chain_ref`` (network, tx hash, address, currency).
 It is inserted in a savepoint before the balance moves, in the same transaction; a block read
 twice, or two watchers racing on it, hit the unique constraint (the second insert waits for the
@@ -41,7 +51,7 @@ from domain.aml import screening as aml_screening
 from domain.aml import settings as aml_settings
 from domain.currencies import registry
 from domain.gas_station import autofuel
-from domain.networks.base import Block, NetworkAdapter, Transfer
+from domain.networks.base import Block, NetworkAdapter, Transfer, incoming_history
 from domain.networks.registry import get_adapter
 from models.deposits import ChainWatchState
 from models.transactions import Transaction
@@ -51,9 +61,10 @@ from models.workspaces import Workspace
 
 #: Scheduled actor: read new final blocks into deposits (every CHAIN_WATCH_INTERVAL_SECONDS).
 WATCH = "deposits.watch"
+#: Outbox command of a wallet just opened: credit what its address received before (credit_history).
+CREDIT_HISTORY = "deposits.credit_history"
 
 logger = logging.getLogger(__name__)
-
 
 
 def chain_ref(network_id: str, transfer: Transfer) -> str:
@@ -127,6 +138,29 @@ async def scan_next_block(*, network_id: str) -> ScannedBlock | None:
     state.scanned_height = height
     await state.save(update_fields=["scanned_height"])
     return ScannedBlock(network_id, height, deposits)
+
+
+async def credit_history(*, wallet_id: uuid.UUID) -> list[Transaction]:
+    """Credit a wallet with what its address received in its currency before it was opened.
+
+    Runs once per wallet (its CREDIT_HISTORY command), in the caller's transaction; running again
+    changes nothing (each transfer's ``chain_ref`` is recorded once, whoever records it first).
+    Lock order: the network's watch state, then the wallets, as the watcher.
+    """
+    wallet = await Wallet.get_or_none(id=wallet_id)
+    if wallet is None:
+        return []
+    address = await WalletAddress.get(wallets__id=wallet.id)
+    adapter = get_adapter(address.network)
+    state = await _lock_state(address.network, adapter)
+    recorded: list[Transaction] = []
+    for block in await incoming_history(adapter, address=address.address, currency=registry().currency(
+            wallet.currency_id), up_to_height=state.scanned_height):
+        recorded += await record_block_deposits(adapter=adapter, block=block)
+    if recorded:
+        logger.info("deposits: wallet %s credited with %d transfer(s) its address received before it opened",
+                    wallet.id, len(recorded))
+    return recorded
 
 
 async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> list[Transaction]:

@@ -15,6 +15,7 @@ from tortoise import connections
 from core import clock
 from core.outbox import Command
 from domain.webhooks.catalogue import STATUS_DISABLED
+from domain.webhooks.schedule import DISABLE_AFTER_CONSECUTIVE_FAILURES
 from models import ORM_APP
 from models.keys import KeySet
 from models.sessions import SigningSession
@@ -53,7 +54,9 @@ class Gauges:
     webhook_deliveries: dict[str, int] = field(default_factory=dict)
     webhooks_disabled: int = 0
     signing_sessions_in_flight: int = 0
+    signing_sessions_oldest_in_flight_seconds: float = 0.0
     key_generations_stuck: int = 0
+    webhooks_disabled_by_failures: int = 0
 
 
 async def gauges() -> Gauges:
@@ -64,13 +67,20 @@ async def gauges() -> Gauges:
     oldest = first[0] if first else None
     deliveries = await connection.execute_query_dict(
         "SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status")
+    in_flight = SigningSession.filter(status__in=["round1", "round2"])
+    oldest_session = await in_flight.order_by("created_at").limit(1).values_list("created_at", flat=True)
     return Gauges(
         outbox_pending=await Command.filter(status="pending").count(),
         outbox_oldest_pending_seconds=max((now - oldest).total_seconds(), 0.0) if oldest else 0.0,
         outbox_failed=await Command.filter(status="failed").count(),
         webhook_deliveries={row["status"]: row["n"] for row in deliveries},
         webhooks_disabled=await Webhook.filter(status=STATUS_DISABLED, deleted_at__isnull=True).count(),
-        signing_sessions_in_flight=await SigningSession.filter(status__in=["round1", "round2"]).count(),
+        signing_sessions_in_flight=await in_flight.count(),
+        signing_sessions_oldest_in_flight_seconds=(max((now - oldest_session[0]).total_seconds(), 0.0)
+                                                   if oldest_session else 0.0),
+        webhooks_disabled_by_failures=await Webhook.filter(
+            status=STATUS_DISABLED, deleted_at__isnull=True,
+            consecutive_failures__gte=DISABLE_AFTER_CONSECUTIVE_FAILURES).count(),
         key_generations_stuck=await KeySet.filter(status__not_in=["ready", "failed"],
                                                   created_at__lt=now - KEY_GENERATION_STUCK_AFTER).count(),
     )

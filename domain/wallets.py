@@ -14,6 +14,10 @@ and created once per vault and network: the native coin wallet and the token wal
 network share it, and it is reused for every receipt. Opening a token wallet also opens the
 network's native coin wallet when the vault has none, because the token's network fees are
 paid in that coin from the same address; both are returned.
+
+A wallet opened on an address that already received its currency (a token sent before its
+wallet existed) is credited with it once it is open (domain.deposits.credit_history, an outbox
+command written with the wallet).
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from dataclasses import dataclass
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
-from domain import audit
+from core.outbox import add_command
+from domain import audit, deposits
 from domain.auth import Principal
 from domain.currencies import Currency, currency_for_workspace, registry
 from domain.errors import Conflict, NotFound
@@ -100,6 +105,9 @@ async def create_wallet(*, principal: Principal | None, workspace: Workspace, va
             raise WalletAlreadyExists(f"the vault already has a {item.symbol} wallet",
                                       details={"vault_id": str(vault.id), "currency_id": item.id}) from None
         created.append(WalletView(wallet, address, item))
+        # What the address already received in this currency is credited once the wallet exists.
+        await add_command(actor_name=deposits.CREDIT_HISTORY, payload={"wallet_id": str(wallet.id)},
+                          workspace_id=workspace.id)
         await audit.record(action="wallet.created", object_type="wallet", object_id=wallet.id,
                            actor_id=principal.user.id if principal else None, workspace_id=workspace.id,
                            details={"vault_id": str(vault.id), "currency_id": item.id, "address": address.address})

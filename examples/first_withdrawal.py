@@ -13,7 +13,8 @@ Needs the service running (`scripts/dev`: API, worker, signers, scheduler) and t
 4. whitelists an external devnet address and sends 0.5 tDETH there (with X-Idempotency-Key,
    then repeats the request to show the 409 answer), and sends 0.25 tDETH to the savings wallet;
 5. follows both until they are final, then prints the balances, the change-log entries since
-   the start, and the webhook events received, each with its signature verified.
+   the start, and the webhook events received, each with its signature verified;
+6. deletes its webhook (its receiver ends with the script), whatever happened before.
 
 Only the standard library and PyNaCl. Exits 1 if a withdrawal does not finish.
 """
@@ -129,7 +130,18 @@ def main() -> int:
     _, webhook = api.call("POST", "/api/v1/webhooks", {"url": f"http://127.0.0.1:{receiver.server_port}/hooks",
                                                          "event_types": ["transaction.*"]})
     print(f"webhook {webhook['id']} -> http://127.0.0.1:{receiver.server_port}/hooks")
+    try:
+        return run(api, args, receiver, webhook)
+    finally:
+        # The receiver ends with this script: a webhook left pointing at it would fail every
+        # delivery from now on (and be disabled after 50).
+        receiver.shutdown()
+        api.call("DELETE", f"/api/v1/webhooks/{webhook['id']}", accept=(200, 204, 404))
+        print(f"webhook {webhook['id']} deleted")
 
+
+def run(api: Api, args: argparse.Namespace, receiver: Receiver, webhook: dict[str, Any]) -> int:
+    """Steps 2 to 5 (see the module docstring), with the webhook of step 1 subscribed."""
     wallets = {}
     for name in ("Quickstart treasury", "Quickstart savings"):
         _, vault = api.call("POST", "/api/v1/vault/accounts", {"name": name})
@@ -195,7 +207,6 @@ def main() -> int:
         event = json.loads(body)
         print(f"  {event['type']:<22} {event['data']['id']} {event['data']['status']:<18} "
               f"signature {'verified' if verify(webhook['secret'], headers, body) else 'INVALID'}")
-    receiver.shutdown()
     ok = all(tx["status"] == "finished" for tx in final.values()) and all(
         verify(webhook["secret"], headers, body) for headers, body in receiver.deliveries)
     return 0 if ok else 1

@@ -21,7 +21,14 @@ written for the first interface, such as the devnet's, keeps working unchanged):
 - ``FeeEstimate.account_creation_fee`` / ``UnsignedTransfer.account_creation_fee``: what the
   sender pays to create the recipient's account (Solana's rent-exempt token account);
 - ``UnsignedTransfer.inputs``: the outputs a UTXO transfer spends (:class:`SpentOutput`), so a
-  retry of the same payment can reuse exactly them.
+  retry of the same payment can reuse exactly them;
+- ``incoming_transfers(address=..., currency=..., up_to_height=...)``: the transfers of a
+  currency an address received up to a height, as blocks holding only those transfers (the same
+  :class:`Transfer` the block's ``read_block`` gives). A wallet opened on an address that
+  already holds the currency is credited from it (domain.deposits.credit_history): the devnet
+  reads its ledger, Solana the associated token account's history; an EVM network would read
+  the ERC-20's ``Transfer`` logs to the address. Without it (:func:`incoming_history`), only
+  what arrives after the wallet opened is credited.
 """
 
 from __future__ import annotations
@@ -171,6 +178,16 @@ class Block:
     parent_hash: str
     time: datetime
     transfers: list[Transfer] = field(default_factory=list)
+
+
+async def incoming_history(adapter: Any, *, address: str, currency: Currency, up_to_height: int) -> list[Block]:
+    """What ``address`` received in ``currency`` up to ``up_to_height``, oldest block first: the
+    adapter's ``incoming_transfers``, or nothing for an adapter without it."""
+    history = getattr(adapter, "incoming_transfers", None)
+    if history is None:
+        return []
+    blocks: list[Block] = await history(address=address, currency=currency, up_to_height=up_to_height)
+    return sorted(blocks, key=lambda block: block.height)
 
 
 def key_scheme_of(adapter: Any) -> str:

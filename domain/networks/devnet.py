@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from typing import Any
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 from tortoise import connections
 
-from domain.networks.base import InvalidSignature, TransferRejected, TransferStatus
+from domain.currencies import Currency
+from domain.networks.base import Block, InvalidSignature, TransferRejected, TransferStatus
 from models.devnet import DevnetChain, DevnetTransaction
 
 #: Domain separation of the bytes a devnet transfer signature covers.
@@ -123,6 +125,18 @@ async def transfer_status(network_id: str, tx_hash: str) -> TransferStatus:
     return TransferStatus(tx_hash=tx_hash, state="included", block_height=tx.block_height, success=not failed,
                           fee=int(tx.fee), reason_code="EXECUTION_FAILED" if failed else None,
                           reason=tx.error if failed else None)
+
+
+async def blocks_received(adapter: Any, heights: list[int], address: str, currency: Currency) -> list[Block]:
+    """The blocks at ``heights`` (``read_block``), each with only its transfers of ``currency`` to
+    ``address``: a devnet adapter's ``incoming_transfers`` (domain.networks.base)."""
+    blocks = []
+    for height in heights:
+        block = await adapter.read_block(height)
+        if block is not None:
+            blocks.append(replace(block, transfers=[t for t in block.transfers
+                                                    if t.to_address == address and t.currency_id == currency.id]))
+    return blocks
 
 
 def faucet_address(adapter: Any) -> str:

@@ -38,6 +38,7 @@ from domain.networks.base import (
 )
 from domain.networks.devnet import (
     amount_field,
+    blocks_received,
     faucet_address,
     int_field,
     latest_height,
@@ -283,3 +284,12 @@ class DevnetAccountAdapter:
 
     async def balance_of(self, *, address: str, currency: Currency) -> int:
         return await self._balance(self.normalize_address(address), self._asset_of(currency))
+
+    async def incoming_transfers(self, *, address: str, currency: Currency, up_to_height: int) -> list[Block]:
+        """The blocks up to ``up_to_height`` in which ``address`` received ``currency``, read from
+        the ledger, each with only those transfers (what ``read_block`` gives for them)."""
+        address = self.normalize_address(address)
+        heights = await DevnetTransaction.filter(
+            network=self.network.id, to_address=address, asset=self._asset_of(currency), status="confirmed",
+            block_height__lte=up_to_height).distinct().values_list("block_height", flat=True)
+        return await blocks_received(self, sorted({int(h) for h in heights if h is not None}), address, currency)

@@ -38,6 +38,7 @@ from domain.networks.base import (
 )
 from domain.networks.devnet import (
     amount_field,
+    blocks_received,
     faucet_address,
     int_field,
     latest_height,
@@ -277,6 +278,16 @@ class DevnetUtxoAdapter:
                 ))
         return Block(network_id=self.network.id, height=height, hash=block.hash, parent_hash=block.parent_hash,
                      time=block.produced_at, transfers=transfers)
+
+    async def incoming_transfers(self, *, address: str, currency: Currency, up_to_height: int) -> list[Block]:
+        """The blocks up to ``up_to_height`` with outputs to ``address`` (change excluded, as
+        ``read_block`` excludes it), each with only its transfers to ``address``."""
+        self._check_currency(currency)
+        address = self.normalize_address(address)
+        heights = await DevnetUtxo.filter(network=self.network.id, address=address,
+                                          created_height__lte=up_to_height).distinct().values_list(
+            "created_height", flat=True)
+        return await blocks_received(self, sorted({int(h) for h in heights}), address, currency)
 
     async def balance_of(self, *, address: str, currency: Currency) -> int:
         self._check_currency(currency)

@@ -355,6 +355,24 @@ class SolanaAdapter:
         return Block(network_id=self.network.id, height=height, hash=block.blockhash,
                      parent_hash=block.parent_blockhash, time=block.time, transfers=transfers)
 
+    async def incoming_transfers(self, *, address: str, currency: Currency, up_to_height: int) -> list[Block]:
+        """What ``address`` received in ``currency`` up to slot ``up_to_height``: the history of
+        its associated token account (of the address itself for SOL), read as ``read_block``
+        reads a block (balance changes), each block with only the transfers to ``address``."""
+        mint = self._mint_of(currency)
+        owner = parse_address(address)
+        account = owner if mint is None else get_associated_token_address(owner, mint)
+        blocks = []
+        for block in await self.chain.history(account, until_slot=up_to_height):
+            transfers: list[Transfer] = []
+            for tx in block.transactions:
+                transfers += [t for t in self.transfers_of(tx, first_index=len(transfers))
+                              if t.to_address == str(owner) and t.currency_id == currency.id]
+            if transfers:
+                blocks.append(Block(network_id=self.network.id, height=block.slot, hash=block.blockhash,
+                                    parent_hash=block.parent_blockhash, time=block.time, transfers=transfers))
+        return blocks
+
     async def balance_of(self, *, address: str, currency: Currency) -> int:
         mint = self._mint_of(currency)
         owner = parse_address(address)

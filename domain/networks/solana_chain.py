@@ -114,6 +114,10 @@ class SolanaChain(Protocol):
     async def signature_status(self, signature: str) -> SignatureStatus | None:
         """Where a submitted transaction landed, or None while it is unknown."""
 
+    async def history(self, address: Pubkey, *, until_slot: int) -> list[SlotBlock]:
+        """The blocks up to ``until_slot`` with a successful transaction that touched ``address``,
+        oldest first, each with only those transactions."""
+
 
 def token_balances(keys: list[Pubkey], accounts: list[Account | None]) -> list[TokenBalance]:
     """The SPL token accounts among ``accounts`` (indexed like ``keys``), decoded."""
@@ -185,6 +189,19 @@ class LiteSvmChain:
 
     async def signature_status(self, signature: str) -> SignatureStatus | None:
         return self._statuses.get(signature)
+
+    async def history(self, address: Pubkey, *, until_slot: int) -> list[SlotBlock]:
+        key = str(address)
+        with self._lock:
+            found = []
+            for slot in sorted(self._blocks):
+                touched = [t for t in self._blocks[slot] if key in t.account_keys and t.error is None]
+                if slot <= until_slot and touched:
+                    found.append(SlotBlock(slot=slot, blockhash=self._hashes[slot],
+                                           parent_blockhash=self._hashes[slot - 1],
+                                           time=self._genesis + timedelta(seconds=slot * self._slot_seconds),
+                                           transactions=touched))
+            return found
 
     # --- the chain -----------------------------------------------------------------------------
 

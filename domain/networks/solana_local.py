@@ -111,6 +111,9 @@ class ChainServer:
         if method == "signature_status":
             status = await chain.signature_status(params["signature"])
             return None if status is None else {"slot": status.slot, "error": status.error}
+        if method == "history":
+            return [_block_to_json(block) for block in
+                    await chain.history(Pubkey.from_string(params["address"]), until_slot=int(params["until_slot"]))]
         if method == "advance":
             return chain.advance(int(params.get("slots", 1)))
         if method == "airdrop":
@@ -206,6 +209,11 @@ class RemoteLiteSvmChain:
     async def signature_status(self, signature: str) -> SignatureStatus | None:
         status = await self._call("signature_status", signature=signature)
         return None if status is None else SignatureStatus(int(status["slot"]), status["error"])
+
+    async def history(self, address: Pubkey, *, until_slot: int) -> list[SlotBlock]:
+        blocks = [_block_from_json(block) for block in
+                  await self._call("history", address=str(address), until_slot=until_slot)]
+        return [block for block in blocks if block is not None]
 
     # --- the faucet and the clock of the chain (development) ------------------------------------
 

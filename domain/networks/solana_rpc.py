@@ -14,6 +14,7 @@ not a missing one, so the watcher moves past it.
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from typing import Any
 
 from solana.exceptions import SolanaRpcException
 from solana.rpc.async_api import AsyncClient
@@ -39,6 +40,27 @@ NOT_YET_ERRORS = ("-32004", "not available", "-32014")
 def _token_balances(items: list | None) -> list[TokenBalance]:
     return [TokenBalance(int(b.account_index), str(b.mint), str(b.owner) if b.owner else "",
                          int(b.ui_token_amount.amount)) for b in items or []]
+
+
+def _slot_transaction(item: Any) -> SlotTransaction | None:
+    """A transaction with its ``meta`` (``getBlock``'s or ``getTransaction``'s, json encoding)."""
+    meta, tx = item.meta, item.transaction
+    if meta is None:
+        return None
+    keys = [str(k) for k in tx.message.account_keys]
+    loaded = meta.loaded_addresses
+    if loaded is not None:
+        keys += [str(k) for k in loaded.writable] + [str(k) for k in loaded.readonly]
+    return SlotTransaction(
+        signature=str(tx.signatures[0]), fee=int(meta.fee), error=None if meta.err is None else str(meta.err),
+        account_keys=keys, pre_balances=list(meta.pre_balances), post_balances=list(meta.post_balances),
+        pre_token_balances=_token_balances(meta.pre_token_balances),
+        post_token_balances=_token_balances(meta.post_token_balances),
+    )
+
+
+#: ``getSignaturesForAddress`` answers at most this many signatures a call.
+SIGNATURES_PAGE = 1000
 
 
 class RpcSolanaChain:
@@ -76,24 +98,38 @@ class RpcSolanaChain:
         block = response.value
         if block is None:
             return None
-        transactions = []
-        for item in block.transactions or []:
-            meta, tx = item.meta, item.transaction
-            if meta is None:
-                continue
-            keys = [str(k) for k in tx.message.account_keys]
-            loaded = meta.loaded_addresses
-            if loaded is not None:
-                keys += [str(k) for k in loaded.writable] + [str(k) for k in loaded.readonly]
-            transactions.append(SlotTransaction(
-                signature=str(tx.signatures[0]), fee=int(meta.fee), error=None if meta.err is None else str(meta.err),
-                account_keys=keys, pre_balances=list(meta.pre_balances), post_balances=list(meta.post_balances),
-                pre_token_balances=_token_balances(meta.pre_token_balances),
-                post_token_balances=_token_balances(meta.post_token_balances),
-            ))
+        transactions = [tx for tx in (_slot_transaction(item) for item in block.transactions or []) if tx is not None]
         when = datetime.fromtimestamp(block.block_time or 0, tz=timezone.utc)
         return SlotBlock(slot=slot, blockhash=str(block.blockhash), parent_blockhash=str(block.previous_blockhash),
                          time=when, transactions=transactions)
+
+    async def history(self, address: Pubkey, *, until_slot: int) -> list[SlotBlock]:
+        """The successful transactions that touched ``address`` up to ``until_slot``, by slot
+        (``getSignaturesForAddress``, newest first and paged, then ``getTransaction`` each). A
+        node keeps this history as long as its ledger (an RPC provider's: from genesis)."""
+        found: list[tuple[int, Signature]] = []
+        before: Signature | None = None
+        while True:
+            page = (await self._call(self.client.get_signatures_for_address, address, before=before,
+                                     limit=SIGNATURES_PAGE)).value
+            found += [(int(item.slot), item.signature) for item in page
+                      if item.err is None and int(item.slot) <= until_slot]
+            if len(page) < SIGNATURES_PAGE:
+                break
+            before = page[-1].signature
+        blocks: dict[int, SlotBlock] = {}
+        for slot, signature in sorted(found, key=lambda item: item[0]):
+            answer = (await self._call(self.client.get_transaction, signature, encoding="json",
+                                       max_supported_transaction_version=0)).value
+            transaction = None if answer is None else _slot_transaction(answer.transaction)
+            if answer is None or transaction is None:
+                continue
+            block = blocks.get(slot) or SlotBlock(
+                slot=slot, blockhash="", parent_blockhash="",
+                time=datetime.fromtimestamp(answer.block_time or 0, tz=timezone.utc), transactions=[])
+            block.transactions.append(transaction)
+            blocks[slot] = block
+        return [blocks[slot] for slot in sorted(blocks)]
 
     async def account(self, address: Pubkey) -> Account | None:
         return (await self._call(self.client.get_account_info, address)).value

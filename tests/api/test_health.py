@@ -56,3 +56,28 @@ async def test_metrics_count_requests_by_route_and_export_the_domain_gauges(clie
         assert gauge in text
     # No secret, no token in the exposition
     assert caller.token not in text
+
+
+async def test_metrics_export_readiness_the_queues_in_redis_and_the_gauges_alerts_page_on(client, broker, monkeypatch):
+    from dramatiq.message import Message
+
+    from api import health
+    from tests.support.environment import TEST_NAMESPACE
+
+    monkeypatch.setattr(health, "_gauges_at", 0.0)
+    # Given a dead letter in the webhooks queue
+    dead = Message(queue_name="webhooks", actor_name="webhooks.deliver", args=("x",), kwargs={}, options={})
+    broker.client.zadd(f"{TEST_NAMESPACE}:webhooks.XQ", {dead.message_id: 1})
+    broker.client.hset(f"{TEST_NAMESPACE}:webhooks.XQ.msgs", dead.message_id, dead.encode())
+    # When Prometheus scrapes
+    _, response = await client.get("/metrics")
+    text = response.body.decode()
+    # Then each readiness check is a gauge, and every queue's depths by state are there
+    for check in ("database", "redis", "migrations"):
+        assert re.search(rf'^custody_ready{{check="{check}"}} 1\.0$', text, re.M), check
+    assert re.search(r'^custody_queue_messages{queue="webhooks",state="dead"} 1\.0$', text, re.M)
+    assert re.search(r'^custody_queue_messages{queue="signer_1",state="ready"} 0\.0$', text, re.M)
+    assert 'custody_queue_oldest_ready_seconds{queue="withdrawals"}' in text
+    # And the gauges the alerting rules page on (deploy/prometheus; other tests' rows may count)
+    assert re.search(r"^custody_webhooks_disabled_by_failures \d+\.\d+$", text, re.M)
+    assert re.search(r"^custody_signing_sessions_oldest_in_flight_seconds \d+(\.\d+)?(e[+-]?\d+)?$", text, re.M)

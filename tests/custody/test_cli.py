@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import socket
 import stat
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -166,33 +168,179 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
-@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process tree from /proc")
-def test_dev_leaves_no_process_behind_when_it_is_stopped(settings, tmp_path):
-    # Given `custody dev` running (the test's PostgreSQL; its own embedded Redis, so that its
-    # workers share no queue with anything else)
-    port = _free_port()
-    env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
-    env.update(DATABASE_URL=settings.database_url, CUSTODY_DATA_DIR=str(tmp_path / "data"))
-    dev = _custody("dev", "--port", str(port), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 90
+class Terminal:
+    """A pseudo-terminal a command writes to, as a person's shell would give it; ``text`` is what
+    they would read there."""
+
+    def __init__(self) -> None:
+        self.main, self.child = pty.openpty()
+        self._seen = bytearray()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+
+    def start(self) -> None:
+        os.close(self.child)  # the command holds its own copy
+        self._reader.start()
+
+    def _read(self) -> None:
         while True:
             try:
-                if _request("GET", f"http://127.0.0.1:{port}/api/v2/auth/time")[0] == 200:
-                    break
+                chunk = os.read(self.main, 4096)
             except OSError:
-                pass
-            assert dev.poll() is None and time.monotonic() < deadline, "custody dev did not start"
-            time.sleep(0.3)
-        time.sleep(2)  # the workers' own processes are up too
+                return
+            if not chunk:
+                return
+            self._seen += chunk
+
+    @property
+    def text(self) -> str:
+        return self._seen.decode(errors="replace").replace("\r\n", "\n")
+
+    def wait_for(self, needle: str, *, process: subprocess.Popen, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.text:
+            assert process.poll() is None, f"exited with {process.returncode}:\n{self.text[-3000:]}"
+            assert time.monotonic() < deadline, f"never showed {needle!r}:\n{self.text[-3000:]}"
+            time.sleep(0.2)
+
+    def close(self) -> None:
+        self._reader.join(timeout=10)
+        os.close(self.main)
+
+
+def _listening_addresses(port: int) -> set[str]:
+    """The local addresses a TCP socket listens on at ``port`` (from /proc/net/tcp and tcp6)."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            address, hex_port = local.split(":")
+            if state == "0A" and int(hex_port, 16) == port:  # LISTEN
+                found.add(address)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process tree and sockets from /proc")
+def test_dev_shows_a_person_only_what_they_need_serves_each_pool_s_metrics_apart_and_leaves_nothing(
+        settings, tmp_path):
+    # Given `custody dev` started in a terminal (the test's PostgreSQL; its own embedded Redis, so
+    # that its workers share no queue with anything else), as `scripts/dev &` starts it
+    port = _free_port()
+    data = tmp_path / "data"
+    env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "LOG_LEVEL")}
+    env.update(DATABASE_URL=settings.database_url, CUSTODY_DATA_DIR=str(data))
+    terminal = Terminal()
+    dev = subprocess.Popen([sys.executable, "-m", "custody.cli", "dev", "--port", str(port)], env=env, cwd=ROOT,
+                           stdin=subprocess.DEVNULL, stdout=terminal.child, stderr=terminal.child)
+    terminal.start()
+    try:
+        # When it is ready, and the scheduler has run its jobs (most every 5 s) a few times
+        terminal.wait_for("custody dev: ready", process=dev, timeout=180)
+        time.sleep(12)
         family = _descendants(dev.pid)
         assert len(family) >= 5  # web, worker, two signers, scheduler, and dramatiq's worker processes
+        # Then each pool serves its own metrics, on loopback only, from a folder of its own in the data dir
+        targets = {target["labels"]["process"]: target["targets"][0]
+                   for target in json.loads((data / "metrics" / "targets.json").read_text())}
+        assert targets["web"] == f"127.0.0.1:{port}" and set(targets) == {"web", "worker", "signer1", "signer2"}
+        pool_ports = {int(targets[name].rsplit(":", 1)[1]) for name in ("worker", "signer1", "signer2")}
+        assert len(pool_ports) == 3
+        for pool_port in pool_ports:
+            deadline = time.monotonic() + 60
+            while not _listening_addresses(pool_port):
+                assert time.monotonic() < deadline, f"nothing listens on {pool_port}"
+                time.sleep(0.3)
+            assert _listening_addresses(pool_port) == {"0100007F"}  # 127.0.0.1, nothing else
+            with urllib.request.urlopen(f"http://127.0.0.1:{pool_port}/metrics", timeout=5) as response:
+                assert response.status == 200
+        assert {folder.name for folder in (data / "metrics").iterdir() if folder.is_dir()} == {
+            "worker", "signer1", "signer2"}
     finally:
         # When it is stopped
         dev.terminate()
         dev.wait(timeout=60)
-    # Then every process it started has ended: the children, what they started, the embedded Redis
+        terminal.close()
+    # Then the terminal showed custody dev's own lines only: no INFO chatter of its processes, no
+    # traceback, no "PRODUCTION mode" advice
+    shown = [line for line in terminal.text.splitlines() if line.strip()]
+    assert shown and all(line.startswith("custody dev: ") for line in shown), "\n".join(shown)
+    assert [line.split(":")[1].split()[0] for line in shown] == ["starting", "ready", "stopped"]
+    # And the log file has every process's lines, without the scheduler's per-run chatter
+    log = (data / "dev.log").read_text()
+    for process in ("web", "worker", "signer1", "signer2", "scheduler", "solana"):
+        assert f"\n{process:<10}| " in log, process
+    assert "scheduler: started" in log and "Running job" not in log and "Traceback" not in log
+    # And every process it started has ended: the children, what they started, the embedded Redis
     deadline = time.monotonic() + 10
     while [pid for pid in family if process_alive(pid)] and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in family if process_alive(pid)]
+
+
+def test_the_api_on_a_terminal_gives_no_production_mode_advice(cli_env):
+    # Given `custody web` started in a terminal
+    port = _free_port()
+    terminal = Terminal()
+    web = subprocess.Popen([sys.executable, "-m", "custody.cli", "web", "--host", "127.0.0.1", "--port", str(port)],
+                           env=cli_env, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=terminal.child,
+                           stderr=terminal.child)
+    terminal.start()
+    try:
+        terminal.wait_for("Worker ready", process=web, timeout=120)
+    finally:
+        web.terminate()
+        web.wait(timeout=30)
+        terminal.close()
+    # Then Sanic does not tell it to run in debug mode (the service never does)
+    assert "PRODUCTION" not in terminal.text and "--debug" not in terminal.text
+
+
+#: What `custody --help` and `custody queues` must not import: the API, the actors, the ORM and
+#: the chains take seconds to import and neither needs them.
+HEAVY = ("sanic", "tortoise", "actors", "api", "models", "solders", "solana", "custody.wiring")
+SHOW_MODULES = ("import atexit, sys; atexit.register(lambda: print('MODULES', *sorted(sys.modules), file=sys.stderr)); "
+                "from custody.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+def _imported(stderr: str) -> set[str]:
+    (line,) = [line for line in stderr.splitlines() if line.startswith("MODULES ")]
+    return set(line.split()[1:])
+
+
+def test_help_and_queues_import_only_what_they_run(cli_env, database):
+    # When `custody --help` runs
+    helped = subprocess.run([sys.executable, "-c", SHOW_MODULES, "--help"], env=cli_env, cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    # Then it prints every command, having imported nothing of the service's heavy parts, not even the settings
+    assert helped.returncode == 0 and "bootstrap" in helped.stdout and "queues" in helped.stdout
+    loaded = _imported(helped.stderr)
+    assert not {m for m in loaded if m.split(".")[0] in HEAVY + ("dramatiq", "redis", "pydantic_settings")}
+    # When `custody queues --json` runs against the servers
+    queued = subprocess.run([sys.executable, "-c", SHOW_MODULES, "queues", "--json"], env=cli_env, cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    # Then it reports, without the API, the actors, the ORM or the chains
+    assert queued.returncode == 0, queued.stderr
+    assert {"queues", "outbox"} <= set(json.loads(queued.stdout))
+    loaded = _imported(queued.stderr)
+    assert not {m for m in loaded if m in HEAVY or m.split(".")[0] in HEAVY}
+
+
+def test_an_invalid_setting_ends_in_one_line_naming_the_variable(cli_env):
+    # Given settings the service cannot use, one of them a secret
+    env = {**cli_env, "LOG_LEVEL": "LOUD", "CUSTODY_SECRET_KEY": "not-base64-secret", "NETWORK_RPC_URLS": "{nope"}
+    for command in (["queues"], ["web"], ["worker"]):
+        # When a command starts
+        result = subprocess.run([sys.executable, "-m", "custody.cli", *command], env=env, cwd=ROOT,
+                                capture_output=True, text=True, timeout=60)
+        # Then it ends with one line naming each variable and what is wrong, never a value, no traceback
+        assert result.returncode == 2, result.stderr
+        (line,) = result.stderr.strip().splitlines()
+        assert line.startswith("custody: invalid setting ") and "Traceback" not in result.stderr
+        assert "NETWORK_RPC_URLS: is not valid JSON" in line or "LOG_LEVEL: input should be" in line, line
+        assert "not-base64-secret" not in result.stderr and "{nope" not in result.stderr
+    # And a worker pool started on its own says the same
+    pool = subprocess.run([sys.executable, "-m", "custody.pool", "custody.worker_app"],
+                          env={**cli_env, "dramatiq_prom_port": "ninety"}, cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert pool.returncode == 2 and pool.stderr.strip() == (
+        "custody: invalid setting dramatiq_prom_port: input should be a valid integer, unable to parse string as an "
+        "integer")

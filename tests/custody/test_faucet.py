@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -11,7 +10,8 @@ import sys
 
 import pytest
 
-from custody.faucet import add_faucet_parser, faucet_command
+from custody.cli import build_parser
+from custody.faucet import faucet_command
 from domain.errors import DomainError
 from domain.networks.registry import get_adapter
 from models.devnet import DevnetTransaction
@@ -20,18 +20,12 @@ EVM = "devnet-evm-testnet"
 ADDRESS = "0x" + "42" * 20
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="custody")
-    add_faucet_parser(parser.add_subparsers(dest="command", required=True))
-    return parser
-
-
 def test_the_command_line_of_the_faucet():
-    args = _parser().parse_args(["faucet", "--network", EVM, "--address", ADDRESS, "--amount", "1.5",
+    args = build_parser().parse_args(["faucet", "--network", EVM, "--address", ADDRESS, "--amount", "1.5",
                                  "--currency", "DUSD_TEST", "--mine"])
     assert (args.network, args.address, args.amount, args.currency, args.mine, args.atomic) == (
         EVM, ADDRESS, "1.5", "DUSD_TEST", True, False)
-    assert args.func.__name__ == "cmd_faucet"
+    assert args.func.target == "custody.faucet:cmd_faucet"
 
 
 async def test_faucet_credits_in_whole_units_or_atomic_units(database):
@@ -52,12 +46,9 @@ async def test_faucet_credits_in_whole_units_or_atomic_units(database):
 
 async def test_the_command_runs_as_a_process(database, settings):
     env = dict(os.environ, DATABASE_URL=settings.database_url, CUSTODY_DATA_DIR=str(settings.data_dir))
-    code = ("import argparse,sys; from custody.faucet import add_faucet_parser; p=argparse.ArgumentParser(); "
-            "add_faucet_parser(p.add_subparsers()); a=p.parse_args(sys.argv[1:]); sys.exit(a.func(a))")
-
     def faucet(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-c", code, "faucet", *args], env=env, capture_output=True, text=True,
-                              timeout=60)
+        return subprocess.run([sys.executable, "-m", "custody.cli", "faucet", *args], env=env, capture_output=True,
+                              text=True, timeout=60)
 
     # When the command credits an address and mines, and (at the same time) names an unknown network
     done, bad = await asyncio.gather(

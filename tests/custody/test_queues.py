@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import time
 
+import asyncpg
 import dramatiq
 from dramatiq.message import Message
 
 from core.broker import message
+from core.database_url import direct_url
 from core.outbox import Command
+from core.queues import queue_depths
 from core.slots import ConcurrencySlots
-from custody.queues import Selection, outbox_state, purge, queue_depths, requeue_dead, select_messages
+from custody.queues import Selection, outbox_state, purge, requeue_dead, select_messages
 from tests.support.environment import TEST_NAMESPACE
 
 
@@ -66,7 +69,13 @@ async def test_the_outbox_state_names_the_oldest_stale_command(database, setting
     frozen_clock.advance(seconds=settings.outbox_relay_after_seconds + 5)
     await Command.create(actor_name="webhooks.fan_out", payload={}, status="pending", run_at=frozen_clock.now())
     await Command.create(actor_name="webhooks.fan_out", payload={}, status="done")
-    state = await outbox_state(settings)
+    # When custody queues reads the outbox (its own connection, no ORM)
+    connection = await asyncpg.connect(direct_url(settings.database_url))
+    try:
+        state = await outbox_state(connection, settings)
+    finally:
+        await connection.close()
+    # Then it counts by status and names the oldest stale command
     assert state["by_status"] == {"pending": 2, "running": 0, "done": 1, "failed": 0} and state["stale"] == 1
     assert state["oldest_stale"]["id"] == str(old.id) and state["oldest_stale"]["age_seconds"] >= 35
     assert state["oldest_stale"]["last_error"] == "RuntimeError: boom"

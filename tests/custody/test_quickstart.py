@@ -21,6 +21,7 @@ from domain import deposits
 from domain.networks import devnet_chain
 from domain.webhooks.sender import close_sessions
 from domain.withdrawals import pipeline
+from models.webhooks import Webhook
 from tests.support.callers import make_api_user, make_caller
 from tests.support.signing import cosigner_for
 
@@ -97,3 +98,6 @@ async def test_the_first_withdrawal_script_sends_out_and_in_and_sees_it_all(clie
     assert "Quickstart treasury: total 1.249958, held 0" in output
     assert "withdrawal finished" in output and "transaction.finished" in output
     assert "INVALID" not in output and "signature verified" in output
+    # And it left no webhook behind (its receiver ended with it)
+    assert "deleted" in output.splitlines()[-1]
+    assert not await Webhook.filter(workspace_id=integrator.workspace_id, deleted_at__isnull=True).exists()

@@ -193,3 +193,77 @@ async def test_a_real_networks_first_read_starts_below_its_final_height_not_at_g
     async with unit_of_work():
         first = await deposits.scan_next_block(network_id="devnet-evm-testnet")
     assert first is None or first.height == 1
+
+
+async def test_a_token_sent_before_its_wallet_opened_is_credited_once_when_it_opens(worker):
+    # Given a vault with a DETH wallet, and tDUSD sent to its address before it has a tDUSD wallet
+    ws = await workspace()
+    tv = await vault_with_key(ws)
+    address = await address_of(await open_wallet(tv, "DETH_TEST"))
+    early = await fund(EVM, address, 7_000_000, currency_id="DUSD_TEST")
+    # (the watcher read that block and credited nothing: there was no wallet for it)
+    assert [d for d in await watch(EVM) if d.currency_id == "DUSD_TEST"] == []
+    # When the tDUSD wallet opens (its command runs on the worker)
+    token = await open_wallet(tv, "DUSD_TEST")
+    await worker.drain()
+    # Then what the address held is credited: the transfer itself, as one deposit
+    deposit = await Transaction.get(wallet_id=token.id)
+    assert (deposit.direction, deposit.tx_hash, int(deposit.amount), deposit.block_height) == (
+        "deposit", early, 7_000_000, 1)
+    assert int((await reload(token)).total) == 7_000_000
+    # And exactly once: the command again, the watcher again, then a later transfer the watcher credits
+    async with unit_of_work():
+        assert await deposits.credit_history(wallet_id=token.id) == []
+    assert await watch(EVM) == []
+    await fund(EVM, address, 1_000_000, currency_id="DUSD_TEST")
+    assert [int(d.amount) for d in await watch(EVM)] == [1_000_000]
+    assert int((await reload(token)).total) == 8_000_000 and await Transaction.filter(wallet_id=token.id).count() == 2
+
+
+async def test_a_utxo_wallet_opened_on_a_paid_address_is_credited_with_the_outputs_it_received(broker):
+    # Given a payment to the address a vault's DBTC wallet will have, read by the watcher first
+    ws = await workspace()
+    tv = await vault_with_key(ws)
+    address = get_adapter(UTXO).address_from_public_key(tv.public_key)
+    paid = await fund(UTXO, address, 50_000)
+    await watch(UTXO)
+    # When the wallet opens and its history is credited
+    wallet = await open_wallet(tv, "DBTC_TEST")
+    assert await address_of(wallet) == address
+    async with unit_of_work():
+        credited = await deposits.credit_history(wallet_id=wallet.id)
+    # Then the payment is its deposit, once
+    assert [(d.tx_hash, int(d.amount)) for d in credited] == [(paid, 50_000)]
+    async with unit_of_work():
+        assert await deposits.credit_history(wallet_id=wallet.id) == []
+    assert int((await reload(wallet)).total) == 50_000
+
+
+async def test_usdc_fauceted_on_solana_local_before_the_usdc_wallet_opened_is_credited_once(broker, settings):
+    # Given a vault with a SOL wallet on the local Solana chain, which the watcher reads
+    from custody.faucet import faucet_command
+
+    configure(settings.with_overrides(solana_local_chain=True))  # the faucet credits this process's chain
+    try:
+        ws = await workspace()
+        tv = await vault_with_key(ws)
+        address = await address_of(await open_wallet(tv, "SOL_LOCAL"))
+        await watch("solana-local")
+        # When 100 USDC are fauceted to the address before its USDC wallet exists, and the watcher reads on
+        fauceted = await faucet_command(network="solana-local", address=address, amount="100",
+                                        currency="USDC_SOL_LOCAL", mine=True)
+        assert [d for d in await watch("solana-local") if d.currency_id == "USDC_SOL_LOCAL"] == []
+        # And the USDC wallet opens
+        usdc = await open_wallet(tv, "USDC_SOL_LOCAL")
+        async with unit_of_work():
+            credited = await deposits.credit_history(wallet_id=usdc.id)
+        # Then the mint to its token account is one deposit of 100 USDC, from the token account's history
+        assert [(d.tx_hash, int(d.amount), d.currency_id) for d in credited] == [
+            (fauceted["tx_hash"], 100_000_000, "USDC_SOL_LOCAL")]
+        # And never again: the command once more, the watcher once more
+        async with unit_of_work():
+            assert await deposits.credit_history(wallet_id=usdc.id) == []
+        assert await watch("solana-local") == []
+        assert int((await reload(usdc)).total) == 100_000_000
+    finally:
+        configure(settings)
