@@ -711,3 +711,47 @@ async def change_vault_tags(*, principal: Principal | None, workspace_id: uuid.U
     await audit.record_each(action="tag.attached", object_type="tag", actor_id=actor, workspace_id=workspace_id,
                             objects=[_pair_details(vault, tag) for vault, tag in plan.attach])
     return TagOperations(applied=plan.applied, rejected=plan.rejected)
+
+
+# --- the change approvals' Manage tags (registered here; applied whatever the initiator's rights) ---
+
+
+def _tag_display(tag: Tag) -> dict[str, Any]:
+    return {"id": str(tag.id), "label": tag.label, "color": tag.color, "is_protected": tag.is_protected}
+
+
+async def _approval_display(*, workspace_id: uuid.UUID, payload: approvals.Payload) -> dict[str, Any] | None:
+    """The spec's display: the tag of an update or delete; the vaults and tags of an attach/detach."""
+    operation = approvals.operation_of(payload)
+    if operation in ("update", "delete"):
+        tag = await Tag.get_or_none(id=payload["tag_id"], workspace_id=workspace_id)
+        return {"tag": _tag_display(tag) if tag else None}
+    if operation == "attach_detach":
+        tag_ids = [*payload["tag_ids_to_attach"], *payload["tag_ids_to_detach"]]
+        found_tags = {str(t.id): t for t in await Tag.filter(id__in=tag_ids, workspace_id=workspace_id)}
+        found_vaults = {str(v.id): v for v in await Vault.filter(id__in=payload["vault_ids"], workspace_id=workspace_id)}
+        return {"vaults": [{"id": i, "name": found_vaults[i].name} for i in payload["vault_ids"] if i in found_vaults],
+                "tags": [{**_tag_display(found_tags[i]),
+                          "operation": ATTACH if i in payload["tag_ids_to_attach"] else DETACH}
+                         for i in tag_ids if i in found_tags]}
+    return None
+
+
+async def _apply_approved(*, workspace_id: uuid.UUID, payload: approvals.Payload, principal: Principal | None) -> None:
+    operation = approvals.operation_of(payload)
+    if operation == NewTag.operation:
+        await create_tag(principal=None, workspace_id=workspace_id, tag=NewTag.from_payload(payload))
+    elif operation == TagChange.operation:
+        await update_tag(principal=None, workspace_id=workspace_id, change=TagChange.from_payload(payload))
+    elif operation == TagDeletion.operation:
+        await delete_tag(principal=None, workspace_id=workspace_id, deletion=TagDeletion.from_payload(payload))
+    elif operation == VaultTagsChange.operation:
+        await change_vault_tags(principal=None, workspace_id=workspace_id,
+                                change=VaultTagsChange.from_payload(payload))
+    else:
+        raise ValidationFailed(f"unknown operation {operation!r}")
+
+
+approvals.register(approvals.GatedAction(key=approvals.MANAGE_TAGS, display_name="Manage tags",
+                                         operations=("create", "update", "delete", "attach_detach"),
+                                         display=_approval_display, apply=_apply_approved))

@@ -26,6 +26,7 @@ import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from nacl.bindings import crypto_core_ed25519_is_valid_point
 
@@ -387,3 +388,44 @@ async def remove_user(*, principal: Principal, workspace_id: uuid.UUID, user_id:
                        actor_id=principal.user.id, workspace_id=workspace_id,
                        details={"role": membership.role, "deactivated": user.status == "removed",
                                 "devices_revoked": revoked_devices, "at": rfc3339(clock.now())})
+
+
+# --- the Manage users action of the change approvals ----------------------------------------------
+
+
+async def _approval_display(*, workspace_id: uuid.UUID, payload: approvals.Payload) -> dict[str, Any] | None:
+    """The spec's display of a role change or removal: the user and their role at request time."""
+    if approvals.operation_of(payload) not in ("role_change", "delete"):
+        return None
+    member = await WorkspaceMember.get_or_none(workspace_id=workspace_id, user_id=payload["user_uuid"]) \
+        .prefetch_related("user")
+    if member is None:
+        return None
+    return {"user": approvals.participant(member.user), "current_role": member.role}
+
+
+async def _apply_approved(*, workspace_id: uuid.UUID, payload: approvals.Payload,
+                          principal: Principal | None) -> None:
+    """Replay an approved change with the initiator's rights of now (``principal``)."""
+    operation = approvals.operation_of(payload)
+    if principal is None:
+        raise PermissionDenied("the initiator's rights are needed to apply this change", code="INITIATOR_RIGHTS_LOST")
+    if operation == "create":
+        await invite(principal=principal, workspace_id=workspace_id, email=payload["email"], role=payload["role"],
+                     first_name=payload.get("first_name"), last_name=payload.get("last_name"))
+    elif operation == "api_user_create":
+        await create_api_user(principal=principal, workspace_id=workspace_id, name=payload["name"],
+                              role=payload["role"], public_key=base64.b64decode(payload["public_key"]))
+    elif operation == "role_change":
+        await change_role(principal=principal, workspace_id=workspace_id, user_id=uuid.UUID(payload["user_uuid"]),
+                          role=payload["role"])
+    elif operation == "delete":
+        await remove_user(principal=principal, workspace_id=workspace_id, user_id=uuid.UUID(payload["user_uuid"]))
+    else:
+        raise ValidationFailed(f"unknown operation {operation!r}")
+
+
+approvals.register(approvals.GatedAction(
+    key=approvals.MANAGE_USERS, display_name="Manage users",
+    operations=("create", "api_user_create", "delete", "role_change"),
+    display=_approval_display, apply=_apply_approved, recheck_initiator=True))
