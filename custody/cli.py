@@ -8,7 +8,10 @@
     custody scheduler                   periodic jobs (leader-elected; only enqueues)
     custody dev [--port 8000]           all of the above together; embedded PostgreSQL/Redis
                                         when DATABASE_URL / REDIS_URL are unset
-    custody bootstrap --out FILE        first company, workspace, owner and API user
+    custody bootstrap --out FILE        first company, workspace, owner (and the enrollment secret of
+                                        the owner's device) and API user
+    custody owner enroll|devices|confirm-device   the owner's device: enrollment, recovery, the
+                                        operator's fingerprint check (custody/owner.py)
     custody queues [--json] [--watch N] queue depths (Redis) and outbox state (PostgreSQL)
     custody queues requeue|purge QUEUE  dead letters back to their queue, or deleted (filters, confirmation)
     custody faucet --network N --address A --amount X   credit a devnet (or solana-local) address
@@ -32,17 +35,18 @@ from typing import Sequence
 
 from client import cosigner, recovery
 from common.files import write_private_file
+from core.clock import rfc3339
 from core.logs import configure_logging
 from core.settings import Settings, get_settings
 from core.unit_of_work import unit_of_work
-from custody import faucet, queues, signer
+from custody import faucet, owner, queues, signer
 from custody.embedded import with_embedded_servers
 from custody.processes import general_queues, spawn, stop_groups, worker_command
 from custody.readiness import wait_for_service
 from custody.scheduler import run_forever
 from custody.web import serve
 from custody.wiring import close_database, migrate, open_database, setup_broker
-from domain.bootstrap import bootstrap
+from domain.bootstrap import BootstrapResult, bootstrap
 from domain.networks import solana_local
 from domain.permissions import WorkspaceRole
 
@@ -169,6 +173,9 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
         sys.exit(f"custody: {out} is a symbolic link; refusing to write credentials through it")
     if out.exists() and not args.force:
         sys.exit(f"custody: {out} exists; pass --force to overwrite")
+    enrollment_out = Path(args.owner_enrollment_out) if args.owner_enrollment_out else None
+    if enrollment_out is not None and (enrollment_out.is_symlink() or (enrollment_out.exists() and not args.force)):
+        sys.exit(f"custody: {enrollment_out} is a symbolic link or exists (--force overwrites a file)")
     base_url = args.base_url or settings.base_url
     # Right after `scripts/dev &`: the service (and the embedded servers it starts) first.
     if args.wait > 0 and not wait_for_service(base_url, timeout=args.wait):
@@ -178,7 +185,7 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
     if not (settings.database_url and settings.redis_url):
         settings, servers = with_embedded_servers(settings)
 
-    async def run() -> dict:
+    async def run() -> tuple[dict, BootstrapResult]:
         await migrate(settings)
         setup_broker(settings, worker=False)
         await open_database(settings)
@@ -200,10 +207,10 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
             "client_type": "user",
             "private_key": result.private_key,
             "public_key": result.public_key,
-        }
+        }, result
 
     try:
-        credentials = asyncio.run(run())
+        credentials, result = asyncio.run(run())
     finally:
         if servers is not None:
             servers.stop()  # type: ignore[attr-defined]
@@ -211,6 +218,16 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
     write_private_file(out, json.dumps(credentials, indent=2))
     print(f"bootstrap: workspace {credentials['workspace_id']}, API user {credentials['client_id']}; "
           f"credentials written to {out} (mode 0600)")
+    enrollment = {"base_url": credentials["base_url"], "workspace_id": result.workspace_id,
+                  "owner_id": result.owner_id, "owner_enrollment_secret": result.owner_enrollment_secret,
+                  "expires_at": rfc3339(result.owner_enrollment_expires_at), "not_before": None}
+    if enrollment_out is not None:
+        write_private_file(enrollment_out, json.dumps(enrollment, indent=2))
+    print(f"owner {args.owner_email}: enrollment secret for the owner's device (shown once; expires "
+          f"{enrollment['expires_at']}):\n\n    {result.owner_enrollment_secret}\n\n"
+          + (f"written to {enrollment_out} (mode 0600). " if enrollment_out is not None else "")
+          + "Register the owner's device with it (examples/owner_device.py), then confirm its fingerprint "
+          "with the owner: custody owner confirm-device (docs/users.md)")
     return 0
 
 
@@ -267,17 +284,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", default=None, help="the service's URL, written to the file; default CUSTODY_BASE_URL")
     p.add_argument("--wait", type=float, default=120.0,
                    help="seconds to wait for the service at the base URL to answer (0: do not wait)")
+    p.add_argument("--owner-enrollment-out", default=None, metavar="FILE",
+                   help="also write the owner's enrollment (the device's secret, mode 0600) to FILE")
     p.add_argument("--force", action="store_true")
     p.set_defaults(func=cmd_bootstrap)
 
     queues.add_parser(sub)
+    owner.add_parser(sub)
     return parser
 
 
 #: One-shot commands whose answer is what they print: the INFO lines of the servers they open
 #: (embedded PostgreSQL, Tortoise) would only bury it, so they log warnings and errors unless
 #: LOG_LEVEL says otherwise.
-QUIET_COMMANDS = frozenset({"bootstrap", "faucet", "queues", "migrate"})
+QUIET_COMMANDS = frozenset({"bootstrap", "faucet", "queues", "migrate", "owner"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
