@@ -18,7 +18,9 @@ The spec's rules (section "Tags"), and what this module decides where the spec i
 - **Delete** only when no vault carries the tag (TAG_ATTACHED_TO_VAULT) and nothing refers to it
   (TAG_IS_USED_IN_POLICY_RULE; see :func:`register_reference_provider`). The row is deleted;
   the audit entry keeps what it was, and the label can be used again.
-- **Attach and detach** (:func:`change_vault_tags`): per (vault, tag) pair, applied or rejected
+- **Attach and detach** (:func:`change_vault_tags`): naming a protected tag needs
+  MANAGE_PROTECTED_TAGS too (the owner's: detaching one would let a vault escape a rule; 403
+  otherwise, nothing applied). Per (vault, tag) pair, applied or rejected
   with a reason; the request as a whole fails only when it is malformed, or names one tag both
   to attach and to detach (400 TAG_ATTACH_DETACH_CONFLICT). Attaching an attached tag, or
   detaching one that is not attached, is applied, changes nothing and records nothing.
@@ -53,7 +55,7 @@ from domain import audit
 from domain.auth import Principal
 from domain.change_approvals import registry as approvals
 from domain.change_approvals.gate import gate
-from domain.errors import Conflict, NotFound, ValidationFailed, field_error
+from domain.errors import Conflict, NotFound, PermissionDenied, ValidationFailed, field_error
 from domain.permissions import Permission
 from models.tags import Tag, VaultTag
 from models.vaults import Vault
@@ -671,6 +673,19 @@ def _pair_details(vault: Vault, tag: Tag) -> tuple[uuid.UUID, dict[str, Any]]:
                     "is_protected": tag.is_protected}
 
 
+def _require_protected_rights(principal: Principal | None, workspace_id: uuid.UUID, protected: list[Tag]) -> None:
+    """Attaching or detaching a protected tag changes what policy rules see: it needs
+    MANAGE_PROTECTED_TAGS, like protecting one (403 PERMISSION_DENIED naming the tags)."""
+    if principal is None or not protected:
+        return
+    access = principal.require(workspace_id, Permission.EDIT_WORKSPACE)
+    if Permission.MANAGE_PROTECTED_TAGS not in access.permissions:
+        raise PermissionDenied(
+            "attaching or detaching a protected tag needs MANAGE_PROTECTED_TAGS: policy rules evaluate it",
+            code="PERMISSION_DENIED", details={"permission": Permission.MANAGE_PROTECTED_TAGS.value,
+                                               "role": access.role, "tag_ids": sorted(str(t.id) for t in protected)})
+
+
 async def change_vault_tags(*, principal: Principal | None, workspace_id: uuid.UUID,
                             change: VaultTagsChange) -> TagOperations:
     """POST /vault/tags: attach and detach tags on vaults, pair by pair (see :func:`_plan`).
@@ -686,6 +701,7 @@ async def change_vault_tags(*, principal: Principal | None, workspace_id: uuid.U
               .order_by("id").select_for_update(no_key=True)}
     tags = {tag.id: tag for tag in await Tag.filter(workspace_id=workspace_id, id__in=[*change.attach, *change.detach])
             .order_by("id").select_for_update(no_key=True)}
+    _require_protected_rights(principal, workspace_id, [tag for tag in tags.values() if tag.is_protected])
     carried: dict[uuid.UUID, set[uuid.UUID]] = {}
     for vault_id, tag_id in await VaultTag.filter(vault_id__in=list(vaults)).values_list("vault_id", "tag_id"):
         carried.setdefault(vault_id, set()).add(tag_id)
