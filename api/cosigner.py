@@ -73,7 +73,9 @@ async def register_part(request: Request, body: CosignerPartRegistration) -> Cos
           responses={200: CosignerPart}, workspace=True, errors=_NO_PART)
 async def get_part(request: Request, part_id: uuid.UUID) -> CosignerPart:
     caller, ws = await workspace(request)
-    return CosignerPart.of(await cosigner.get_part(principal=caller, workspace_id=ws.id, part_id=part_id))
+    async with unit_of_work():  # the read is audited and announced in the same transaction
+        part = await cosigner.get_part(principal=caller, workspace_id=ws.id, part_id=part_id)
+    return CosignerPart.of(part)
 
 
 @bp.post("/part/<part_id:uuid>/commit")

@@ -20,6 +20,7 @@ from domain.signing.signer_keys import signer_key
 from models.audit import AuditEntry
 from models.backups import Backup
 from models.keys import SignerKeyShare
+from models.users import User
 from tests.support.approvals import make_owner
 from tests.support.callers import make_caller
 from tests.support.mail import queued_emails
@@ -154,7 +155,8 @@ async def test_starting_a_backup_and_downloading_its_file_are_audited_and_announ
     assert await AuditEntry.filter(action="backup.requested", actor_id=owner.user_id).exists()
     emails = await queued_emails("sec@acme.test")
     assert [e.subject for e in emails] == ["A backup of the workspace's key shares was started"]
-    assert "API user api-owner started a backup" in emails[0].body
+    owner_email = (await User.get(id=owner.user_id)).email
+    assert f"{owner_email} started a backup" in emails[0].body
     # When the backup is ready and the file is downloaded
     await worker.settle()
     await Backup.filter(id=started.json["backup_id"]).update(status="ready", file=b'{"format":"custody-backup"}',

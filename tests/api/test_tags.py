@@ -25,8 +25,11 @@ VAULT_TAGS = "/api/v1/vault/tags"
 
 
 async def _api(client: AppClient, role: str = "ADMIN", *, beside: Api | None = None) -> Api:
-    caller = await make_caller(role=role, workspace_id=beside.caller.workspace_id if beside else None)
-    return Api(client, caller)
+    """A caller with ``role``: an API user, or for OWNER the workspace's owner on their paired device."""
+    workspace_id = beside.caller.workspace_id if beside else None
+    if role == "OWNER":
+        return Api(client, await make_owner(workspace_id=workspace_id))
+    return Api(client, await make_caller(role=role, workspace_id=workspace_id))
 
 
 async def _tag(api: Api, label: str, **fields: Any) -> dict[str, Any]:

@@ -71,6 +71,11 @@ async def make_owner(*, workspace_id: str | None = None, email: str | None = Non
     return owner
 
 
+async def workspace_owner(workspace_id: str) -> DeviceCaller:
+    """The owner's device of a workspace made here, or a new owner for one that has none."""
+    return _owners.get(workspace_id) or await make_owner(workspace_id=workspace_id)
+
+
 async def make_person(*, workspace_id: str, role: str, email: str | None = None) -> DeviceCaller:
     """A person with ``role`` and an active device paired the documented way, logged in on it:
     invited, the invitation accepted (its pairing token), the device registered, and its
@@ -78,7 +83,7 @@ async def make_person(*, workspace_id: str, role: str, email: str | None = None)
     A VIEWER gets no device (the role uses none): ``token`` and ``device_id`` stay None."""
     if role == "OWNER":
         return await make_owner(workspace_id=workspace_id, email=email)
-    owner = _owners.get(workspace_id) or await make_owner(workspace_id=workspace_id)
+    owner = await workspace_owner(workspace_id)
     owner_principal = await auth.authenticate(await owner.login())
     email = email or f"{role.lower()}-{uuid.uuid4().hex[:8]}@acme.test"
     key = SigningKey.generate()
