@@ -17,9 +17,10 @@ Rules every path follows (docs/users.md):
   the address belongs to a person of another company is never revealed.
 - A removed member's devices in the workspace are revoked, and so are the devices of a member
   whose role becomes one that uses no device (VIEWER).
-- **The owner is a person with a paired device**: an API user is never OWNER (400
-  ``OWNER_MUST_BE_A_PERSON``, even for the operator); the owner's first device is enrolled with a
-  secret the operator confirms (domain/devices.py).
+- **The owner is a person with a paired device**: an API user is never OWNER (403
+  ``ROLE_NOT_GRANTABLE`` through the API, 400 ``OWNER_MUST_BE_A_PERSON`` for the operator's
+  tooling); the owner's first device is enrolled with a secret the operator confirms
+  (domain/devices.py).
 """
 
 from __future__ import annotations
