@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from domain.change_approvals.registry import ACTION_KEYS
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("custody", "api", "actors", "schedules", "domain", "models", "core", "threshold", "client",
             "common", "config")
@@ -68,5 +70,4 @@ def test_a_worker_that_loads_the_apply_actor_knows_every_gated_action():
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     # Then every action of the spec is registered, by the domain that gates it
     assert result.returncode == 0, result.stderr
-    from domain.change_approvals.registry import ACTION_KEYS
     assert result.stdout.strip().split(",") == list(ACTION_KEYS)
