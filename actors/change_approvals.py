@@ -1,4 +1,9 @@
-"""Change approvals (queue ``change_approvals``): apply approved changes, push notifications, expiry."""
+"""Change approvals (queue ``change_approvals``): apply approved changes, push notifications, expiry.
+
+The apply actor replays a change through the gated domain that registered its action
+(domain/change_approvals/registry.py), so this module imports every gated domain: a worker that
+loads it can apply every action.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,14 @@ import logging
 from core.jobs import actor, command_actor
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
-from domain.change_approvals import notify, requests
+from domain import groups, tags, users, whitelist
+from domain.change_approvals import notify, registry, requests, rules
+from domain.policies import service as policies
+
+#: The gated domains whose registrations the apply actor needs (imported for that effect).
+GATED_DOMAINS = (groups, policies, rules, tags, users, whitelist)
+if registry.missing():  # a gated domain that stopped registering its action would fail every apply of it
+    raise RuntimeError(f"change approval actions not registered: {', '.join(registry.missing())}")
 
 logger = logging.getLogger(__name__)
 

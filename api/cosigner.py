@@ -2,7 +2,8 @@
 
 The spec's co-signer part endpoints (POST /part, GET /part/{id}, POST /part/{id}/commit) plus
 the endpoints a co-signer polls and posts its protocol messages to; all take a bearer token of
-an API user or paired device with SIGN_TRANSACTION and X-Workspace-Id. Byte values inside
+an API user or paired device with SIGN_TRANSACTION and X-Workspace-Id. Only the co-signer the
+owner designated (PUT /designation) takes the seat of a new key set. Byte values inside
 protocol packages are lowercase hex (points and scalars, as in threshold.frost / threshold.dkg),
 messages and ciphertexts are base64. See docs/signing.md.
 
@@ -20,6 +21,8 @@ from api.context import workspace
 from api.contract import endpoint
 from api.schemas.cosigner import (
     CommitmentSubmission,
+    CosignerDesignation,
+    CosignerDesignationUpdate,
     CosignerPart,
     CosignerPartRegistration,
     DkgComplaint,
@@ -64,11 +67,15 @@ async def register_part(request: Request, body: CosignerPartRegistration) -> Cos
 
 @bp.get("/part/<part_id:uuid>")
 @endpoint(summary="A co-signer part: config, device_id, workspace_id", tag=_TAG,
-          description="For the co-signer that registered it, or a member who manages backups (VIEW_WORKSPACE).",
+          description="For the co-signer that registered it, or a member who manages backups (VIEW_WORKSPACE). "
+                      "The config holds key material: every read is audited (cosigner_part.read) and announced "
+                      "to the owner and the administrators.",
           responses={200: CosignerPart}, workspace=True, errors=_NO_PART)
 async def get_part(request: Request, part_id: uuid.UUID) -> CosignerPart:
     caller, ws = await workspace(request)
-    return CosignerPart.of(await cosigner.get_part(principal=caller, workspace_id=ws.id, part_id=part_id))
+    async with unit_of_work():  # the read is audited and announced in the same transaction
+        part = await cosigner.get_part(principal=caller, workspace_id=ws.id, part_id=part_id)
+    return CosignerPart.of(part)
 
 
 @bp.post("/part/<part_id:uuid>/commit")
@@ -215,3 +222,30 @@ async def put_policy(request: Request, body: SigningPolicyUpdate) -> SigningPoli
         policy = await sessions.set_policy(principal=caller, workspace_id=ws.id,
                                            cosigner_required=body.cosigner_required)
     return SigningPolicy.of(policy)
+
+
+# --- the designated co-signer ----------------------------------------------------------------------
+
+
+@bp.get("/designation")
+@endpoint(summary="Who may take the co-signer seat of the workspace's key sets (VIEW_WORKSPACE)", tag=_TAG,
+          responses={200: CosignerDesignation}, workspace=True, errors={404: ["COSIGNER_NOT_DESIGNATED"]})
+async def get_designation(request: Request) -> CosignerDesignation:
+    caller, ws = await workspace(request)
+    return CosignerDesignation.of(await cosigner.designation(principal=caller, workspace_id=ws.id))
+
+
+@bp.put("/designation")
+@endpoint(summary="Owner: designate the co-signer, an API user or a paired device (MANAGE_SIGNING_POLICY)",
+          description="Only the designated co-signer takes the seat of new key sets; seated key sets keep their "
+                      "co-signer. The designee's role must hold SIGN_TRANSACTION; a person is designated by their "
+                      "paired device. Audited (cosigner.designated) and announced to the owner and the "
+                      "administrators.",
+          tag=_TAG, body=CosignerDesignationUpdate, responses={200: CosignerDesignation}, workspace=True,
+          errors={400: ["COSIGNER_NOT_ELIGIBLE"], 404: ["USER_NOT_FOUND", "DEVICE_NOT_FOUND"]})
+async def put_designation(request: Request, body: CosignerDesignationUpdate) -> CosignerDesignation:
+    caller, ws = await workspace(request)
+    async with unit_of_work():
+        row = await cosigner.designate(principal=caller, workspace_id=ws.id, user_id=body.user_id,
+                                       device_id=body.device_id)
+    return CosignerDesignation.of(row)

@@ -25,7 +25,8 @@ from domain import transaction_approvals as approvals
 bp = Blueprint("transaction_approvals", url_prefix="/api/v1")
 
 _TAG = "transactions"
-_VOTE_ERRORS = {403: ["TRANSACTION_VOTE_DEVICE_REQUIRED", "TRANSACTION_VOTE_NOT_ALLOWED"],
+_VOTE_ERRORS = {403: ["TRANSACTION_VOTE_DEVICE_REQUIRED", "TRANSACTION_VOTE_NOT_ALLOWED",
+                      "TRANSACTION_VOTE_BY_INITIATOR"],
                 404: ["TRANSACTION_NOT_FOUND"], 409: ["TRANSACTION_VOTE_CONFLICT", "TRANSACTION_NOT_AWAITING_APPROVALS"]}
 
 

@@ -86,6 +86,8 @@ async def revoke_invitation(request: Request, invitation_id: uuid.UUID) -> Invit
 
 @bp.post("/invitations/accept")
 @endpoint(summary="The invited person accepts with the emailed token (no bearer); answers a pairing token",
+          description="The owner of a new workspace gets an owner enrollment secret instead (pairing.kind "
+                      "owner_enrollment): the operator confirms the device it registers (docs/users.md).",
           tag=_TAG, body=InvitationAccept, responses={200: InvitationAccepted}, auth=False,
           errors={400: ["INVITATION_INVALID"], 409: ["USER_ALREADY_MEMBER", "OWNER_EXISTS"]})
 async def accept_invitation(request: Request, body: InvitationAccept) -> InvitationAccepted:

@@ -60,7 +60,8 @@ async def current_ownership_transfer(request: Request) -> OwnershipTransfer:
 @endpoint(summary="Owner: start transferring the ownership to another member, who must accept "
                   "(TRANSFER_OWNERSHIP)", tag="workspaces", body=OwnershipTransferStart,
           responses={201: OwnershipTransfer}, workspace=True,
-          errors={404: ["USER_NOT_FOUND"], 409: ["OWNERSHIP_TRANSFER_TO_SELF", "OWNERSHIP_TRANSFER_PENDING"]})
+          errors={404: ["USER_NOT_FOUND"], 409: ["OWNERSHIP_TRANSFER_TO_SELF", "OWNERSHIP_TRANSFER_PENDING",
+                                                 "OWNERSHIP_RECIPIENT_NOT_ELIGIBLE"]})
 async def start_ownership_transfer(request: Request, body: OwnershipTransferStart) -> OwnershipTransfer:
     caller, ws = await workspace(request)
     async with unit_of_work():
@@ -82,7 +83,8 @@ async def cancel_ownership_transfer(request: Request) -> OwnershipTransfer:
 @bp.post("/workspace/ownership-transfer/accept")
 @endpoint(summary="The named member accepts: they become OWNER, the previous owner ADMIN", tag="workspaces",
           responses={200: OwnershipTransfer}, workspace=True,
-          errors={**_TRANSFER_NOT_FOUND, 403: ["NOT_TRANSFER_RECIPIENT"], 409: ["OWNERSHIP_TRANSFER_STALE"]})
+          errors={**_TRANSFER_NOT_FOUND, 403: ["NOT_TRANSFER_RECIPIENT", "OWNERSHIP_ACCEPT_DEVICE_REQUIRED"],
+                  409: ["OWNERSHIP_TRANSFER_STALE", "OWNERSHIP_RECIPIENT_NOT_ELIGIBLE"]})
 async def accept_ownership_transfer(request: Request) -> OwnershipTransfer:
     caller, ws = await workspace(request)
     async with unit_of_work():

@@ -391,6 +391,7 @@ async def setup_workspace(settings: Any, vault_count: int, base: str | None, dea
     from core.unit_of_work import unit_of_work
     from domain import auth, companies, users, vaults, wallets, whitelist, workspaces
     from domain.networks import devnet_chain
+    from domain.signing import cosigner as cosigner_seat
     from domain.webhooks import management
     from models.keys import KeySet
     from models.wallets import Wallet
@@ -424,6 +425,8 @@ async def setup_workspace(settings: Any, vault_count: int, base: str | None, dea
                                             event_types=["transaction.*"])
 
     signer, signer_key, _ = await member("SIGNER")
+    async with unit_of_work():  # only the designated co-signer takes a key set's seat
+        await cosigner_seat.designate(principal=None, workspace_id=workspace.id, user_id=signer.user.id)
     Sanic.test_mode = True
     app_client = AppClient(create_app(settings, name="custody_chaos"))
     await app_client.start()

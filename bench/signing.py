@@ -117,6 +117,7 @@ async def end_to_end(sequential: int, concurrent: int) -> tuple[float, float]:
     from core.unit_of_work import unit_of_work
     from custody.wiring import close_database, migrate, open_database, setup_broker
     from domain import companies, users, workspaces
+    from domain.signing import cosigner as cosigner_seat
     from domain.signing import keys, sessions
     from models.keys import KeySet
     from models.sessions import SigningSession
@@ -145,6 +146,8 @@ async def end_to_end(sequential: int, concurrent: int) -> tuple[float, float]:
                                                           network_type="testnet")
             member = await users.create_api_user(principal=None, workspace_id=workspace.id, name="co-signer",
                                                  role="SIGNER", public_key=bytes(cosigner_key.verify_key))
+            # Only the designated co-signer takes a key set's seat (as custody bootstrap designates its API user)
+            await cosigner_seat.designate(principal=None, workspace_id=workspace.id, user_id=member.user.id)
             vault = await Vault.create(workspace_id=workspace.id, name="Bench vault")
             await keys.request_key_generation(vault=vault)
         Sanic.test_mode = True

@@ -335,6 +335,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
     from custody.wiring import setup_broker
     from domain import deposits, vaults, wallets
     from domain.networks import devnet_chain
+    from domain.signing import cosigner as cosigner_seat
     from domain.signing import sessions
     from domain.withdrawals import create
     from domain.withdrawals.create import WithdrawalRequest
@@ -358,6 +359,8 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         for index in range(workspace_count):
             workspace = await new_workspace()
             member, _, cosigner_key = await api_user(workspace.id, role="SIGNER")
+            async with unit_of_work():  # only the designated co-signer takes a key set's seat
+                await cosigner_seat.designate(principal=None, workspace_id=workspace.id, user_id=member.user.id)
             workspaces.append(workspace)
             cosigners.append(CoSigner(
                 app_client,

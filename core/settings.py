@@ -159,6 +159,14 @@ class Settings(BaseSettings):
     #: A pending ownership transfer can be accepted for this long.
     ownership_transfer_ttl_seconds: int = Field(72 * 3600, ge=300, validation_alias=AliasChoices(
         "OWNERSHIP_TRANSFER_TTL_SECONDS", "ownership_transfer_ttl_seconds"))
+    #: How long an owner enrollment secret (``custody bootstrap``, ``custody owner enroll``, an owner
+    #: invitation's acceptance) can register the owner's device (docs/users.md).
+    owner_enrollment_ttl_seconds: int = Field(72 * 3600, ge=300, validation_alias=AliasChoices(
+        "OWNER_ENROLLMENT_TTL_SECONDS", "owner_enrollment_ttl_seconds"))
+    #: A recovery enrollment (the owner still has an active device) can be confirmed only this long
+    #: after it was announced, so that an owner who did not ask for it can cancel it.
+    owner_recovery_delay_seconds: int = Field(48 * 3600, ge=0, validation_alias=AliasChoices(
+        "OWNER_RECOVERY_DELAY_SECONDS", "owner_recovery_delay_seconds"))
     #: How email leaves: ``file`` (one .eml file per message under ``<data dir>/mail``, for
     #: development) or ``smtp`` (``SMTP_URL``).
     mail_backend: Literal["file", "smtp"] = Field("file", validation_alias=AliasChoices("MAIL_BACKEND",

@@ -8,7 +8,10 @@
     custody scheduler                   periodic jobs (leader-elected; only enqueues)
     custody dev [--port 8000]           all of the above together; embedded PostgreSQL/Redis
                                         when DATABASE_URL / REDIS_URL are unset
-    custody bootstrap --out FILE        first company, workspace, owner and API user
+    custody bootstrap --out FILE        first company, workspace, owner (and the enrollment secret of
+                                        the owner's device) and API user
+    custody owner enroll|devices|confirm-device   the owner's device: enrollment, recovery, the
+                                        operator's fingerprint check (custody/owner.py)
     custody queues [--json] [--watch N] queue depths (Redis) and outbox state (PostgreSQL)
     custody queues requeue|purge QUEUE  dead letters back to their queue, or deleted (filters, confirmation)
     custody faucet --network N --address A --amount X   credit a devnet (or solana-local) address
@@ -132,12 +135,13 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
     import json
 
     from common.files import write_private_file
+    from core.clock import rfc3339
     from core.settings import get_settings
     from core.unit_of_work import unit_of_work
     from custody.embedded import with_embedded_servers
     from custody.readiness import wait_for_service
     from custody.wiring import close_database, migrate, open_database, setup_broker
-    from domain.bootstrap import bootstrap
+    from domain.bootstrap import BootstrapResult, bootstrap
 
     settings = get_settings()
     out = Path(args.out)
@@ -146,6 +150,9 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
         sys.exit(f"custody: {out} is a symbolic link; refusing to write credentials through it")
     if out.exists() and not args.force:
         sys.exit(f"custody: {out} exists; pass --force to overwrite")
+    enrollment_out = Path(args.owner_enrollment_out) if args.owner_enrollment_out else None
+    if enrollment_out is not None and (enrollment_out.is_symlink() or (enrollment_out.exists() and not args.force)):
+        sys.exit(f"custody: {enrollment_out} is a symbolic link or exists (--force overwrites a file)")
     base_url = args.base_url or settings.base_url
     # Right after `scripts/dev &`: the service (and the embedded servers it starts) first.
     if args.wait > 0 and not wait_for_service(base_url, timeout=args.wait):
@@ -155,7 +162,7 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
     if not (settings.database_url and settings.redis_url):
         settings, servers = with_embedded_servers(settings)
 
-    async def run() -> dict:
+    async def run() -> tuple[dict, BootstrapResult]:
         await migrate(settings)
         setup_broker(settings, worker=False)
         await open_database(settings)
@@ -177,10 +184,10 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
             "client_type": "user",
             "private_key": result.private_key,
             "public_key": result.public_key,
-        }
+        }, result
 
     try:
-        credentials = asyncio.run(run())
+        credentials, result = asyncio.run(run())
     finally:
         if servers is not None:
             servers.stop()  # type: ignore[attr-defined]
@@ -188,6 +195,16 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
     write_private_file(out, json.dumps(credentials, indent=2))
     print(f"bootstrap: workspace {credentials['workspace_id']}, API user {credentials['client_id']}; "
           f"credentials written to {out} (mode 0600)")
+    enrollment = {"base_url": credentials["base_url"], "workspace_id": result.workspace_id,
+                  "owner_id": result.owner_id, "owner_enrollment_secret": result.owner_enrollment_secret,
+                  "expires_at": rfc3339(result.owner_enrollment_expires_at), "not_before": None}
+    if enrollment_out is not None:
+        write_private_file(enrollment_out, json.dumps(enrollment, indent=2))
+    print(f"owner {args.owner_email}: enrollment secret for the owner's device (shown once; expires "
+          f"{enrollment['expires_at']}):\n\n    {result.owner_enrollment_secret}\n\n"
+          + (f"written to {enrollment_out} (mode 0600). " if enrollment_out is not None else "")
+          + "Register the owner's device with it (examples/owner_device.py), then confirm its fingerprint "
+          "with the owner: custody owner confirm-device (docs/users.md)")
     return 0
 
 
@@ -258,6 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", default=None, help="the service's URL, written to the file; default CUSTODY_BASE_URL")
     p.add_argument("--wait", type=float, default=120.0,
                    help="seconds to wait for the service at the base URL to answer (0: do not wait)")
+    p.add_argument("--owner-enrollment-out", default=None, metavar="FILE",
+                   help="also write the owner's enrollment (the device's secret, mode 0600) to FILE")
     p.add_argument("--force", action="store_true")
     p.set_defaults(func=cmd_bootstrap)
 
@@ -279,13 +298,32 @@ def build_parser() -> argparse.ArgumentParser:
             action.add_argument("--ready", dest="kind", action="store_const", const="ready", default="dead",
                                 help="purge ready messages instead of dead letters")
         action.set_defaults(func=queues, json=False, watch=None)
+
+    p = sub.add_parser("owner", help="the owner's device: enroll, list, confirm (operator)",
+                       description="The operator's side of the owner's device (custody/owner.py, docs/users.md).")
+    commands = p.add_subparsers(dest="owner_command", required=True)
+    owner = LazyHandler("custody.owner:cmd_owner")
+    for name, text in (("enroll", "a one-time enrollment secret for the owner's device (first, or a recovery)"),
+                       ("devices", "the owner's devices and their fingerprints"),
+                       ("confirm-device", "confirm the owner's enrolled device after comparing its fingerprint")):
+        command = commands.add_parser(name, help=text)
+        command.add_argument("--workspace", default=None, help="workspace id (default: the only one)")
+        command.add_argument("--json", action="store_true", help="machine-readable output")
+        command.set_defaults(func=owner, out=None)
+        if name == "enroll":
+            command.add_argument("--out", default=None, help="also write the enrollment to FILE (mode 0600)")
+            command.add_argument("--base-url", default=None, help="written to the file; default CUSTODY_BASE_URL")
+        if name == "confirm-device":
+            command.add_argument("--device", required=True, help="the device id (custody owner devices)")
+            command.add_argument("--fingerprint", required=True,
+                                 help="as the owner reads it from the device (spaces and case are ignored)")
     return parser
 
 
 #: One-shot commands whose answer is what they print: the INFO lines of the servers they open
 #: (embedded PostgreSQL, Tortoise) would only bury it, so they log warnings and errors unless
 #: LOG_LEVEL says otherwise.
-QUIET_COMMANDS = frozenset({"bootstrap", "faucet", "queues", "migrate"})
+QUIET_COMMANDS = frozenset({"bootstrap", "faucet", "queues", "migrate", "owner"})
 
 
 def _delegated(program: str, argv: list[str]) -> int:

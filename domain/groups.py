@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 from core import clock
 from domain import audit
@@ -22,13 +23,15 @@ from domain.auth import Principal
 from domain.change_approvals import pools, registry
 from domain.change_approvals.gate import gate
 from domain.change_approvals.registry import MANAGE_GROUPS
-from domain.errors import Conflict, NotFound, field_error
+from domain.errors import Conflict, NotFound, PermissionDenied, ValidationFailed, field_error
 from domain.permissions import Permission
 from models.change_approvals import ActionRule
 from models.groups import Group, GroupMember
-from models.users import WorkspaceMember
+from models.users import User, WorkspaceMember
 
 MAX_MEMBERS = 100
+#: How many members a group change's display names (the payload keeps them all).
+DISPLAY_USERS = 10
 
 
 @dataclass(frozen=True)
@@ -202,3 +205,49 @@ async def change_members(*, principal: Principal | None, workspace_id: uuid.UUID
     return await record(group)
 
 
+
+
+# --- the Manage groups action of the change approvals ---------------------------------------------
+
+
+async def _approval_display(*, workspace_id: uuid.UUID, payload: registry.Payload) -> dict[str, Any] | None:
+    """The spec's display: the group's name, and the first members a membership change names."""
+    operation = registry.operation_of(payload)
+    if operation not in ("update", "delete", "add_members", "remove_members"):
+        return None
+    group = await Group.get_or_none(id=payload["group_uuid"], workspace_id=workspace_id)
+    display: dict[str, Any] = {"group_name": group.name if group else None}
+    if operation in ("add_members", "remove_members"):
+        ids = payload["user_uuids"][:DISPLAY_USERS]
+        found = {str(u.id): u for u in await User.filter(id__in=ids)}
+        display["users"] = [registry.participant(found[i]) for i in ids if i in found]
+    return display
+
+
+async def _apply_approved(*, workspace_id: uuid.UUID, payload: registry.Payload,
+                          principal: Principal | None) -> None:
+    """Replay an approved change with the initiator's rights of now (``principal``)."""
+    operation = registry.operation_of(payload)
+    if principal is None:
+        raise PermissionDenied("the initiator's rights are needed to apply this change", code="INITIATOR_RIGHTS_LOST")
+    if operation == "create":
+        await create_group(principal=principal, workspace_id=workspace_id, name=payload["name"],
+                           threshold=payload["threshold"], member_ids=[uuid.UUID(u) for u in payload["user_uuids"]])
+        return
+    group_id = uuid.UUID(payload["group_uuid"])
+    if operation == "update":
+        await update_group(principal=principal, workspace_id=workspace_id, group_id=group_id,
+                           name=payload.get("name"), threshold=payload.get("threshold"))
+    elif operation == "delete":
+        await delete_group(principal=principal, workspace_id=workspace_id, group_id=group_id)
+    elif operation in ("add_members", "remove_members"):
+        await change_members(principal=principal, workspace_id=workspace_id, group_id=group_id,
+                             user_ids=[uuid.UUID(u) for u in payload["user_uuids"]], add=operation == "add_members")
+    else:
+        raise ValidationFailed(f"unknown operation {operation!r}")
+
+
+registry.register(registry.GatedAction(
+    key=MANAGE_GROUPS, display_name="Manage groups",
+    operations=("create", "update", "delete", "add_members", "remove_members"),
+    display=_approval_display, apply=_apply_approved, recheck_initiator=True))

@@ -6,11 +6,14 @@ creation, invitation or role change gives it (domain/users.py). It moves like th
 audited and announced to the workspace's administrators:
 
 1. The owner starts a transfer to another active member (:func:`start_transfer`, TRANSFER_OWNERSHIP).
-   At most one is pending per workspace; it expires after ``OWNERSHIP_TRANSFER_TTL_SECONDS``.
-2. The named member accepts it with their own credentials (:func:`accept_transfer`): they become
-   OWNER and the previous owner becomes ADMIN, in one transaction (a partial unique index keeps
-   one OWNER per workspace whatever runs concurrently). The member may decline instead, and the
-   owner may cancel while it is pending.
+   **The owner is a person with a paired device**: the member must be a person (never an API
+   user, whose key alone would then start backups) with an active device in the workspace, else
+   409 OWNERSHIP_RECIPIENT_NOT_ELIGIBLE. At most one transfer is pending per workspace; it
+   expires after ``OWNERSHIP_TRANSFER_TTL_SECONDS``.
+2. The named member accepts it from that paired device (:func:`accept_transfer`; 403
+   OWNERSHIP_ACCEPT_DEVICE_REQUIRED otherwise): they become OWNER and the previous owner becomes
+   ADMIN, in one transaction (a partial unique index keeps one OWNER per workspace whatever runs
+   concurrently). The member may decline instead, and the owner may cancel while it is pending.
 
 A workspace that has no owner yet gets its first one from the operator (``custody bootstrap``) or
 from the owner invitation of a workspace created by platform staff (domain/users.py).
@@ -30,6 +33,7 @@ from domain.errors import Conflict, NotFound, PermissionDenied
 from domain.permissions import Permission, WorkspaceRole
 from domain.webhooks import events
 from domain.webhooks.catalogue import WORKSPACE_OWNER_CHANGED
+from models.auth import Device
 from models.users import User, WorkspaceMember
 from models.workspaces import OwnershipTransfer
 
@@ -62,6 +66,17 @@ def _name(user: User) -> str:
     return user.email or user.api_user_name or str(user.id)
 
 
+async def _require_person_with_device(workspace_id: uuid.UUID, user: User) -> None:
+    """The owner is a person with an active paired device in the workspace (409 otherwise)."""
+    if user.user_type != "user":
+        reason = "an API user cannot own a workspace: the owner is a person with a paired device"
+    elif not await Device.exists(workspace_id=workspace_id, user_id=user.id, status="active"):
+        reason = "the member has no active paired device in this workspace"
+    else:
+        return
+    raise Conflict(reason, code="OWNERSHIP_RECIPIENT_NOT_ELIGIBLE", details={"user_id": str(user.id), "reason": reason})
+
+
 async def start_transfer(*, principal: Principal, workspace_id: uuid.UUID, new_owner_id: uuid.UUID) -> OwnershipTransfer:
     """The owner names the member who is to become owner; nothing changes until they accept."""
     principal.require(workspace_id, Permission.TRANSFER_OWNERSHIP)
@@ -71,6 +86,7 @@ async def start_transfer(*, principal: Principal, workspace_id: uuid.UUID, new_o
         .prefetch_related("user").first()
     if target is None or target.user.status != "active":
         raise NotFound("user not found", code="USER_NOT_FOUND")
+    await _require_person_with_device(workspace_id, target.user)
     if await _pending(workspace_id, lock=True) is not None:
         raise Conflict("an ownership transfer is already pending; cancel it first",
                        code="OWNERSHIP_TRANSFER_PENDING")
@@ -117,8 +133,11 @@ async def _for_recipient(principal: Principal, workspace_id: uuid.UUID) -> Owner
 
 
 async def accept_transfer(*, principal: Principal, workspace_id: uuid.UUID) -> OwnershipTransfer:
-    """The named member accepts: they become OWNER, the previous owner ADMIN."""
+    """The named member accepts, from their paired device: they become OWNER, the previous owner ADMIN."""
     transfer = await _for_recipient(principal, workspace_id)
+    if principal.device is None:
+        raise PermissionDenied("accept the ownership from your paired device", code="OWNERSHIP_ACCEPT_DEVICE_REQUIRED")
+    await _require_person_with_device(workspace_id, principal.user)
     owner = await WorkspaceMember.filter(workspace_id=workspace_id, role=WorkspaceRole.OWNER) \
         .select_for_update().first()
     recipient = await WorkspaceMember.filter(workspace_id=workspace_id, user_id=principal.user.id) \

@@ -104,6 +104,16 @@ PLATFORM_PERMISSIONS: dict[PlatformRole, frozenset[Permission]] = {
 }
 
 
+#: Roles that use no device: their holders never pair one, vote or sign from one (docs/users.md).
+#: Every other workspace role is used from a paired device (people) or an API key.
+NO_DEVICE_ROLES = frozenset({WorkspaceRole.VIEWER.value})
+
+
+def uses_device(role: str) -> bool:
+    """Whether a member with ``role`` may pair and use a device (every role but VIEWER)."""
+    return role in ROLE_PERMISSIONS and role not in NO_DEVICE_ROLES
+
+
 def permissions_of(role: str) -> frozenset[Permission]:
     """The permissions of a workspace role (empty for an unknown role)."""
     try:

@@ -18,7 +18,9 @@ The spec's rules (section "Tags"), and what this module decides where the spec i
 - **Delete** only when no vault carries the tag (TAG_ATTACHED_TO_VAULT) and nothing refers to it
   (TAG_IS_USED_IN_POLICY_RULE; see :func:`register_reference_provider`). The row is deleted;
   the audit entry keeps what it was, and the label can be used again.
-- **Attach and detach** (:func:`change_vault_tags`): per (vault, tag) pair, applied or rejected
+- **Attach and detach** (:func:`change_vault_tags`): naming a protected tag needs
+  MANAGE_PROTECTED_TAGS too (the owner's: detaching one would let a vault escape a rule; 403
+  otherwise, nothing applied). Per (vault, tag) pair, applied or rejected
   with a reason; the request as a whole fails only when it is malformed, or names one tag both
   to attach and to detach (400 TAG_ATTACH_DETACH_CONFLICT). Attaching an attached tag, or
   detaching one that is not attached, is applied, changes nothing and records nothing.
@@ -53,7 +55,7 @@ from domain import audit
 from domain.auth import Principal
 from domain.change_approvals import registry as approvals
 from domain.change_approvals.gate import gate
-from domain.errors import Conflict, NotFound, ValidationFailed, field_error
+from domain.errors import Conflict, NotFound, PermissionDenied, ValidationFailed, field_error
 from domain.permissions import Permission
 from models.tags import Tag, VaultTag
 from models.vaults import Vault
@@ -671,6 +673,19 @@ def _pair_details(vault: Vault, tag: Tag) -> tuple[uuid.UUID, dict[str, Any]]:
                     "is_protected": tag.is_protected}
 
 
+def _require_protected_rights(principal: Principal | None, workspace_id: uuid.UUID, protected: list[Tag]) -> None:
+    """Attaching or detaching a protected tag changes what policy rules see: it needs
+    MANAGE_PROTECTED_TAGS, like protecting one (403 PERMISSION_DENIED naming the tags)."""
+    if principal is None or not protected:
+        return
+    access = principal.require(workspace_id, Permission.EDIT_WORKSPACE)
+    if Permission.MANAGE_PROTECTED_TAGS not in access.permissions:
+        raise PermissionDenied(
+            "attaching or detaching a protected tag needs MANAGE_PROTECTED_TAGS: policy rules evaluate it",
+            code="PERMISSION_DENIED", details={"permission": Permission.MANAGE_PROTECTED_TAGS.value,
+                                               "role": access.role, "tag_ids": sorted(str(t.id) for t in protected)})
+
+
 async def change_vault_tags(*, principal: Principal | None, workspace_id: uuid.UUID,
                             change: VaultTagsChange) -> TagOperations:
     """POST /vault/tags: attach and detach tags on vaults, pair by pair (see :func:`_plan`).
@@ -686,6 +701,7 @@ async def change_vault_tags(*, principal: Principal | None, workspace_id: uuid.U
               .order_by("id").select_for_update(no_key=True)}
     tags = {tag.id: tag for tag in await Tag.filter(workspace_id=workspace_id, id__in=[*change.attach, *change.detach])
             .order_by("id").select_for_update(no_key=True)}
+    _require_protected_rights(principal, workspace_id, [tag for tag in tags.values() if tag.is_protected])
     carried: dict[uuid.UUID, set[uuid.UUID]] = {}
     for vault_id, tag_id in await VaultTag.filter(vault_id__in=list(vaults)).values_list("vault_id", "tag_id"):
         carried.setdefault(vault_id, set()).add(tag_id)
@@ -711,3 +727,47 @@ async def change_vault_tags(*, principal: Principal | None, workspace_id: uuid.U
     await audit.record_each(action="tag.attached", object_type="tag", actor_id=actor, workspace_id=workspace_id,
                             objects=[_pair_details(vault, tag) for vault, tag in plan.attach])
     return TagOperations(applied=plan.applied, rejected=plan.rejected)
+
+
+# --- the change approvals' Manage tags (registered here; applied whatever the initiator's rights) ---
+
+
+def _tag_display(tag: Tag) -> dict[str, Any]:
+    return {"id": str(tag.id), "label": tag.label, "color": tag.color, "is_protected": tag.is_protected}
+
+
+async def _approval_display(*, workspace_id: uuid.UUID, payload: approvals.Payload) -> dict[str, Any] | None:
+    """The spec's display: the tag of an update or delete; the vaults and tags of an attach/detach."""
+    operation = approvals.operation_of(payload)
+    if operation in ("update", "delete"):
+        tag = await Tag.get_or_none(id=payload["tag_id"], workspace_id=workspace_id)
+        return {"tag": _tag_display(tag) if tag else None}
+    if operation == "attach_detach":
+        tag_ids = [*payload["tag_ids_to_attach"], *payload["tag_ids_to_detach"]]
+        found_tags = {str(t.id): t for t in await Tag.filter(id__in=tag_ids, workspace_id=workspace_id)}
+        found_vaults = {str(v.id): v for v in await Vault.filter(id__in=payload["vault_ids"], workspace_id=workspace_id)}
+        return {"vaults": [{"id": i, "name": found_vaults[i].name} for i in payload["vault_ids"] if i in found_vaults],
+                "tags": [{**_tag_display(found_tags[i]),
+                          "operation": ATTACH if i in payload["tag_ids_to_attach"] else DETACH}
+                         for i in tag_ids if i in found_tags]}
+    return None
+
+
+async def _apply_approved(*, workspace_id: uuid.UUID, payload: approvals.Payload, principal: Principal | None) -> None:
+    operation = approvals.operation_of(payload)
+    if operation == NewTag.operation:
+        await create_tag(principal=None, workspace_id=workspace_id, tag=NewTag.from_payload(payload))
+    elif operation == TagChange.operation:
+        await update_tag(principal=None, workspace_id=workspace_id, change=TagChange.from_payload(payload))
+    elif operation == TagDeletion.operation:
+        await delete_tag(principal=None, workspace_id=workspace_id, deletion=TagDeletion.from_payload(payload))
+    elif operation == VaultTagsChange.operation:
+        await change_vault_tags(principal=None, workspace_id=workspace_id,
+                                change=VaultTagsChange.from_payload(payload))
+    else:
+        raise ValidationFailed(f"unknown operation {operation!r}")
+
+
+approvals.register(approvals.GatedAction(key=approvals.MANAGE_TAGS, display_name="Manage tags",
+                                         operations=("create", "update", "delete", "attach_detach"),
+                                         display=_approval_display, apply=_apply_approved))

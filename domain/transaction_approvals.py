@@ -5,8 +5,18 @@ requirement found in its stored check results (``details.approval`` of each requ
 result, from the policy or AML check: ``{approver_user_ids, group_id, threshold, source}``),
 expiring after ``TRANSACTION_APPROVAL_EXPIRY_SECONDS``.
 
+* **Four eyes** (maker and checker are different people; not configurable, the project's
+  invariant): the withdrawal's initiator (``created_by``: the person behind a device token, or
+  the API user whose key created it) is left out of every requirement when the request opens,
+  and their vote is refused (403 TRANSACTION_VOTE_BY_INITIATOR). A requirement that can no
+  longer reach its threshold without them (or whose group resolved to too few people) declines
+  the withdrawal at once, ``error_code`` APPROVAL_UNREACHABLE, by the outbox command
+  ``transaction_approvals.settle``: holding it would keep its funds and window room until expiry
+  with no outcome possible but expiry.
 * **Votes** come only from a paired device (403 TRANSACTION_VOTE_DEVICE_REQUIRED otherwise) of
-  a user named by at least one requirement (403 TRANSACTION_VOTE_NOT_ALLOWED). One vote per
+  a user named by at least one requirement (403 TRANSACTION_VOTE_NOT_ALLOWED), whose rights are
+  checked again at the vote: still a member, with an active role that uses a device, voting
+  from an active device (403 TRANSACTION_VOTE_NOT_ALLOWED, ``details.reason``). One vote per
   user; the same vote again changes nothing; the opposite one is 409 TRANSACTION_VOTE_CONFLICT.
   A user's approve counts toward every requirement that names them.
 * **Outcome**: the first decline by an eligible approver declines the withdrawal
@@ -33,18 +43,22 @@ from datetime import timedelta
 from typing import Any
 
 from core import clock
+from core.outbox import add_command
 from core.settings import get_settings
 from domain import audit, transactions
 from domain.auth import Principal
 from domain.errors import Conflict, DomainError, NotFound
-from domain.permissions import Permission
+from domain.permissions import Permission, uses_device
 from domain.webhooks.catalogue import TRANSACTION_APPROVAL_VOTED
 from domain.webhooks.events import emit_event
 from domain.withdrawals import ledger, pipeline, statuses
+from models.auth import Device
 from models.policies import TransactionApproval, TransactionApprovalVote
 from models.transactions import Transaction
+from models.users import WorkspaceMember
 
 EXPIRE = "transaction_approvals.expire"
+SETTLE = "transaction_approvals.settle"
 APPROVE, DECLINE = "approve", "decline"
 PENDING, APPROVED, DECLINED, EXPIRED, CLOSED = "pending", "approved", "declined", "expired", "closed"
 
@@ -59,6 +73,11 @@ class VoteNotAllowed(DomainError):
     code = "TRANSACTION_VOTE_NOT_ALLOWED"
 
 
+class VoteByInitiator(DomainError):
+    status = 403
+    code = "TRANSACTION_VOTE_BY_INITIATOR"
+
+
 class VoteConflict(Conflict):
     code = "TRANSACTION_VOTE_CONFLICT"
 
@@ -68,20 +87,33 @@ class NotAwaitingApprovals(Conflict):
 
 
 def requirements_of(tx: Transaction) -> list[dict[str, Any]]:
-    """Every approval requirement of the stored check results (contract 1), in check order."""
+    """Every approval requirement of the stored check results (contract 1), in check order, with
+    the withdrawal's initiator left out of its approvers (four eyes; ``initiator_excluded`` says
+    whether the rule named them)."""
+    initiator = str(tx.created_by) if tx.created_by else None
     found = []
     for result in tx.checks or []:
         approval = (result.get("details") or {}).get("approval") if result.get("verdict") == "require_approval" \
             else None
         if approval:
-            found.append({"approver_user_ids": [str(u) for u in approval.get("approver_user_ids", [])],
+            named = [str(u) for u in approval.get("approver_user_ids", [])]
+            found.append({"approver_user_ids": [u for u in named if u != initiator],
                           "group_id": approval.get("group_id"), "threshold": int(approval.get("threshold", 1)),
-                          "source": approval.get("source") or result.get("check")})
+                          "source": approval.get("source") or result.get("check"),
+                          "initiator_excluded": initiator in named})
     return found
 
 
+def first_unmeetable(requirements: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The first requirement with fewer approvers than its threshold (None: every one can be met)."""
+    return next((r for r in requirements if len(r["approver_user_ids"]) < r["threshold"]), None)
+
+
 async def on_transition(tx: Transaction, previous: str, status: str) -> None:
-    """Open the request on entering awaiting_approvals; close it when the withdrawal leaves another way."""
+    """Open the request on entering awaiting_approvals; close it when the withdrawal leaves another way.
+
+    A requirement that cannot be met from the start (the initiator left out) is declined right
+    after this transaction commits (:func:`settle`): a listener does not move the withdrawal."""
     if status == statuses.AWAITING_APPROVALS:
         requirements = requirements_of(tx)
         approvers = sorted({u for r in requirements for u in r["approver_user_ids"]})
@@ -95,6 +127,10 @@ async def on_transition(tx: Transaction, previous: str, status: str) -> None:
             if previous != statuses.FROZEN:
                 existing.requirements, existing.approver_ids = requirements, approvers
             await existing.save()
+            requirements = existing.requirements
+        if first_unmeetable(requirements) is not None:
+            await add_command(actor_name=SETTLE, payload={"transaction_id": str(tx.id)},
+                              workspace_id=tx.workspace_id)  # type: ignore[attr-defined]
     elif previous == statuses.AWAITING_APPROVALS:
         await TransactionApproval.filter(transaction_id=tx.id, status=PENDING).update(
             status=CLOSED, decided_at=clock.now(), updated_at=clock.now())
@@ -134,14 +170,30 @@ async def _approval_of(workspace_id: uuid.UUID, transaction_id: uuid.UUID, *, lo
     return tx, approval
 
 
+async def _check_voter(principal: Principal, workspace_id: uuid.UUID) -> None:
+    """The voter's rights now: a member with an active role that uses a device, from an active
+    device of theirs in this workspace (read again, not taken from the token's snapshot)."""
+    access = principal.require(workspace_id, Permission.VIEW_WORKSPACE)
+    if principal.device is None:
+        raise VoteDeviceRequired("votes on transactions are accepted only from the approver's paired device")
+    member = await WorkspaceMember.get_or_none(workspace_id=workspace_id, user_id=principal.user.id)
+    if member is None or member.role_status != "ROLE_STATUS_ACTIVE" or not uses_device(member.role):
+        raise VoteNotAllowed("your role no longer lets you vote from a device",
+                             details={"reason": "role", "role": member.role if member else access.role})
+    if not await Device.exists(id=principal.device.id, user_id=principal.user.id, workspace_id=workspace_id,
+                               status="active"):
+        raise VoteNotAllowed("this device is no longer active", details={"reason": "device"})
+
+
 async def vote(*, principal: Principal, workspace_id: uuid.UUID, transaction_id: uuid.UUID, decision: str,
                reason: str | None = None) -> tuple[Transaction, TransactionApproval]:
     """An approver's vote from their paired device (see the module docstring)."""
-    principal.require(workspace_id, Permission.VIEW_WORKSPACE)
-    if principal.device is None:
-        raise VoteDeviceRequired("votes on transactions are accepted only from the approver's paired device")
+    await _check_voter(principal, workspace_id)
+    assert principal.device is not None
     tx, approval = await _approval_of(workspace_id, transaction_id, lock=True)
     user_id = str(principal.user.id)
+    if tx.created_by is not None and str(tx.created_by) == user_id:
+        raise VoteByInitiator("you initiated this withdrawal: another person must approve it (four eyes)")
     if user_id not in approval.approver_ids:
         raise VoteNotAllowed("you are not among the approvers of this transaction")
     existing = await TransactionApprovalVote.get_or_none(approval_id=approval.id, user_id=principal.user.id)
@@ -181,6 +233,32 @@ async def vote(*, principal: Principal, workspace_id: uuid.UUID, transaction_id:
                                                     actor_id=principal.user.id, reason=why)
         tx = resolved or tx
     return tx, approval
+
+
+async def settle(*, transaction_id: uuid.UUID | str) -> bool:
+    """The command ``transaction_approvals.settle``: decline a withdrawal awaiting approvals whose
+    requirements cannot be met (APPROVAL_UNREACHABLE, what it held released). Idempotent."""
+    tx = await pipeline.lock_withdrawal(transaction_id)
+    approval = await TransactionApproval.filter(transaction_id=transaction_id).select_for_update().first()
+    if tx is None or approval is None or approval.status != PENDING or tx.status != statuses.AWAITING_APPROVALS:
+        return False
+    state = tally(approval, list(await TransactionApprovalVote.filter(approval_id=approval.id)))
+    if state.unreachable is None:
+        return False
+    requirement = state.unreachable
+    why = (f"the requirement {requirement['source']} needs {requirement['threshold']} approval(s) and "
+           f"{len(requirement['approver_user_ids'])} approver(s) can give one"
+           + ("; the initiator cannot approve their own withdrawal" if requirement.get("initiator_excluded") else ""))
+    approval.status, approval.decided_at = DECLINED, clock.now()
+    await approval.save()
+    await audit.record(action="transaction.approvals_declined", object_type="transaction", object_id=tx.id,
+                       actor_id=None, workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+                       details={"reason": why, "requirements": state.requirements})
+    parties = await ledger.load(tx, lock=True)
+    await ledger.release(parties)
+    tx.error_code, tx.error_message = "APPROVAL_UNREACHABLE", why
+    await ledger.write_change(parties, status=statuses.DECLINED, actor_id=None, details={"reason": why})
+    return True
 
 
 async def due_for_expiry(*, limit: int = 500) -> list[uuid.UUID]:

@@ -15,7 +15,12 @@ Rules every path follows (docs/users.md):
   secret to the address; the person accepts with it (and gets a pairing token for a first
   device). Until then nobody is enrolled, and the inviter sees only what it supplied: whether
   the address belongs to a person of another company is never revealed.
-- A removed member's devices in the workspace are revoked.
+- A removed member's devices in the workspace are revoked, and so are the devices of a member
+  whose role becomes one that uses no device (VIEWER).
+- **The owner is a person with a paired device**: an API user is never OWNER (403
+  ``ROLE_NOT_GRANTABLE`` through the API, 400 ``OWNER_MUST_BE_A_PERSON`` for the operator's
+  tooling); the owner's first device is enrolled with a secret the operator confirms
+  (domain/devices.py).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from nacl.bindings import crypto_core_ed25519_is_valid_point
 
@@ -38,7 +44,7 @@ from domain.change_approvals import registry as approvals
 from domain.change_approvals.gate import gate
 from domain.devices import PairingInvitation
 from domain.errors import Conflict, NotFound, PermissionDenied, ValidationFailed, field_error
-from domain.permissions import Permission, WorkspaceRole, grantable, permissions_of
+from domain.permissions import Permission, WorkspaceRole, grantable, permissions_of, uses_device
 from models.companies import Company
 from models.users import Invitation, User, WorkspaceMember
 from models.workspaces import OwnershipTransfer, Workspace
@@ -70,7 +76,8 @@ class Acceptance:
     workspace: Workspace
     user: User
     role: str
-    #: A pairing token for a first device (None for VIEWER, whose role uses no device).
+    #: A pairing token for a first device (None for VIEWER, whose role uses no device); for the
+    #: owner, an owner enrollment secret (the operator confirms that device).
     pairing: PairingInvitation | None
 
 
@@ -238,7 +245,10 @@ async def accept_invitation(*, token: str, first_name: str | None = None, last_n
     member = await _record_member(workspace_id=workspace_id, user=user, role=invitation.role, actor_id=user.id,
                                   action="user.invitation_accepted", details={"invitation_id": str(invitation.id)})
     pairing = None
-    if member.role != WorkspaceRole.VIEWER:
+    if member.role == WorkspaceRole.OWNER:
+        # Nobody in the workspace can confirm the first owner's device: the operator does.
+        pairing = await devices.start_owner_enrollment(workspace_id=workspace_id)
+    elif uses_device(member.role):
         pairing = await devices.start_pairing(workspace_id=workspace_id, user_id=user.id)
     return Acceptance(workspace=await Workspace.get(id=workspace_id), user=user, role=member.role, pairing=pairing)
 
@@ -299,7 +309,13 @@ async def create_api_user(
 
     The role follows the grant rule (module docstring); ``principal`` None is operator tooling.
     """
-    await _authorize_grant(principal, workspace_id, role)
+    if principal is not None:
+        _require_grant(principal, workspace_id, role)  # OWNER is never granted (ROLE_NOT_GRANTABLE)
+    if role == WorkspaceRole.OWNER:
+        # The owner is a person with a paired device: a key alone never owns a workspace, not
+        # even one the operator's tooling creates.
+        raise ValidationFailed("an API user cannot be the owner: the owner is a person with a paired device",
+                               code="OWNER_MUST_BE_A_PERSON", details={"field": "role", "reason": "OWNER"})
     _check_public_key(public_key)
     await gate(principal=principal, workspace_id=workspace_id, action=approvals.MANAGE_USERS,
                operation="api_user_create",
@@ -358,9 +374,13 @@ async def change_role(*, principal: Principal, workspace_id: uuid.UUID, user_id:
     if previous != role:
         membership.role = role
         await membership.save(update_fields=["role"])
+        details: dict[str, Any] = {"from": previous, "to": role}
+        if not uses_device(role):
+            # A role that uses no device: the member's devices here stop working at once.
+            details["devices_revoked"] = await devices.revoke_member_devices(
+                workspace_id=workspace_id, user_id=user_id, reason=f"the role {role} uses no device")
         await audit.record(action="user.role_changed", object_type="user", object_id=user_id,
-                           actor_id=principal.user.id, workspace_id=workspace_id,
-                           details={"from": previous, "to": role})
+                           actor_id=principal.user.id, workspace_id=workspace_id, details=details)
     return Member(user=membership.user, role=membership.role, role_status=membership.role_status)
 
 
@@ -387,3 +407,44 @@ async def remove_user(*, principal: Principal, workspace_id: uuid.UUID, user_id:
                        actor_id=principal.user.id, workspace_id=workspace_id,
                        details={"role": membership.role, "deactivated": user.status == "removed",
                                 "devices_revoked": revoked_devices, "at": rfc3339(clock.now())})
+
+
+# --- the Manage users action of the change approvals ----------------------------------------------
+
+
+async def _approval_display(*, workspace_id: uuid.UUID, payload: approvals.Payload) -> dict[str, Any] | None:
+    """The spec's display of a role change or removal: the user and their role at request time."""
+    if approvals.operation_of(payload) not in ("role_change", "delete"):
+        return None
+    member = await WorkspaceMember.get_or_none(workspace_id=workspace_id, user_id=payload["user_uuid"]) \
+        .prefetch_related("user")
+    if member is None:
+        return None
+    return {"user": approvals.participant(member.user), "current_role": member.role}
+
+
+async def _apply_approved(*, workspace_id: uuid.UUID, payload: approvals.Payload,
+                          principal: Principal | None) -> None:
+    """Replay an approved change with the initiator's rights of now (``principal``)."""
+    operation = approvals.operation_of(payload)
+    if principal is None:
+        raise PermissionDenied("the initiator's rights are needed to apply this change", code="INITIATOR_RIGHTS_LOST")
+    if operation == "create":
+        await invite(principal=principal, workspace_id=workspace_id, email=payload["email"], role=payload["role"],
+                     first_name=payload.get("first_name"), last_name=payload.get("last_name"))
+    elif operation == "api_user_create":
+        await create_api_user(principal=principal, workspace_id=workspace_id, name=payload["name"],
+                              role=payload["role"], public_key=base64.b64decode(payload["public_key"]))
+    elif operation == "role_change":
+        await change_role(principal=principal, workspace_id=workspace_id, user_id=uuid.UUID(payload["user_uuid"]),
+                          role=payload["role"])
+    elif operation == "delete":
+        await remove_user(principal=principal, workspace_id=workspace_id, user_id=uuid.UUID(payload["user_uuid"]))
+    else:
+        raise ValidationFailed(f"unknown operation {operation!r}")
+
+
+approvals.register(approvals.GatedAction(
+    key=approvals.MANAGE_USERS, display_name="Manage users",
+    operations=("create", "api_user_create", "delete", "role_change"),
+    display=_approval_display, apply=_apply_approved, recheck_initiator=True))

@@ -10,8 +10,9 @@ A *one-time address* is a destination that is neither internal nor whitelisted. 
 withdrawals may go to one is a workspace setting, off by default (as at Fireblocks): until an
 administrator allows them, money leaves only to whitelisted or internal destinations.
 
-Changes need EDIT_WORKSPACE and are audited; the change-approval work will gate them (the
-spec lists whitelist addresses and the one-time transfer permission as approvable changes).
+Changes need EDIT_WORKSPACE and are audited; the change approvals gate them (Add whitelist
+address, One-time address transfers), both registered here and applied after approval whatever
+the initiator's rights by then (spec).
 Deleting an entry keeps its row (transactions still name it); withdrawals already created to it
 go on.
 """
@@ -19,6 +20,7 @@ go on.
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from tortoise import connections
 from tortoise.exceptions import IntegrityError
@@ -178,3 +180,35 @@ async def set_settings(*, principal: Principal | None, workspace_id: uuid.UUID,
                            object_type="whitelist_settings", object_id=current.id, actor_id=_actor(principal),
                            workspace_id=workspace_id, details={"one_time_addresses_allowed": one_time_addresses_allowed})
     return current
+
+
+# --------------------------------------------------------------------------------------------
+# The change approvals' Add whitelist address and One-time address transfers
+# --------------------------------------------------------------------------------------------
+
+
+async def _approval_display(*, workspace_id: uuid.UUID, payload: approvals.Payload) -> dict[str, Any] | None:
+    """The spec's display of a new address: its name and its currency's symbol and network."""
+    workspace = await Workspace.get(id=workspace_id)
+    currency = currency_for_workspace(currency_id=payload["currency_id"], network_type=workspace.network_type)
+    return {"whitelisted_wallet_name": payload["name"], "currency_symbol": currency.symbol,
+            "currency_descriptor": currency.descriptor, "blockchain_name": currency.network.blockchain_name}
+
+
+async def _apply_approved_address(*, workspace_id: uuid.UUID, payload: approvals.Payload,
+                                  principal: Principal | None) -> None:
+    await add_wallet(principal=None, workspace=await Workspace.get(id=workspace_id), name=payload["name"],
+                     currency_id=payload["currency_id"], address=payload["address"])
+
+
+async def _apply_approved_setting(*, workspace_id: uuid.UUID, payload: approvals.Payload,
+                                  principal: Principal | None) -> None:
+    await set_settings(principal=None, workspace_id=workspace_id,
+                       one_time_addresses_allowed=bool(payload["one_time_addresses_allowed"]))
+
+
+approvals.register(approvals.GatedAction(key=approvals.ADD_WHITELIST_ADDRESS, display_name="Add whitelist address",
+                                         operations=(), display=_approval_display, apply=_apply_approved_address))
+approvals.register(approvals.GatedAction(key=approvals.ONE_TIME_ADDRESS_TRANSFERS,
+                                         display_name="One-time address transfers", operations=(),
+                                         apply=_apply_approved_setting))

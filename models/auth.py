@@ -66,6 +66,11 @@ class PairingSession(TimestampedModel):
     user = fields.ForeignKeyField("models.User", related_name=False, on_delete=fields.CASCADE)
     expires_at = fields.DatetimeField()
     device = fields.ForeignKeyField("models.Device", related_name=False, null=True, on_delete=fields.SET_NULL)
+    #: ``device`` (a member's pairing token, minutes) or ``owner_enrollment`` (the owner's
+    #: enrollment secret, days: the operator confirms the device it registers; docs/users.md).
+    kind = fields.CharField(max_length=20, default="device")
+    #: An owner recovery enrollment: the device it registers can be confirmed from then on only.
+    not_before = fields.DatetimeField(null=True)
 
     class Meta:
         table = "pairing_sessions"

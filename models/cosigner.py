@@ -27,3 +27,18 @@ class CosignerPart(TimestampedModel):
 
     class Meta:
         table = "cosigner_parts"
+
+
+class CosignerDesignation(TimestampedModel):
+    """Who may take the co-signer seat of the workspace's key sets: an API user (``device`` null,
+    a headless co-signer) or one paired device (and its user). Only the owner designates it
+    (domain/signing/cosigner.py); nobody else can take a seat."""
+
+    workspace = fields.OneToOneField("models.Workspace", related_name=False, on_delete=fields.CASCADE)
+    user = fields.ForeignKeyField("models.User", related_name=False, on_delete=fields.CASCADE)
+    device = fields.ForeignKeyField("models.Device", related_name=False, null=True, on_delete=fields.CASCADE)
+    #: The owner who designated it (null: the operator, at bootstrap).
+    designated_by = fields.ForeignKeyField("models.User", related_name=False, null=True, on_delete=fields.SET_NULL)
+
+    class Meta:
+        table = "cosigner_designations"

@@ -17,6 +17,7 @@ from pydantic import BeforeValidator, Field, StringConstraints, WithJsonSchema
 
 from api.schemas.common import RequestBody, Resource, Timestamp, refused_as, text
 from domain.signing import cosigner, keys, sessions
+from models.cosigner import CosignerDesignation as CosignerDesignationRow
 from models.cosigner import CosignerPart as CosignerPartRow
 from models.keys import KeySet
 from models.sessions import SigningPolicy as SigningPolicyRow
@@ -128,6 +129,12 @@ class ShareSubmission(RequestBody):
     share: Annotated[Hex32Bytes, refused_as("INVALID_SCALAR")] = Field(
         description="The signature share (a little-endian scalar below L; otherwise 400 INVALID_SCALAR). "
                     "A share that does not verify is 400 INVALID_SIGNATURE_SHARE.")
+
+
+class CosignerDesignationUpdate(RequestBody):
+    user_id: uuid.UUID | None = Field(None, description="An API user of the workspace that may sign: a headless "
+                                                        "co-signer (custody cosigner run).")
+    device_id: uuid.UUID | None = Field(None, description="Or an active paired device, whose user may sign.")
 
 
 class SigningPolicyUpdate(RequestBody):
@@ -292,3 +299,17 @@ class SigningPolicy(Resource):
     def of(cls, policy: SigningPolicyRow) -> "SigningPolicy":
         return cls(workspace_id=policy.workspace_id,  # type: ignore[attr-defined]
                    cosigner_required=policy.cosigner_required)
+
+
+class CosignerDesignation(Resource):
+    workspace_id: uuid.UUID
+    user_id: uuid.UUID = Field(description="The API user, or the person whose device it is.")
+    device_id: uuid.UUID | None = Field(description="The paired device; null for an API user (a headless co-signer).")
+    designated_by: uuid.UUID | None = Field(description="The owner who designated it; null: the operator "
+                                                        "(custody bootstrap).")
+    designated_at: Timestamp
+
+    @classmethod
+    def of(cls, row: CosignerDesignationRow) -> "CosignerDesignation":
+        return cls(workspace_id=row.workspace_id, user_id=row.user_id, device_id=row.device_id,  # type: ignore[attr-defined]
+                   designated_by=row.designated_by_id, designated_at=row.updated_at)  # type: ignore[attr-defined]

@@ -29,6 +29,8 @@ class ApprovalRequirement(Resource):
     group_id: str | None
     threshold: int
     source: str = Field(description="<check>:<rule id>")
+    initiator_excluded: bool = Field(False, description="The rule named the withdrawal's initiator, who is left "
+                                                        "out (four eyes): approver_user_ids are the others.")
     approvals: int
     declines: int
     reached: bool

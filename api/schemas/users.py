@@ -12,7 +12,6 @@ from api.schemas.common import Email, Name, Page, RequestBody, Resource, Timesta
 from api.schemas.devices import PairingInvitation
 from api.schemas.workspaces import Workspace
 from domain import users
-from domain.auth import unix_ms
 from domain.users import Acceptance, Member
 from models.users import Invitation as InvitationRow
 
@@ -125,14 +124,11 @@ class InvitationAccepted(Resource):
     role: RoleName
     pairing: PairingInvitation | None = Field(description="Register a device with it "
                                                           "(POST /api/v2/auth/devices/pairing/register); null "
-                                                          "for VIEWER.")
+                                                          "for VIEWER; for the OWNER an owner enrollment secret "
+                                                          "(kind owner_enrollment).")
 
     @classmethod
     def of(cls, accepted: Acceptance) -> "InvitationAccepted":
-        pairing = None
-        if accepted.pairing is not None:
-            pairing = PairingInvitation(expires_at=unix_ms(accepted.pairing.expires_at),
-                                        pairing_token=accepted.pairing.pairing_token,
-                                        qr_data=accepted.pairing.qr_data)
+        pairing = PairingInvitation.of(accepted.pairing) if accepted.pairing is not None else None
         return cls(workspace=Workspace.of(accepted.workspace), user_id=accepted.user.id, role=accepted.role,
                    pairing=pairing)

@@ -11,8 +11,10 @@ Modules (docs/change-approvals.md has the whole design):
 - :mod:`.requests`: the lifecycle (votes, cancel, apply by the actor, expiry), lists and cards;
 - :mod:`.rules`: the approval settings (per-action rules, the administrator threshold);
 - :mod:`.notify`: WebSocket events, push notifications through a provider, webhook events;
-- :mod:`.actions`: the registrations of every gated action (loaded on first use).
+- :mod:`.stream`: what a WebSocket stream sends.
 
-This package file imports nothing, so that the gated services (users, groups, tags, whitelist)
-can import :mod:`.gate` while :mod:`.actions` imports them.
+The gated services (users, groups, tags, whitelist, policies, and the approval settings in
+:mod:`.rules`) register their actions with :mod:`.registry` and call :mod:`.gate`; nothing here
+imports them, so the imports run one way (pyproject.toml [tool.importlinter]). This package file
+imports nothing.
 """

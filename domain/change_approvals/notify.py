@@ -23,6 +23,7 @@ from typing import Any, Iterable, Protocol
 from core.clock import rfc3339
 from core.outbox import add_command
 from core.settings import get_settings
+from domain.change_approvals import pools
 from domain.notifications import SecurityNotice, register_approver_channel
 from domain.webhooks import events as webhook_events
 from models.auth import Device
@@ -139,8 +140,6 @@ async def security_notice_to_approvers(notice: SecurityNotice) -> None:
     """The approver channel of domain/notifications.py: a security notice of a workspace (a backup
     started, ownership transferred, ...) is pushed to the paired devices of everyone who confirms
     changes there now (the owner, the administrators, the members of groups that enabled rules use)."""
-    from domain.change_approvals import pools  # pools imports nothing of notify; late to keep this module light
-
     approvers = set(await pools.owner_approvers(notice.workspace_id)) | set(
         await pools.admin_approvers(notice.workspace_id))
     for group_id in await ActionRule.filter(workspace_id=notice.workspace_id, enabled=True,

@@ -1,19 +1,23 @@
 """The registry of gated actions and the names shared by every module of the change approvals.
 
-An action registers once (:func:`register`) with its key, its operations, the display snapshot
-builder and the ``validate`` / ``apply`` functions the apply actor calls after approval, and
-whether the initiator's rights are re-checked then. ``apply`` receives the initiator's principal
-when rights are re-checked (users, groups, approval settings) and None otherwise (whitelist, tags,
-one-time setting, policies: applied even if the initiator lost rights meanwhile).
+Each gated domain registers its own action when it is imported (:func:`register`): its key, its
+operations, the display snapshot builder and the ``validate`` / ``apply`` functions the apply
+actor calls after approval, and whether the initiator's rights are re-checked then. So the
+arrows run one way: a gated domain (users, groups, tags, whitelist, policies, the approval
+settings in :mod:`.rules`) imports this module and :mod:`.gate`; nothing of the change approvals
+imports a gated domain (an import-linter contract in pyproject.toml keeps it so). A process that
+applies or lists requests imports the gated domains first (the API does through its endpoints,
+the worker through actors/change_approvals.py); :func:`missing` names any action not registered.
 
-An action registered without ``apply`` (policies until their service lands) cannot register
-requests: a gated call answers 503 CHANGE_APPROVAL_UNAVAILABLE rather than a request nobody can
-ever apply.
+``apply`` receives the initiator's principal when rights are re-checked (users, groups, approval
+settings) and None otherwise (whitelist, tags, one-time setting, policies: applied even if the
+initiator lost rights meanwhile). An action that is not registered, or registered without
+``apply``, cannot register requests: a gated call answers 503 CHANGE_APPROVAL_UNAVAILABLE rather
+than a request nobody can ever apply.
 """
 
 from __future__ import annotations
 
-import importlib
 import uuid
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -21,6 +25,7 @@ from typing import Any, Awaitable, Callable, Mapping
 
 from domain.auth import Principal
 from domain.errors import Conflict, DomainError, PermissionDenied
+from models.users import User
 
 # --- action keys (the ``key`` of the actions list, ``action`` everywhere else) --------------------
 MANAGE_USERS = "manage_users"
@@ -30,6 +35,9 @@ ADD_WHITELIST_ADDRESS = "add_whitelist_address"
 MANAGE_TAGS = "manage_tags"
 ONE_TIME_ADDRESS_TRANSFERS = "one_time_address_transfers"
 MANAGE_POLICIES = "manage_policies"
+#: Every action of the spec, in the order the lists show them.
+ACTION_KEYS = (MANAGE_USERS, MANAGE_GROUPS, MANAGE_APPROVALS, ADD_WHITELIST_ADDRESS, MANAGE_TAGS,
+               ONE_TIME_ADDRESS_TRANSFERS, MANAGE_POLICIES)
 
 # --- modes -----------------------------------------------------------------------------------------
 OWNER_ONLY = "QUORUM_APPROVAL_MODE_OWNER_ONLY"
@@ -135,35 +143,40 @@ class GatedAction:
 
 
 _actions: dict[str, GatedAction] = {}
-_loaded = False
 
 #: Set while the apply actor replays an approved change: the gate lets it through.
 applying: ContextVar[bool] = ContextVar("change_approval_applying", default=False)
 
 
 def register(action: GatedAction) -> None:
-    """Register (or replace) a gated action. Replacing is how the policies service plugs in."""
+    """Register (or replace) a gated action; each gated domain calls it once, on import."""
     _actions[action.key] = action
 
 
-def ensure_loaded() -> None:
-    """Import the registrations (domain/change_approvals/actions.py) on first use: they import the
-    gated services, which import the gate, so they cannot load with this module."""
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        importlib.import_module("domain.change_approvals.actions")
-
-
 def get(key: str) -> GatedAction | None:
-    ensure_loaded()
     return _actions.get(key)
 
 
 def all_actions() -> list[GatedAction]:
-    ensure_loaded()
-    return list(_actions.values())
+    """The registered actions: the spec's in their order, then any other."""
+    order = {key: position for position, key in enumerate(ACTION_KEYS)}
+    return sorted(_actions.values(), key=lambda entry: (order.get(entry.key, len(order)), entry.key))
+
+
+def missing() -> list[str]:
+    """The spec's actions no imported module has registered (empty in a process that is wired)."""
+    return [key for key in ACTION_KEYS if key not in _actions]
 
 
 def principal_user_id(principal: Principal | None) -> uuid.UUID | None:
     return principal.user.id if principal is not None else None
+
+
+def participant(user: User) -> dict[str, Any]:
+    """The spec's participant: user_uuid, user_type, email, first_name, last_name, api_user_name."""
+    return {"user_uuid": str(user.id), "user_type": user.user_type, "email": user.email,
+            "first_name": user.first_name, "last_name": user.last_name, "api_user_name": user.api_user_name}
+
+
+def operation_of(payload: Payload) -> str | None:
+    return payload.get("operation")

@@ -13,6 +13,20 @@ State table (spec "Change approval request"; docs/change-approvals.md):
 Votes come only from a paired device (a device token; authentication rule 7). An approver in
 several sets (the owner of a group in group mode with owner confirmation) votes once for all of
 them. The initiator may vote on their own request like any approver.
+
+**Rights are checked when they are used** (the sets are fixed at creation, who may still use a
+place in them is not):
+
+- a vote counts only in the sets whose pool the voter still belongs to now (the owner set: the
+  OWNER; the administrator set: ADMIN or NON_SIGNING_ADMIN; a group set: the group's active
+  members), from an active device of theirs; a voter left in none gets 403
+  CHANGE_VOTE_NOT_ALLOWED (``details.reason`` ``rights_lost``), whichever way they vote;
+- a cancel needs the initiator's membership with an active role, and from a device an active
+  device of theirs (403 CHANGE_REQUEST_CANCEL_NOT_ALLOWED otherwise);
+- the recount after a vote counts as still open only the places of approvers who could still
+  vote; the apply counts only the approvals of approvers who still belong to the set, from a
+  device still active: a set below its threshold by then ends the request FAILED
+  (APPROVER_RIGHTS_LOST).
 """
 
 from __future__ import annotations
@@ -27,7 +41,7 @@ from core import clock
 from core.outbox import add_command
 from domain import audit
 from domain.auth import Access, Principal
-from domain.change_approvals import notify, registry
+from domain.change_approvals import notify, pools, registry
 from domain.change_approvals.registry import (
     ALL,
     APPROVED,
@@ -46,8 +60,9 @@ from domain.change_approvals.registry import (
     VoteDeviceRequired,
     VoteNotAllowed,
 )
-from domain.errors import DomainError, NotFound, PermissionDenied
-from domain.permissions import Permission
+from domain.errors import Conflict, DomainError, NotFound, PermissionDenied
+from domain.permissions import Permission, uses_device
+from models.auth import Device
 from models.change_approvals import ApproverSet, ChangeRequest, SetApprover
 from models.users import User, WorkspaceMember
 from models.workspaces import Workspace
@@ -190,9 +205,30 @@ async def _finish(request: ChangeRequest, status: str, *, actor_id: uuid.UUID | 
                          **details)
 
 
+async def _pool(workspace_id: uuid.UUID, approver_set: ApproverSet) -> set[uuid.UUID]:
+    """Who may use a place in ``approver_set`` now: its kind's pool, as pools.py composes it."""
+    if approver_set.kind == "owner":
+        return set(await pools.owner_approvers(workspace_id))
+    if approver_set.kind == "admin_quorum":
+        return set(await pools.admin_approvers(workspace_id))
+    group_id = approver_set.external_id.partition(":")[2]
+    try:
+        members = await pools.group_active_members(workspace_id=workspace_id, group_id=uuid.UUID(group_id))
+    except ValueError:
+        members = None
+    return set(members or [])
+
+
+async def _active_devices(workspace_id: uuid.UUID, device_ids: set[uuid.UUID]) -> set[uuid.UUID]:
+    if not device_ids:
+        return set()
+    return set(await Device.filter(id__in=list(device_ids), workspace_id=workspace_id, status="active")
+               .values_list("id", flat=True))
+
+
 async def vote(*, principal: Principal, workspace_id: uuid.UUID, request_id: uuid.UUID, approve: bool) -> Card:
-    """An approver's vote from the paired device. The same vote again changes nothing; the
-    opposite one is 409 CHANGE_VOTE_CONFLICT."""
+    """An approver's vote from the paired device, counted in the sets whose pool they still belong
+    to. The same vote again changes nothing; the opposite one is 409 CHANGE_VOTE_CONFLICT."""
     _access(principal, workspace_id)
     await expire_due(workspace_id=workspace_id)
     request = await _load(workspace_id, request_id, lock=True)
@@ -208,7 +244,14 @@ async def vote(*, principal: Principal, workspace_id: uuid.UUID, request_id: uui
     if any(row.status in (APPROVED, REJECTED) and row.status != wanted for row in mine):
         raise VoteConflict("you already cast the opposite vote", details={"vote": next(
             r.status for r in mine if r.status in (APPROVED, REJECTED))})
-    open_rows = [row for row in mine if row.status == PENDING]
+    # The voter's rights now: their role and membership (each set's pool), and their device.
+    sets = {s.id: s for s in await ApproverSet.filter(request_id=request.id)}
+    still = [row for row in mine
+             if me in await _pool(workspace_id, sets[row.approver_set_id])]  # type: ignore[attr-defined]
+    if not still or not await _active_devices(workspace_id, {principal.device.id}):
+        raise VoteNotAllowed("your role, membership or device no longer lets you confirm this request",
+                             details={"reason": "rights_lost"})
+    open_rows = [row for row in still if row.status == PENDING]
     if not open_rows:
         return await card(request=request, viewer_id=me)  # the same vote again: nothing changes
     now = clock.now()
@@ -225,15 +268,18 @@ async def vote(*, principal: Principal, workspace_id: uuid.UUID, request_id: uui
 
 
 async def _settle(request: ChangeRequest, *, actor_id: uuid.UUID | None) -> None:
-    """Recount every open set; decide the request when a set is lost or every set is won."""
+    """Recount every open set; decide the request when a set is lost or every set is won. A
+    place counts as open only while its approver still belongs to the set's pool."""
     sets = await ApproverSet.filter(request_id=request.id).order_by("position")
     rejected = False
     for s in sets:
         if s.status != PENDING:
             rejected = rejected or s.status == REJECTED
             continue
-        statuses = await SetApprover.filter(approver_set_id=s.id).values_list("status", flat=True)
-        yes, open_ = statuses.count(APPROVED), statuses.count(PENDING)
+        pool = await _pool(request.workspace_id, s)  # type: ignore[attr-defined]
+        rows = await SetApprover.filter(approver_set_id=s.id).values_list("status", "user_id")
+        yes = sum(1 for status, _ in rows if status == APPROVED)
+        open_ = sum(1 for status, user_id in rows if status == PENDING and user_id in pool)
         if yes >= s.threshold:
             s.status = APPROVED
         elif yes + open_ < s.threshold:
@@ -254,12 +300,19 @@ async def _settle(request: ChangeRequest, *, actor_id: uuid.UUID | None) -> None
 
 async def cancel(*, principal: Principal, workspace_id: uuid.UUID, request_id: uuid.UUID) -> Card:
     """The initiator withdraws a pending request; a cancelled one answers its card again."""
-    _access(principal, workspace_id)
+    access = _access(principal, workspace_id)
     await expire_due(workspace_id=workspace_id)
     request = await _load(workspace_id, request_id, lock=True)
     me = principal.user.id
     if request.initiator_id != me:  # type: ignore[attr-defined]
         raise CancelNotAllowed("only the initiator can cancel the request")
+    # The initiator's rights now: an active role in the workspace, and from a device an active one.
+    member = await WorkspaceMember.get_or_none(workspace_id=workspace_id, user_id=me)
+    if member is None or member.role_status != "ROLE_STATUS_ACTIVE" or access.role_status != "ROLE_STATUS_ACTIVE":
+        raise CancelNotAllowed("your role in this workspace is not active", details={"reason": "rights_lost"})
+    if principal.device is not None and (not uses_device(member.role)
+                                         or not await _active_devices(workspace_id, {principal.device.id})):
+        raise CancelNotAllowed("this device no longer acts for you here", details={"reason": "rights_lost"})
     if request.status == CANCELLED:
         return await card(request=request, viewer_id=me)
     if request.status != PENDING:
@@ -337,6 +390,7 @@ async def apply_request(*, request_id: uuid.UUID | str) -> str | None:
                 if principal is None:
                     raise PermissionDenied("the initiator is no longer an active member of the workspace",
                                            code="INITIATOR_RIGHTS_LOST")
+            await _check_approvals_still_hold(request)
             kwargs = {"workspace_id": request.workspace_id, "payload": request.payload,  # type: ignore[attr-defined]
                       "principal": principal}
             if entry.validate is not None:
@@ -354,6 +408,24 @@ async def apply_request(*, request_id: uuid.UUID | str) -> str | None:
     await request.save(update_fields=["status", "executed_at"])
     await _finish_applied(request)
     return EXECUTED
+
+
+async def _check_approvals_still_hold(request: ChangeRequest) -> None:
+    """Each set still reaches its threshold counting only the approvals of approvers who belong to
+    its pool now, cast from a device still active; else 409 APPROVER_RIGHTS_LOST (FAILED)."""
+    workspace_id: uuid.UUID = request.workspace_id  # type: ignore[attr-defined]
+    for approver_set in await ApproverSet.filter(request_id=request.id).order_by("position"):
+        approvals = await SetApprover.filter(approver_set_id=approver_set.id, status=APPROVED) \
+            .values_list("user_id", "device_id")
+        pool = await _pool(workspace_id, approver_set)
+        devices = await _active_devices(workspace_id, {d for _, d in approvals if d is not None})
+        counted = sum(1 for user_id, device_id in approvals if user_id in pool and device_id in devices)
+        if counted < approver_set.threshold:
+            raise Conflict(f"the set {approver_set.external_id} has {counted} approval(s) from approvers who still "
+                           f"hold their rights, fewer than its threshold {approver_set.threshold}",
+                           code="APPROVER_RIGHTS_LOST",
+                           details={"set": approver_set.external_id, "counted": counted,
+                                    "threshold": approver_set.threshold})
 
 
 async def _finish_applied(request: ChangeRequest, **details: Any) -> None:

@@ -26,7 +26,7 @@ from typing import Any, Mapping
 
 from domain import audit
 from domain.auth import Principal
-from domain.change_approvals import gate, pools, registry
+from domain.change_approvals import gate, pools, registry, requests
 from domain.change_approvals.registry import (
     ADMIN_QUORUM,
     MANAGE_APPROVALS,
@@ -235,8 +235,6 @@ async def apply_action_setting(*, workspace_id: uuid.UUID, payload: Mapping[str,
                                 "group_id": str(group_id) if group_id else None,
                                 "owner_confirmation": rule.owner_confirmation})
     if entry.key == MANAGE_APPROVALS and was_enabled and not rule.enabled:
-        from domain.change_approvals import requests  # the lifecycle imports the gate; late by design
-
         await requests.cancel_pending(workspace_id=workspace_id, action=MANAGE_APPROVALS, actor_id=actor_id,
                                       reason="approval of Manage approvals was switched off")
     return rule
@@ -303,3 +301,41 @@ async def put_threshold(*, principal: Principal | None, workspace_id: uuid.UUID,
         await apply_threshold(workspace_id=workspace_id, threshold=threshold,
                               actor_id=registry.principal_user_id(principal))
     return await pools.admin_threshold(workspace_id)
+
+
+# --- the Manage approvals action (fixed mode: the owner confirms) ---------------------------------
+
+
+async def _approval_display(*, workspace_id: uuid.UUID, payload: Mapping[str, Any]) -> dict[str, Any] | None:
+    if payload.get("operation") != "action_setting":
+        return None
+    entry = registry.get(payload["action_key"])
+    group = await Group.get_or_none(id=payload["group_id"]) if payload.get("group_id") else None
+    return {"action_display_name": entry.display_name if entry else payload["action_key"],
+            "group_name": group.name if group else None}
+
+
+async def _validate_approved(*, workspace_id: uuid.UUID, payload: Mapping[str, Any],
+                             principal: Principal | None) -> None:
+    """Every check again, with the initiator's rights of now."""
+    if principal is not None:
+        _settings_access(principal, workspace_id)
+    if payload.get("operation") == "threshold":
+        await check_threshold(workspace_id=workspace_id, threshold=payload["threshold"])
+    else:
+        await check_action_setting(workspace_id=workspace_id, payload=payload)
+
+
+async def _apply_approved(*, workspace_id: uuid.UUID, payload: Mapping[str, Any],
+                          principal: Principal | None) -> None:
+    actor = registry.principal_user_id(principal)
+    if payload.get("operation") == "threshold":
+        await apply_threshold(workspace_id=workspace_id, threshold=payload["threshold"], actor_id=actor)
+    else:
+        await apply_action_setting(workspace_id=workspace_id, payload=payload, actor_id=actor)
+
+
+registry.register(GatedAction(key=MANAGE_APPROVALS, display_name="Manage approvals",
+                              operations=("threshold", "action_setting"), display=_approval_display,
+                              validate=_validate_approved, apply=_apply_approved, recheck_initiator=True,
+                              fixed_mode=OWNER_ONLY))

@@ -34,6 +34,7 @@ from core import clock
 from domain import audit, groups, tags
 from domain.aml import decisions as aml_decisions
 from domain.auth import Principal
+from domain.change_approvals import registry as approvals
 from domain.change_approvals.gate import gate
 from domain.change_approvals.registry import MANAGE_POLICIES
 from domain.currencies import registry
@@ -301,6 +302,18 @@ async def apply_change(*, workspace_id: uuid.UUID, payload: Mapping[str, Any],
         await publish_policy(principal=None, workspace_id=workspace_id, policy_type=payload["policy_type"],
                              rules=payload["rules"], no_match_action=payload["no_match_action"],
                              on_behalf_of=initiator)
+
+
+async def _approval_display(*, workspace_id: uuid.UUID, payload: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The spec's display of a Manage policies request: the policy type's name (and, for a
+    rollback, when the copied version was published), taken from the payload."""
+    operation = payload.get("operation")
+    if operation == "update":
+        return {"policy_type_name": payload.get("policy_type_name")}
+    if operation == "rollback":
+        return {"policy_type_name": payload.get("policy_type_name"),
+                "version_published_at": payload.get("version_published_at")}
+    return None
 
 
 async def _tag_references(*, workspace_id: uuid.UUID, tag_ids: Sequence[uuid.UUID]) -> list[tags.TagReference]:
@@ -604,3 +617,8 @@ def install() -> None:
         checks.register_check(PolicyCheck())
     tags.register_reference_provider("policy_rules", _tag_references)
     ledger.add_transition_listener(on_transition)
+    # Manage policies: validated again (the policy must not have changed since the request) and
+    # published by the apply actor; the initiator's rights are not re-checked (spec).
+    approvals.register(approvals.GatedAction(key=MANAGE_POLICIES, display_name="Manage policies",
+                                             operations=("update", "rollback"), display=_approval_display,
+                                             validate=validate_change, apply=apply_change))

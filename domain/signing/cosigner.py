@@ -1,10 +1,17 @@
 """The client co-signer's side of the protocol, as the service sees it through the API.
 
-The co-signer (participant 3: a headless co-signer run by the client, or a paired device) is an
-API user or device principal with SIGN_TRANSACTION in the workspace. It takes the co-signer
-seat of a key set by sending that key set's round-1 package; from then on only the same
-principal (same user, same device or no device) sees and acts on that key set and its signing
-sessions. Anyone else gets the 404 a missing object gets.
+The co-signer (participant 3: a headless co-signer run by the client, or a paired device) is the
+API user or device **the owner designated** (:func:`designate`, MANAGE_SIGNING_POLICY; audited and
+announced; ``custody bootstrap`` designates its API user), still holding SIGN_TRANSACTION. Only
+the designated principal sees an unclaimed key set and takes its seat, by sending that key
+set's round-1 package; from then on only the same principal (same user, same device or no
+device) sees and acts on that key set and its signing sessions, whoever is designated later.
+Anyone else gets the 404 a missing object gets. A workspace without a designation has no
+co-signer: its key generations wait (and time out naming participant 3).
+
+Reading a co-signer part (:func:`get_part`: its config holds the key package, encrypted under the
+client's passphrase) is reading key material: every read is audited and announced to the
+owner and the administrators, like a backup file's download.
 
 Key generation (see domain.signing.keys for the pipeline)::
 
@@ -27,19 +34,23 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
 from core import clock
-from domain import audit
+from core.clock import rfc3339
+from domain import audit, notifications
 from domain.auth import Principal
 from domain.errors import Conflict, NotFound, ValidationFailed
-from domain.permissions import Permission
+from domain.permissions import Permission, permissions_of
 from domain.signing import keys, sessions
-from models.cosigner import CosignerPart
+from models.auth import Device
+from models.cosigner import CosignerDesignation, CosignerPart
 from models.keys import DkgPackage, KeySet
 from models.sessions import SigningCommitment, SigningSession, SigningShare
+from models.users import User, WorkspaceMember
 from threshold import frost, scheme
 from threshold.cosigner_part import ConfigError, parse_config
 from threshold.encoding import hex_or_none
@@ -61,11 +72,20 @@ def holds_seat(principal: Principal, key_set: KeySet) -> bool:
             and key_set.cosigner_device_id == _device_id(principal))  # type: ignore[attr-defined]
 
 
-def _may_see(principal: Principal, key_set: KeySet) -> bool:
-    # An unclaimed key set is visible (and claimable) only while round 1 is open.
+def _designated(principal: Principal, designation: CosignerDesignation | None) -> bool:
+    return (designation is not None and designation.user_id == principal.user.id  # type: ignore[attr-defined]
+            and designation.device_id == _device_id(principal))  # type: ignore[attr-defined]
+
+
+def _may_see(principal: Principal, key_set: KeySet, designation: CosignerDesignation | None) -> bool:
+    # An unclaimed key set is visible (and claimable) only to the designated co-signer, while round 1 is open.
     if key_set.cosigner_user_id is None:  # type: ignore[attr-defined]
-        return key_set.status == "round1"
+        return key_set.status == "round1" and _designated(principal, designation)
     return holds_seat(principal, key_set)
+
+
+async def _designation_of(workspace_id: uuid.UUID) -> CosignerDesignation | None:
+    return await CosignerDesignation.get_or_none(workspace_id=workspace_id)
 
 
 def _not_found() -> NotFound:
@@ -77,7 +97,7 @@ async def _key_set_for(principal: Principal, workspace_id: uuid.UUID, key_set_id
     principal.require(workspace_id, Permission.SIGN_TRANSACTION)
     query = KeySet.filter(id=key_set_id, workspace_id=workspace_id)
     key_set = await (query.select_for_update(no_key=True) if lock else query).first()
-    if key_set is None or not _may_see(principal, key_set):
+    if key_set is None or not _may_see(principal, key_set, await _designation_of(workspace_id)):
         raise _not_found()
     return key_set
 
@@ -130,7 +150,8 @@ async def list_key_generations(*, principal: Principal, workspace_id: uuid.UUID)
     principal.require(workspace_id, Permission.SIGN_TRANSACTION)
     candidates = await KeySet.filter(workspace_id=workspace_id, status__in=list(keys.IN_PROGRESS)) \
         .order_by("created_at").limit(LIST_LIMIT * 4)
-    views = [await _view(k) for k in candidates if _may_see(principal, k)]
+    designation = await _designation_of(workspace_id)
+    views = [await _view(k) for k in candidates if _may_see(principal, k, designation)]
     return [v for v in views if v.action is not None][:LIST_LIMIT]
 
 
@@ -318,14 +339,111 @@ def _owns_part(principal: Principal, part: CosignerPart) -> bool:
 
 
 async def get_part(*, principal: Principal, workspace_id: uuid.UUID, part_id: uuid.UUID) -> CosignerPart:
-    """A part, for the co-signer that registered it (or the owner, who manages backups)."""
+    """A part, for the co-signer that registered it (or the owner, who manages backups).
+
+    The config holds key material (the key package, under the client's passphrase): every read
+    is audited (``cosigner_part.read``) and announced to the owner and the administrators."""
     access = principal.require(workspace_id, Permission.VIEW_WORKSPACE)
     part = await CosignerPart.get_or_none(id=part_id, workspace_id=workspace_id)
     if part is None:
         raise _part_not_found()
     if part.user_id != principal.user.id and Permission.MANAGE_BACKUP not in access.permissions:  # type: ignore[attr-defined]
         raise _part_not_found()
+    details = {"key_set_id": str(part.key_set_id), "actor_type": principal.user.user_type,  # type: ignore[attr-defined]
+               "device_id": str(principal.device.id) if principal.device else None,
+               "config_sha256": hashlib.sha256(part.config.encode()).hexdigest(), "at": rfc3339(clock.now())}
+    await audit.record(action="cosigner_part.read", object_type="cosigner_part", object_id=part.id,
+                       actor_id=principal.user.id, actor_type="device" if principal.device else "user",
+                       workspace_id=workspace_id, details=details)
+    await notifications.announce_to_admins(
+        workspace_id=workspace_id, action="cosigner_part.read", subject="A co-signer part was read",
+        body=(f"{_who(principal)} read the co-signer part {part.id} of key set {details['key_set_id']} (its key "
+              f"package, encrypted under the co-signer's passphrase), at {details['at']}. If this was not "
+              "expected, review who holds the OWNER role and the co-signer's credentials.\n"),
+        details={"part_id": str(part.id), **details})
     return part
+
+
+def _who(principal: Principal) -> str:
+    user = principal.user
+    who = user.email or (f"API user {user.api_user_name}" if user.api_user_name else str(user.id))
+    return f"{who} (device {principal.device.id})" if principal.device else who
+
+
+# --------------------------------------------------------------------------------------------
+# The designation: who may take the co-signer seat
+# --------------------------------------------------------------------------------------------
+
+
+async def designation(*, principal: Principal, workspace_id: uuid.UUID) -> CosignerDesignation:
+    """The workspace's designated co-signer (404 COSIGNER_NOT_DESIGNATED when none)."""
+    principal.require(workspace_id, Permission.VIEW_WORKSPACE)
+    found = await _designation_of(workspace_id)
+    if found is None:
+        raise NotFound("the owner has not designated a co-signer", code="COSIGNER_NOT_DESIGNATED")
+    return found
+
+
+async def _designee(workspace_id: uuid.UUID, user_id: uuid.UUID | None,
+                    device_id: uuid.UUID | None) -> tuple[User, Device | None]:
+    """An API user, or an active paired device, of the workspace whose role may sign."""
+    if (user_id is None) == (device_id is None):
+        raise ValidationFailed("name either user_id (an API user) or device_id (a paired device)",
+                               code="VALIDATION_ERROR", details={"field": "user_id", "reason": "exactly one of two"})
+    device = None
+    if device_id is not None:
+        device = await Device.get_or_none(id=device_id, workspace_id=workspace_id, status="active")
+        if device is None:
+            raise NotFound("no active paired device with this id in the workspace", code="DEVICE_NOT_FOUND")
+        user_id = device.user_id  # type: ignore[attr-defined]
+    user = await User.get_or_none(id=user_id, status="active")
+    member = await WorkspaceMember.get_or_none(workspace_id=workspace_id, user_id=user_id)
+    if user is None or member is None:
+        raise NotFound("user not found", code="USER_NOT_FOUND")
+    if device is None and user.user_type != "api_user":
+        raise ValidationFailed("a person co-signs from a paired device: name its device_id",
+                               code="COSIGNER_NOT_ELIGIBLE", details={"field": "user_id", "reason": "a person"})
+    if Permission.SIGN_TRANSACTION not in permissions_of(member.role):
+        raise ValidationFailed(f"the role {member.role} cannot sign (SIGN_TRANSACTION)", code="COSIGNER_NOT_ELIGIBLE",
+                               details={"field": "device_id" if device else "user_id", "role": member.role})
+    return user, device
+
+
+async def designate(*, principal: Principal | None, workspace_id: uuid.UUID, user_id: uuid.UUID | None = None,
+                    device_id: uuid.UUID | None = None) -> CosignerDesignation:
+    """The owner (MANAGE_SIGNING_POLICY) designates the co-signer of the workspace's key sets: an API
+    user, or a paired device. ``principal`` None is the operator (``custody bootstrap``). Key sets
+    already seated keep their co-signer. Audited and announced; designating the same one again
+    changes and records nothing."""
+    if principal is not None:
+        principal.require(workspace_id, Permission.MANAGE_SIGNING_POLICY)
+    user, device = await _designee(workspace_id, user_id, device_id)
+    current = await CosignerDesignation.filter(workspace_id=workspace_id).select_for_update().first()
+    if current is not None and current.user_id == user.id and current.device_id == (device.id if device else None):  # type: ignore[attr-defined]
+        return current
+    previous = ({"user_id": str(current.user_id), "device_id": str(current.device_id) if current.device_id else None}  # type: ignore[attr-defined]
+                if current is not None else None)
+    if current is None:
+        current = CosignerDesignation(workspace_id=workspace_id)
+    current.user, current.device = user, device
+    current.designated_by = principal.user if principal is not None else None
+    await current.save()
+    details = {"user_id": str(user.id), "device_id": str(device.id) if device else None,
+               "user_type": user.user_type, "previous": previous,
+               "designated_by": str(principal.user.id) if principal else "operator"}
+    await audit.record(action="cosigner.designated", object_type="cosigner_designation", object_id=current.id,
+                       actor_id=principal.user.id if principal else None,
+                       actor_type="device" if principal and principal.device else "user",
+                       workspace_id=workspace_id, details=details)
+    name = user.email or user.api_user_name or str(user.id)
+    what = f"the device {device.name!r} ({device.fingerprint}) of {name}" if device else f"the API user {name}"
+    await notifications.announce_to_admins(
+        workspace_id=workspace_id, action="cosigner.designated", subject="The co-signer was designated",
+        body=(f"{'The operator' if principal is None else _who(principal)} designated {what} as the co-signer of "
+              "this workspace: it alone takes the co-signer seat of new vault keys. If this was not expected, "
+              "review who holds the OWNER role.\n"),
+        details=details)
+    return current
 
 
 async def commit_part(*, principal: Principal, workspace_id: uuid.UUID, part_id: uuid.UUID) -> CosignerPart:

@@ -19,8 +19,8 @@ from models.gas_station import Refuel
 from models.transactions import Transaction
 from models.vaults import Vault
 from models.webhooks import WebhookEvent
-from tests.support.callers import make_caller
-from tests.support.signing import cosigner_for, settle, status_is
+from tests.support.approvals import make_owner
+from tests.support.signing import cosigner_for, designated_signer, settle, status_is
 from tests.support.wallets import Api, mine_block, vault_with_key, watch, workspace
 from tests.support.withdrawals import (
     ELSEWHERE_EVM,
@@ -49,9 +49,9 @@ async def _track_everything() -> None:
 
 async def test_a_token_withdrawal_without_gas_succeeds_because_the_station_refuelled_it(client, worker, receiver,
                                                                                         tmp_path):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     api = Api(client, owner)
-    cosigner = cosigner_for(client, await make_caller(role="SIGNER", workspace_id=owner.workspace_id),
+    cosigner = cosigner_for(client, await designated_signer(owner.workspace_id),
                             tmp_path / "cosigner")
     # Given two vaults whose keys come from the DKG: the gas station and a token vault
     vaults = {}

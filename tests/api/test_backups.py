@@ -20,6 +20,8 @@ from domain.signing.signer_keys import signer_key
 from models.audit import AuditEntry
 from models.backups import Backup
 from models.keys import SignerKeyShare
+from models.users import User
+from tests.support.approvals import make_owner
 from tests.support.callers import make_caller
 from tests.support.mail import queued_emails
 from tests.support.signing import backup_ready, create_vault, ready_vault, settle, status_is
@@ -67,7 +69,7 @@ async def test_backup_then_offline_recovery_rebuilds_keys_that_sign_verifiably(c
 
 
 async def test_a_backup_public_key_of_the_wrong_length_is_400_and_nothing_starts(client, broker):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     for value, reason in ((_b64(b"k" * 31), "got 31"), (_b64(b"k" * 33), "got 33"), ("not base64!", "base64"), ("", "")):
         _, response = await client.post("/api/v1/backup", headers=owner.headers(), json={"public_key": value})
         assert response.status == 400 and response.json["code"] == "INVALID_BACKUP_PUBLIC_KEY"
@@ -80,7 +82,7 @@ async def test_a_backup_public_key_of_the_wrong_length_is_400_and_nothing_starts
 
 
 async def test_the_test_file_opens_with_the_requesters_private_key(client):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     private_key = PrivateKey.generate()
     # No workspace header; the key travels URL-safe in the query string
     public = base64.urlsafe_b64encode(bytes(private_key.public_key)).decode()
@@ -99,7 +101,7 @@ async def test_the_test_file_opens_with_the_requesters_private_key(client):
 
 
 async def test_cancel_a_running_backup_and_only_the_owner_manages_backups(client, broker):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     admin = await make_caller(role="ADMIN", workspace_id=owner.workspace_id)
     key = _b64(bytes(PrivateKey.generate().public_key))
     _, denied = await client.post("/api/v1/backup", headers=admin.headers(), json={"public_key": key})
@@ -138,7 +140,7 @@ async def test_verification_with_a_wrong_signature_is_refused(client, worker, tm
 
 async def test_starting_a_backup_and_downloading_its_file_are_audited_and_announced(client, worker, receiver):
     # Given an owner, an ADMIN person with an email, and a webhook subscribed to backup events
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     async with unit_of_work():
         admin = await users.add_person(workspace_id=uuid.UUID(owner.workspace_id), email="sec@acme.test",
                                        role="ADMIN")
@@ -153,7 +155,8 @@ async def test_starting_a_backup_and_downloading_its_file_are_audited_and_announ
     assert await AuditEntry.filter(action="backup.requested", actor_id=owner.user_id).exists()
     emails = await queued_emails("sec@acme.test")
     assert [e.subject for e in emails] == ["A backup of the workspace's key shares was started"]
-    assert "API user api-owner started a backup" in emails[0].body
+    owner_email = (await User.get(id=owner.user_id)).email
+    assert f"{owner_email} started a backup" in emails[0].body
     # When the backup is ready and the file is downloaded
     await worker.settle()
     await Backup.filter(id=started.json["backup_id"]).update(status="ready", file=b'{"format":"custody-backup"}',

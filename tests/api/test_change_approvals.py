@@ -152,7 +152,7 @@ async def test_no_eligible_approvers_is_409(client):
     response = await _invite(client, scene.admin_api)
     # Then 409 QUORUM_NO_ELIGIBLE_APPROVERS and nothing is saved
     assert response.status == 409 and response.json["code"] == "QUORUM_NO_ELIGIBLE_APPROVERS"
-    assert await ChangeRequest.all().count() == 0 and await Invitation.all().count() == 0
+    assert await ChangeRequest.all().count() == 0 and await Invitation.filter(email="new@acme.test").count() == 0
 
 
 async def test_engine_unavailable_is_503_and_saves_nothing(client):
@@ -167,7 +167,7 @@ async def test_engine_unavailable_is_503_and_saves_nothing(client):
         configure(previous)
     # Then 503 CHANGE_APPROVAL_UNAVAILABLE, and neither the change nor a request is saved
     assert response.status == 503 and response.json["code"] == "CHANGE_APPROVAL_UNAVAILABLE"
-    assert await ChangeRequest.all().count() == 0 and await Invitation.all().count() == 0
+    assert await ChangeRequest.all().count() == 0 and await Invitation.filter(email="new@acme.test").count() == 0
 
 
 async def _publish(client, scene, rules):
@@ -573,3 +573,75 @@ async def test_security_notices_reach_the_approvers_devices(client, worker):
     # Then both devices got it by push
     pushes = await PushNotification.filter(event="backup.started")
     assert {str(p.user_id) for p in pushes} == {scene.owner.person_id, scene.admins[0].person_id}
+
+
+async def _threshold(client, scene, value: int) -> None:
+    _, response = await client.put(scene.path("/quorum/threshold"), headers=scene.owner.headers(workspace=None),
+                                   json={"threshold": value})
+    assert response.status == 200, response.json
+
+
+async def _demote(client, scene, person, role: str) -> None:
+    _, response = await client.put(f"/api/v1/users/{person.person_id}/role", headers=scene.owner.headers(),
+                                   json={"role": role})
+    assert response.status == 200, response.json
+
+
+async def test_a_vote_counts_only_while_the_voter_still_holds_the_right_to_cast_it(client):
+    # Given an administrator quorum of 2 over Manage tags, and a request by the API administrator
+    scene = await make_scene(admins=2)
+    await _threshold(client, scene, 2)
+    await set_rule(scene.workspace_id, "manage_tags", mode=ADMIN_QUORUM)
+    _, gated = await client.post("/api/v1/tags", headers=scene.admin_api.headers(), json={"label": "Payroll"})
+    request_id = gated.json["details"]["approval_request_uuid"]
+    kept, demoted = scene.admins
+    # When one administrator is demoted to SIGNER (a role that still uses a device)
+    await _demote(client, scene, demoted, "SIGNER")
+    # Then neither their rejection nor their approval counts any more: 403, whichever way
+    for verb in ("reject", "approve"):
+        response = await _vote(client, scene, demoted, request_id, verb)
+        assert response.status == 403 and response.json["code"] == "CHANGE_VOTE_NOT_ALLOWED", verb
+        assert response.json["details"]["reason"] == "rights_lost"
+    assert (await _card(client, scene, kept, request_id)).json["request"]["status"] == "PENDING"
+    # And the recount after the other administrator's approval sees the set can no longer reach 2
+    approved = await _vote(client, scene, kept, request_id)
+    assert approved.status == 200 and approved.json["request"]["status"] == "REJECTED"
+
+
+async def test_an_approved_change_fails_when_its_approver_lost_the_right_before_it_applied(client):
+    # Given an administrator quorum of 1 over Manage tags, and a request approved by one administrator
+    scene = await make_scene(admins=1)
+    await set_rule(scene.workspace_id, "manage_tags", mode=ADMIN_QUORUM)
+    _, gated = await client.post("/api/v1/tags", headers=scene.admin_api.headers(), json={"label": "Payroll"})
+    request_id = gated.json["details"]["approval_request_uuid"]
+    (admin,) = scene.admins
+    assert (await _vote(client, scene, admin, request_id)).json["request"]["status"] == "APPROVED"
+    # When that administrator is demoted before the worker applies the change
+    await _demote(client, scene, admin, "EDITOR")
+    # Then the apply counts no approval that still holds, and the request ends FAILED with nothing applied
+    assert await _apply_all() == ["FAILED"]
+    card = (await _card(client, scene, scene.admin_api, request_id)).json["request"]
+    assert (card["status"], card["failure_code"]) == ("FAILED", "APPROVER_RIGHTS_LOST")
+    _, listed = await client.get("/api/v1/tags", headers=scene.admin_api.headers())
+    assert listed.json["total"] == 0
+
+
+async def test_a_member_demoted_to_viewer_loses_their_device_and_cannot_vote_or_cancel(client):
+    # Given the owner confirms Manage tags, and an administrator person with a pending request of theirs
+    scene = await make_scene(admins=2)
+    await set_rule(scene.workspace_id, "manage_tags")
+    initiator, voter = scene.admins
+    _, gated = await client.post("/api/v1/tags", headers=initiator.headers(), json={"label": "Payroll"})
+    request_id = gated.json["details"]["approval_request_uuid"]
+    # When both are demoted to VIEWER, a role that uses no device
+    await _demote(client, scene, initiator, "VIEWER")
+    await _demote(client, scene, voter, "VIEWER")
+    # Then their devices stop working at once: the tokens they hold and new ones are refused
+    cancel = await _vote(client, scene, initiator, request_id, "cancel")
+    assert cancel.status == 401
+    _, relogin = await client.post("/api/v2/auth/access-token", json=voter.signed_request())
+    assert relogin.status == 401 and relogin.json["code"] == "INVALID_CREDENTIALS"
+    entries = await AuditEntry.filter(action="device.revoked", object_id__in=[initiator.device_id, voter.device_id])
+    assert {e.details["reason"] for e in entries} == {"the role VIEWER uses no device"}
+    # And the request waits for the owner alone, who can still decide it
+    assert (await _vote(client, scene, scene.owner, request_id)).json["request"]["status"] == "APPROVED"

@@ -6,20 +6,26 @@ import base64
 import json
 import uuid
 
+from nacl.public import PrivateKey
 from nacl.signing import SigningKey
 
 from client.cosigner import CoSigner, Credentials, ShareStore, StepReport
 from domain.signing import sessions
+from models.audit import AuditEntry
 from models.cosigner import CosignerPart
 from models.keys import DkgPackage, KeySet
 from models.sessions import SigningCommitment, SigningSession, SigningShare
+from models.users import User
+from tests.support.approvals import make_owner
 from tests.support.callers import Caller, make_caller
 from tests.support.client import BASE_URL, AsgiTransport
+from tests.support.mail import queued_emails
 from tests.support.signing import (
     FAST_KDF,
     PASSPHRASE,
     cosigner_for,
     create_vault,
+    designated_signer,
     ready_vault,
     request_signature,
     settle,
@@ -62,6 +68,17 @@ async def test_part_endpoints_return_the_registered_and_committed_part(client, w
     assert other.status == 409 and other.json["code"] == "COSIGNER_PART_EXISTS"
     _, committed = await client.post(f"/api/v1/co-signer/part/{part.id}/commit", headers=setup.cosigner_user.headers())
     assert committed.status == 200 and committed.json["status"] == "committed"
+    # And every read of the part (key material) is audited and announced to the owner and the administrators
+    reads = await AuditEntry.filter(action="cosigner_part.read", object_id=str(part.id)).order_by("created_at")
+    assert [str(r.actor_id) for r in reads] == [setup.cosigner_user.user_id]
+    assert reads[0].details["key_set_id"] == str(setup.key_set.id)
+    _, by_owner = await client.get(f"/api/v1/co-signer/part/{part.id}", headers=setup.owner.headers())
+    assert by_owner.status == 200
+    owner_read = await AuditEntry.get(action="cosigner_part.read", actor_id=setup.owner.user_id)
+    assert owner_read.actor_type == "device" and owner_read.details["device_id"] == setup.owner.device_id
+    owner_email = (await User.get(id=setup.owner.user_id)).email
+    notices = [e for e in await queued_emails(owner_email) if e.subject == "A co-signer part was read"]
+    assert len(notices) == 2 and str(part.id) in notices[1].body
     # And another signer of the workspace cannot see it (404, like a missing part)
     stranger = await make_caller(role="SIGNER", workspace_id=setup.owner.workspace_id)
     _, hidden = await client.get(f"/api/v1/co-signer/part/{part.id}", headers=stranger.headers())
@@ -70,8 +87,8 @@ async def test_part_endpoints_return_the_registered_and_committed_part(client, w
 
 
 async def test_a_part_that_does_not_match_the_key_generation_is_refused(client, worker, tmp_path):
-    owner = await make_caller(role="OWNER")
-    cosigner_user = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
+    owner = await make_owner()
+    cosigner_user = await designated_signer(owner.workspace_id)
     cosigner = cosigner_for(client, cosigner_user, tmp_path / "cosigner")
     vault = await create_vault(owner.workspace_id)
     key_set = await KeySet.get(vault_id=vault.id)
@@ -118,8 +135,8 @@ def _report() -> StepReport:
 
 
 async def test_malformed_off_curve_commitments_and_a_bad_proof_are_refused_with_nothing_stored(client, worker, tmp_path):
-    owner = await make_caller(role="OWNER")
-    cosigner_user = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
+    owner = await make_owner()
+    cosigner_user = await designated_signer(owner.workspace_id)
     vault = await create_vault(owner.workspace_id)
     key_set = await KeySet.get(vault_id=vault.id)
     _, package = dkg.round1(3, 2, 3, bytes(key_set.context))
@@ -198,7 +215,7 @@ async def test_bad_signing_messages_are_refused_with_a_clear_code(client, worker
 
 
 async def test_a_paired_device_can_be_the_cosigner(client, worker, tmp_path):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     signer = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
     # Given a device paired by the signer and confirmed by the owner
     _, invitation = await client.post("/api/v2/auth/devices/pairing/initiate", headers=signer.headers(workspace=None),
@@ -210,6 +227,10 @@ async def test_a_paired_device_can_be_the_cosigner(client, worker, tmp_path):
     _, confirmed = await client.post(f"/api/v2/auth/devices/{device.json['device_id']}/confirm", headers=owner.headers(),
                                      json={"fingerprint": device.json["fingerprint"]})
     assert confirmed.status == 200
+    # And designated by the owner as the co-signer
+    _, designated = await client.put("/api/v1/co-signer/designation", headers=owner.headers(),
+                                     json={"device_id": device.json["device_id"]})
+    assert designated.status == 200 and designated.json["device_id"] == device.json["device_id"]
     # When the co-signer runs authenticated as that device
     credentials = Credentials(base_url=BASE_URL, workspace_id=owner.workspace_id,
                               client_id=device.json["device_id"], client_type="device", signing_key=device_key)
@@ -226,7 +247,7 @@ async def test_a_paired_device_can_be_the_cosigner(client, worker, tmp_path):
 
 
 async def test_the_signing_policy_is_read_by_members_and_set_by_the_owner(client):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     admin = await make_caller(role="ADMIN", workspace_id=owner.workspace_id)
     _, initial = await client.get("/api/v1/co-signer/policy", headers=admin.headers())
     assert initial.status == 200 and initial.json["cosigner_required"] is False
@@ -238,3 +259,65 @@ async def test_the_signing_policy_is_read_by_members_and_set_by_the_owner(client
     assert changed.status == 200 and changed.json["cosigner_required"] is True
     _, read = await client.get("/api/v1/co-signer/policy", headers=admin.headers())
     assert read.json["cosigner_required"] is True
+
+
+async def test_only_the_owner_designates_the_cosigner_and_only_the_designee_takes_a_seat(client):
+    # Given a workspace's owner, an ADMIN API user, two SIGNER API users, an EDITOR, and a vault's
+    # key generation waiting in round 1
+    owner = await make_owner()
+    admin = await make_caller(role="ADMIN", workspace_id=owner.workspace_id)
+    chosen = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
+    other = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
+    editor = await make_caller(role="EDITOR", workspace_id=owner.workspace_id)
+    vault = await create_vault(owner.workspace_id)
+    key_set = await KeySet.get(vault_id=vault.id)
+    path = "/api/v1/co-signer/designation"
+    # Then without a designation nobody sees it, and nobody takes its seat by sending round 1 first
+    _, none = await client.get(path, headers=admin.headers())
+    assert none.status == 404 and none.json["code"] == "COSIGNER_NOT_DESIGNATED"
+    for signer in (chosen, other):
+        _, listed = await client.get("/api/v1/co-signer/key-generations", headers=signer.headers())
+        assert listed.json["items"] == []
+        assert (await _round1(client, signer, key_set)).status == 404
+    # When the admin or a signer tries to designate one, it is refused
+    for caller in (admin, chosen):
+        _, denied = await client.put(path, headers=caller.headers(), json={"user_id": chosen.user_id})
+        assert denied.status == 403 and denied.json["details"]["permission"] == "MANAGE_SIGNING_POLICY"
+    # And the owner cannot designate a member who may not sign, nor a person without naming a device
+    _, cannot_sign = await client.put(path, headers=owner.headers(), json={"user_id": editor.user_id})
+    _, a_person = await client.put(path, headers=owner.headers(), json={"user_id": owner.user_id})
+    assert cannot_sign.status == a_person.status == 400
+    assert cannot_sign.json["code"] == a_person.json["code"] == "COSIGNER_NOT_ELIGIBLE"
+    # When the owner designates one signer
+    _, designated = await client.put(path, headers=owner.headers(), json={"user_id": chosen.user_id})
+    assert designated.status == 200, designated.json
+    assert (designated.json["user_id"], designated.json["device_id"]) == (chosen.user_id, None)
+    assert designated.json["designated_by"] == owner.user_id
+    # Then it is audited and announced, and only the designee sees the key generation and takes the seat
+    entry = await AuditEntry.get(action="cosigner.designated")
+    assert str(entry.actor_id) == owner.user_id and entry.details["user_id"] == chosen.user_id
+    owner_email = (await User.get(id=owner.user_id)).email
+    assert "The co-signer was designated" in [e.subject for e in await queued_emails(owner_email)]
+    assert (await _round1(client, other, key_set)).status == 404
+    taken = await _round1(client, chosen, key_set)
+    assert taken.status == 200, taken.json
+    assert str((await KeySet.get(id=key_set.id)).cosigner_user_id) == chosen.user_id  # type: ignore[attr-defined]
+    # And designating another later leaves the seated key set with its co-signer
+    _, changed = await client.put(path, headers=owner.headers(), json={"user_id": other.user_id})
+    assert changed.status == 200
+    _, still = await client.get(f"/api/v1/co-signer/key-generations/{key_set.id}", headers=chosen.headers())
+    _, hidden = await client.get(f"/api/v1/co-signer/key-generations/{key_set.id}", headers=other.headers())
+    assert (still.status, hidden.status) == (200, 404)
+    (redesignated,) = [e for e in await AuditEntry.filter(action="cosigner.designated")
+                       if e.details["user_id"] == other.user_id]
+    assert redesignated.details["previous"]["user_id"] == chosen.user_id
+
+
+async def _round1(client, signer: Caller, key_set: KeySet):
+    """The co-signer's round 1 for ``key_set``: a valid package and transport key."""
+    _, package = dkg.round1(3, 2, 3, bytes(key_set.context))
+    _, response = await client.post(f"/api/v1/co-signer/key-generations/{key_set.id}/round1",
+                                    headers=signer.headers(), json={
+                                        "package": package.to_dict(),
+                                        "transport_public_key": bytes(PrivateKey.generate().public_key).hex()})
+    return response

@@ -10,11 +10,12 @@ from datetime import timedelta
 from nacl.signing import SigningKey
 
 from models.auth import Device
+from tests.support.approvals import make_owner
 from tests.support.callers import Caller, make_caller
 
 
 async def _owner_and_member(client) -> tuple[Caller, Caller]:
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     signer = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
     return owner, signer
 
@@ -95,7 +96,7 @@ async def test_pairing_token_expires_after_five_minutes_and_is_single_use(client
 
 
 async def test_viewer_cannot_pair_and_foreign_workspace_is_404(client):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     viewer = await make_caller(role="VIEWER", workspace_id=owner.workspace_id)
     stranger = await make_caller(role="ADMIN")
     _, response = await client.post("/api/v2/auth/devices/pairing/initiate", headers=viewer.headers(),

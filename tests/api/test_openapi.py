@@ -39,7 +39,7 @@ from schemathesis.specs.openapi.checks import (
 from core.unit_of_work import unit_of_work
 from domain import tags, vaults
 from models.workspaces import Workspace
-from tests.support.callers import make_caller
+from tests.support.approvals import make_owner
 
 EXAMPLES = int(os.environ.get("OPENAPI_EXAMPLES", "3"))
 SEED = os.environ.get("OPENAPI_SEED")
@@ -81,7 +81,7 @@ async def _send(client: Any, case: Any, headers: dict[str, str]) -> httpx.Respon
 
 async def test_every_operation_answers_as_its_document_says(client, app):
     # Given an OWNER of a workspace with a vault, and the app's own OpenAPI document
-    owner = await make_caller(role="OWNER", platform_admin=True)
+    owner = await make_owner(platform_admin=True)
     async with unit_of_work():
         vault = await vaults.create_vault(principal=None, workspace_id=uuid.UUID(owner.workspace_id), name="Fuzzed")
     _, document = await client.get("/docs/openapi.json")
@@ -177,7 +177,7 @@ def _hostile_requests(operation: Any, base_body: Any) -> list[tuple[str, dict[st
 
 async def test_hostile_headers_queries_and_bodies_never_get_a_5xx(client, app):
     # Given a caller with every permission in its workspace, and every operation of the document
-    owner = await make_caller(role="OWNER", platform_admin=True)
+    owner = await make_owner(platform_admin=True)
     _, document = await client.get("/docs/openapi.json")
     schema = schemathesis.openapi.from_dict(document.json)
     operations = [result.ok() for result in schema.get_all_operations()]

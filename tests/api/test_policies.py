@@ -7,6 +7,7 @@ from __future__ import annotations
 from models.transactions import Transaction
 from models.webhooks import WebhookEvent
 from models.workspaces import Workspace
+from tests.support.approvals import make_owner
 from tests.support.callers import make_caller
 from tests.support.policies import approver
 from tests.support.wallets import Api, vault_with_key
@@ -26,7 +27,7 @@ def _rules(approver_id: str) -> list[dict]:
 
 
 async def _owner_with_wallet(client):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     ws = await Workspace.get(id=owner.workspace_id)
     await allow_one_time_addresses(ws.id)
     wallet = await funded_wallet(await vault_with_key(ws), "DETH_TEST", ETH)
@@ -66,7 +67,7 @@ async def test_publish_history_rollback_and_permissions(client, broker):
     editor = Api(client, await make_caller(role="EDITOR", workspace_id=ws.id))
     status, denied = await editor.request("PUT", f"{_base(ws)}/transfer", json={"rules": []})
     assert (status, denied["code"]) == (403, "PERMISSION_DENIED")
-    stranger = Api(client, await make_caller(role="OWNER"))
+    stranger = Api(client, await make_owner())
     status, hidden = await stranger.get(_base(ws))
     assert (status, hidden["code"]) == (404, "WORKSPACE_NOT_FOUND")
 

@@ -12,8 +12,10 @@ import pytest
 
 from core.unit_of_work import unit_of_work
 from domain import tags
+from domain.change_approvals import requests
 from domain.tags import TagReference
 from models.audit import AuditEntry
+from tests.support.approvals import make_owner, make_scene, set_rule
 from tests.support.callers import make_caller
 from tests.support.client import AppClient
 from tests.support.wallets import Api
@@ -23,8 +25,11 @@ VAULT_TAGS = "/api/v1/vault/tags"
 
 
 async def _api(client: AppClient, role: str = "ADMIN", *, beside: Api | None = None) -> Api:
-    caller = await make_caller(role=role, workspace_id=beside.caller.workspace_id if beside else None)
-    return Api(client, caller)
+    """A caller with ``role``: an API user, or for OWNER the workspace's owner on their paired device."""
+    workspace_id = beside.caller.workspace_id if beside else None
+    if role == "OWNER":
+        return Api(client, await make_owner(workspace_id=workspace_id))
+    return Api(client, await make_caller(role=role, workspace_id=workspace_id))
 
 
 async def _tag(api: Api, label: str, **fields: Any) -> dict[str, Any]:
@@ -609,3 +614,57 @@ async def test_every_vault_answer_carries_its_tags(client):
     for method, suffix, body in (("GET", "", None), ("PATCH", "", {"name": "Renamed"}), ("POST", "/freeze", {})):
         status, answer = await api.request(method, f"/api/v1/vault/accounts/{vault['id']}{suffix}", json=body)
         assert (status, [t["id"] for t in answer["tags"]]) == (200, [tag["id"]]), (method, suffix)
+
+
+async def test_attaching_or_detaching_a_protected_tag_needs_the_right_to_manage_protected_tags(client):
+    # Given a workspace's owner (from the device the operator confirmed), an EDITOR and an ADMIN,
+    # a vault carrying a protected tag and an unprotected one
+    owner = await make_owner()
+    owner_api = Api(client, owner)
+    editor = Api(client, await make_caller(role="EDITOR", workspace_id=owner.workspace_id))
+    admin = Api(client, await make_caller(role="ADMIN", workspace_id=owner.workspace_id))
+    vault = await _vault(admin, "Cold storage")
+    guarded, plain = await _tag(admin, "Guarded"), await _tag(admin, "Plain")
+    assert (await owner_api.post(f"{TAGS}/{guarded['id']}/protect"))[0] == 200
+    assert (await _change(owner_api, [vault["id"]], attach=[guarded["id"]]))[0] == 200
+    # When the editor or the admin detaches the protected tag (escaping a rule on it), or attaches it
+    for api in (editor, admin):
+        for change in ({"detach": [guarded["id"]]}, {"attach": [guarded["id"]], "detach": [plain["id"]]}):
+            status, refused = await _change(api, [vault["id"]], **change)
+            # Then it is refused naming the permission and the tag, and nothing changes
+            assert (status, refused["code"]) == (403, "PERMISSION_DENIED"), refused
+            assert refused["details"]["permission"] == "MANAGE_PROTECTED_TAGS"
+            assert refused["details"]["tag_ids"] == [guarded["id"]]
+    _, listed = await admin.get("/api/v1/vault", tag_ids=guarded["id"])
+    assert [a["id"] for a in listed["accounts"]] == [vault["id"]]
+    # And unprotected tags stay theirs to change
+    assert (await _change(editor, [vault["id"]], attach=[plain["id"]]))[0] == 200
+    # When the owner detaches it, it is done and audited
+    status, done = await _change(owner_api, [vault["id"]], detach=[guarded["id"]])
+    assert status == 200 and [o["tag_id"] for o in done["applied_operations"]] == [guarded["id"]]
+    assert await AuditEntry.filter(action="tag.detached", actor_id=owner.user_id).count() == 1
+
+
+async def test_with_manage_tags_approval_on_the_owners_protected_tag_change_waits_for_approval(client):
+    # Given Manage tags needs the owner's confirmation, and a vault carrying a protected tag
+    scene = await make_scene(admins=1)
+    await set_rule(scene.workspace_id, "manage_tags")
+    owner_api = Api(client, scene.owner)
+    async with unit_of_work():
+        tag = await tags.create_tag(principal=None, workspace_id=uuid.UUID(scene.workspace_id),
+                                    tag=tags.NewTag(label="Guarded"))
+        await tags.set_protected(principal=None, workspace_id=uuid.UUID(scene.workspace_id), tag_id=tag.id,
+                                 protected=True)
+    _, vault = await Api(client, scene.admin_api).post("/api/v1/vault/accounts", {"name": "Cold"})
+    # When the owner attaches it
+    status, gated = await _change(owner_api, [vault["id"]], attach=[str(tag.id)])
+    # Then it passes Manage tags approval like any tag change, applied only once confirmed
+    assert (status, gated["code"]) == (403, "QUORUM_APPROVAL_REQUIRED")
+    request_id = gated["details"]["approval_request_uuid"]
+    _, voted = await client.post(scene.path(f"/change-approvals/{request_id}/approve"),
+                                 headers=scene.owner.headers(workspace=None))
+    assert voted.json["request"]["status"] == "APPROVED"
+    async with unit_of_work():
+        assert await requests.apply_request(request_id=request_id) == "EXECUTED"
+    _, listed = await owner_api.get("/api/v1/vault", tag_ids=str(tag.id))
+    assert [a["id"] for a in listed["accounts"]] == [vault["id"]]

@@ -13,6 +13,7 @@ from domain import users
 from models.audit import AuditEntry
 from models.auth import Device
 from models.users import Invitation, User, WorkspaceMember
+from tests.support.approvals import make_owner
 from tests.support.callers import Caller, make_caller, make_workspace
 from tests.support.mail import invitation_token, queued_emails
 
@@ -39,8 +40,9 @@ def _expected(caller: str, granted: str) -> tuple[int, str | None]:
 
 
 async def _caller(role: str) -> Caller:
-    """A caller with ``role`` in a workspace of its own (OWNER is the workspace's first owner)."""
-    return await make_caller(role=role)
+    """A caller with ``role`` in a workspace of its own (OWNER is the workspace's first owner, a
+    person signed in on the device the operator confirmed)."""
+    return await make_owner() if role == "OWNER" else await make_caller(role=role)
 
 
 async def test_creating_an_api_user_follows_the_grant_rule_for_every_caller_and_role(client):
@@ -99,7 +101,7 @@ async def test_changing_a_role_follows_the_grant_rule_for_every_caller_and_role(
 
 async def test_the_reported_escalation_is_closed(client):
     # Given an ADMIN and a NON_SIGNING_ADMIN (the roles that made an OWNER API user before)
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     for role in ("ADMIN", "NON_SIGNING_ADMIN"):
         manager = await make_caller(role=role, workspace_id=owner.workspace_id)
         # When either creates an API user with role OWNER
@@ -116,7 +118,7 @@ async def test_the_reported_escalation_is_closed(client):
 
 
 async def test_managers_cannot_act_on_members_above_them(client):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     admin = await make_caller(role="ADMIN", workspace_id=owner.workspace_id)
     non_signing = await make_caller(role="NON_SIGNING_ADMIN", workspace_id=owner.workspace_id)
     # A non-signing admin can neither demote nor remove an ADMIN (who holds SIGN_TRANSACTION)
@@ -170,7 +172,7 @@ async def test_an_invitation_discloses_nothing_about_a_person_of_another_company
 
 
 async def test_the_invited_person_accepts_and_pairs_a_first_device(client):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     admin = await make_caller(role="ADMIN", workspace_id=owner.workspace_id)
     _, invited = await client.post("/api/v1/users", headers=admin.headers(),
                                    json={"email": "dave@acme.test", "role": "SIGNER", "first_name": "Dave"})
@@ -242,7 +244,7 @@ async def test_token_of_a_removed_user_stops_working(client):
 
 async def test_removing_a_member_revokes_their_devices_there(client):
     # Given a member with a confirmed device in the workspace, and a membership elsewhere
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     signer = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
     elsewhere = await make_workspace(name="Elsewhere")
     await WorkspaceMember.create(workspace_id=elsewhere.id, user_id=signer.user_id, role="VIEWER")

@@ -14,6 +14,7 @@ from standardwebhooks.webhooks import Webhook as StandardWebhook
 from core.outbox import Command
 from models.audit import AuditEntry
 from models.webhooks import Webhook, WebhookDelivery, WebhookEvent
+from tests.support.approvals import make_owner
 from tests.support.callers import make_caller
 
 URL = "http://127.0.0.1:9/hook"  # loopback is allowed in the test settings; nothing is sent here
@@ -45,7 +46,7 @@ async def test_create_shows_the_secret_once_and_reads_never_do(client):
 
 
 async def test_viewer_cannot_read_and_signer_cannot_manage(client):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     webhook = (await _create(client, owner))[1].json
     viewer = await make_caller(role="VIEWER", workspace_id=owner.workspace_id)
     signer = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)

@@ -13,9 +13,10 @@ from models.transactions import Transaction
 from models.vaults import Vault
 from models.webhooks import WebhookEvent
 from models.workspaces import Workspace
+from tests.support.approvals import make_owner
 from tests.support.callers import make_caller
 from tests.support.sdk import sdk_for
-from tests.support.signing import cosigner_for, settle, status_is
+from tests.support.signing import cosigner_for, designated_signer, settle, status_is
 from tests.support.wallets import Api, vault_with_key, watch
 from tests.support.webhooks import verify
 from tests.support.withdrawals import (
@@ -46,9 +47,9 @@ def _body(wallet, **fields) -> dict:
 
 
 async def test_end_to_end_fund_withdraw_out_and_in_and_see_it_all(client, worker, receiver, tmp_path):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     api = Api(client, owner)
-    cosigner = cosigner_for(client, await make_caller(role="SIGNER", workspace_id=owner.workspace_id),
+    cosigner = cosigner_for(client, await designated_signer(owner.workspace_id),
                             tmp_path / "cosigner")
     # Given two vaults whose keys come from the DKG with the co-signer, a DETH wallet in each
     vaults = {}

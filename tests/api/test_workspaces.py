@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import uuid
 
+import pytest
+from nacl.signing import SigningKey
+
+from core.unit_of_work import unit_of_work
+from domain import users
+from domain.errors import ValidationFailed
 from models.audit import AuditEntry
 from models.users import WorkspaceMember
 from models.webhooks import WebhookEvent
 from models.workspaces import Workspace
+from tests.support.approvals import make_owner, make_person
 from tests.support.callers import make_caller
 from tests.support.mail import invitation_token
 
@@ -61,10 +69,10 @@ async def test_malformed_workspace_header_is_400(client):
 
 
 async def test_ownership_passes_only_by_a_transfer_the_new_owner_accepts(client, frozen_clock):
-    # Given a workspace with its owner, an admin and a signer
-    owner = await make_caller(role="OWNER")
-    admin = await make_caller(role="ADMIN", workspace_id=owner.workspace_id)
-    signer = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
+    # Given a workspace with its owner, an admin and a signer (people with paired devices)
+    owner = await make_owner()
+    admin = await make_person(workspace_id=owner.workspace_id, role="ADMIN")
+    signer = await make_person(workspace_id=owner.workspace_id, role="SIGNER")
     path = "/api/v1/workspace/ownership-transfer"
     # An admin cannot start a transfer
     _, denied = await client.post(path, headers=admin.headers(), json={"new_owner_id": admin.user_id})
@@ -97,8 +105,8 @@ async def test_ownership_passes_only_by_a_transfer_the_new_owner_accepts(client,
 
 
 async def test_a_transfer_can_be_declined_cancelled_and_expires(client, frozen_clock):
-    owner = await make_caller(role="OWNER")
-    signer = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
+    owner = await make_owner()
+    signer = await make_person(workspace_id=owner.workspace_id, role="SIGNER")
     path = "/api/v1/workspace/ownership-transfer"
     _, to_self = await client.post(path, headers=owner.headers(), json={"new_owner_id": owner.user_id})
     assert to_self.status == 409 and to_self.json["code"] == "OWNERSHIP_TRANSFER_TO_SELF"
@@ -142,3 +150,36 @@ async def test_the_callers_workspaces_are_paged_with_a_maximum(client):
     assert (len(page.json["workspaces"]), page.json["total"], page.json["limit"], page.json["offset"]) == (1, 1, 1, 0)
     _, too_big = await client.get("/api/v1/workspaces?limit=1001", headers=caller.headers(workspace=None))
     assert too_big.status == 400 and too_big.json["details"]["field"] == "limit"
+
+
+async def test_ownership_never_goes_to_an_api_user_nor_to_a_person_without_a_paired_device(client):
+    # Given an owner, an ADMIN API user, and an invited ADMIN person who has not paired a device yet
+    owner = await make_owner()
+    api_admin = await make_caller(role="ADMIN", workspace_id=owner.workspace_id)
+    path = "/api/v1/workspace/ownership-transfer"
+    _, invited = await client.post("/api/v1/users", headers=owner.headers(),
+                                   json={"email": "newcomer@acme.test", "role": "ADMIN"})
+    assert invited.status == 201
+    _, accepted = await client.post("/api/v1/users/invitations/accept",
+                                    json={"token": await invitation_token("newcomer@acme.test")})
+    newcomer_id = accepted.json["user_id"]
+    # When the owner starts a transfer to the API user, or to the person without a device
+    _, to_key = await client.post(path, headers=owner.headers(), json={"new_owner_id": api_admin.user_id})
+    _, to_deviceless = await client.post(path, headers=owner.headers(), json={"new_owner_id": newcomer_id})
+    # Then both are refused, nothing is pending, and the owner is unchanged
+    assert to_key.status == 409 and to_key.json["code"] == "OWNERSHIP_RECIPIENT_NOT_ELIGIBLE"
+    assert "API user" in to_key.json["details"]["reason"]
+    assert to_deviceless.status == 409 and to_deviceless.json["code"] == "OWNERSHIP_RECIPIENT_NOT_ELIGIBLE"
+    _, none = await client.get(path, headers=owner.headers())
+    assert none.status == 404
+    # And no API user can be made owner, not even by the operator's own tooling
+    key = base64.b64encode(bytes(SigningKey.generate().verify_key)).decode()
+    _, as_owner = await client.post("/api/v1/users/api", headers=owner.headers(),
+                                    json={"name": "robot", "role": "OWNER", "public_key": key})
+    assert as_owner.status == 403 and as_owner.json["code"] == "ROLE_NOT_GRANTABLE"
+    with pytest.raises(ValidationFailed) as refused:
+        async with unit_of_work():
+            await users.create_api_user(principal=None, workspace_id=uuid.UUID(owner.workspace_id), name="robot",
+                                        role="OWNER", public_key=bytes(SigningKey.generate().verify_key))
+    assert refused.value.code == "OWNER_MUST_BE_A_PERSON"
+    assert [m.role for m in await WorkspaceMember.filter(workspace_id=owner.workspace_id, role="OWNER")] == ["OWNER"]

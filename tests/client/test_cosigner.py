@@ -15,8 +15,8 @@ from core.unit_of_work import unit_of_work
 from domain.signing import sessions
 from models.keys import KeySet
 from models.sessions import SigningCommitment, SigningSession
-from tests.support.callers import make_caller
-from tests.support.signing import FAST_KDF, PASSPHRASE, cosigner_for, create_vault, settle, status_is
+from tests.support.approvals import make_owner
+from tests.support.signing import FAST_KDF, PASSPHRASE, cosigner_for, create_vault, designated_signer, settle, status_is
 from tests.support.worker import InProcessWorker
 
 
@@ -36,8 +36,8 @@ def test_the_store_is_encrypted_under_the_passphrase(tmp_path):
 
 
 async def test_a_cosigner_restarted_mid_protocol_resumes_from_its_store(client, broker, worker, tmp_path):
-    owner = await make_caller(role="OWNER")
-    user = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
+    owner = await make_owner()
+    user = await designated_signer(owner.workspace_id)
     vault = await create_vault(owner.workspace_id)
     # Given the co-signer sent round 1 and then stopped (it takes no further step, so the key
     # generation waits in round 2 for it)
@@ -78,8 +78,9 @@ async def test_a_cosigner_restarted_mid_protocol_resumes_from_its_store(client, 
 
 
 async def test_the_cosigner_says_once_that_it_is_signed_in_and_waiting(client, tmp_path, caplog):
-    owner = await make_caller(role="OWNER")
-    cosigner = cosigner_for(client, owner, tmp_path / "store")
+    owner = await make_owner()
+    signer = await designated_signer(owner.workspace_id)
+    cosigner = cosigner_for(client, signer, tmp_path / "store")
     stop = asyncio.Event()
     polls = 0
     original_step = cosigner.step
@@ -96,4 +97,4 @@ async def test_the_cosigner_says_once_that_it_is_signed_in_and_waiting(client, t
         await cosigner.run(interval=0.01, stop=stop)
     waiting = [r.getMessage() for r in caplog.records if "waiting for key generations" in r.getMessage()]
     assert polls == 4 and len(waiting) == 1
-    assert waiting[0].startswith(f"co-signer: signed in as {owner.user_id} in workspace {owner.workspace_id}")
+    assert waiting[0].startswith(f"co-signer: signed in as {signer.user_id} in workspace {owner.workspace_id}")

@@ -22,8 +22,8 @@ from domain.networks import devnet_chain
 from domain.webhooks.sender import close_sessions
 from domain.withdrawals import pipeline
 from models.webhooks import Webhook
-from tests.support.callers import make_api_user, make_caller
-from tests.support.signing import cosigner_for
+from tests.support.callers import make_api_user
+from tests.support.signing import cosigner_for, designated_signer
 
 ROOT = Path(__file__).resolve().parents[2]
 EVM = "devnet-evm-testnet"
@@ -65,7 +65,7 @@ async def test_the_first_withdrawal_script_sends_out_and_in_and_sees_it_all(clie
     await server.start_serving()
     port = server.server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     integrator = await make_api_user(role="ADMIN")
-    cosigner = cosigner_for(client, await make_caller(role="SIGNER", workspace_id=integrator.workspace_id),
+    cosigner = cosigner_for(client, await designated_signer(integrator.workspace_id),
                             tmp_path / "cosigner")
     credentials = tmp_path / "creds.json"
     credentials.write_text(json.dumps({

@@ -54,7 +54,7 @@ async def test_threshold_of_device_votes_approves_and_signing_follows(broker):
     tx = await _held(ws, wallet)
     request = await TransactionApproval.get(transaction_id=tx.id)
     assert request.requirements == [{"approver_user_ids": [p.user_id for p in people], "group_id": None,
-                                     "threshold": 2, "source": "policy:hold"}]
+                                     "threshold": 2, "source": "policy:hold", "initiator_excluded": False}]
     # The approvers see it waiting for their vote
     cards, total = await approvals.list_for_me(principal=await people[0].device_principal(), workspace_id=ws.id,
                                                scope="PENDING_MY_VOTE", limit=10, offset=0)

@@ -18,7 +18,8 @@ from custody_sdk.openapi.api.auth import introspect
 from custody_sdk.openapi.api.users import remove_user
 from custody_sdk.openapi.api.workspaces import current_workspace
 from domain.bootstrap import bootstrap
-from tests.support.callers import make_api_user, make_caller
+from tests.support.approvals import make_owner
+from tests.support.callers import make_api_user
 from tests.support.client import BASE_URL
 from tests.support.sdk import faulty, sdk_for, service_clock
 
@@ -112,7 +113,7 @@ async def test_a_refused_token_is_renewed_once_and_the_call_succeeds(client, fro
 
 async def test_a_revoked_api_user_gets_one_renewal_then_the_services_refusal(client):
     # Given a client with a token, whose API user the owner then removes from the workspace
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     caller = await make_api_user(role="ADMIN", workspace_id=owner.workspace_id)
     transport = faulty(client)
     async with sdk_for(client, caller, transport=transport) as custody, sdk_for(client, owner) as admin:

@@ -15,7 +15,7 @@ from domain import auth, devices, tags
 from domain.auth import Principal
 from domain.policies import service
 from domain.prices import Price
-from models.auth import Device
+from tests.support.approvals import workspace_owner
 from tests.support.callers import Caller, make_api_user
 
 
@@ -66,13 +66,21 @@ class Approver:
 
 
 async def approver(workspace_id: uuid.UUID | str, *, role: str = "APPROVER") -> Approver:
+    """An API user with ``role`` and a device paired the documented way: it initiates the pairing,
+    the device registers its key, the workspace's owner confirms the fingerprint."""
     caller = await make_api_user(role=role, workspace_id=workspace_id)
     await caller.login()
+    owner = await workspace_owner(str(workspace_id))
     key = SigningKey.generate()
     async with unit_of_work():
-        device = await Device.create(user_id=uuid.UUID(caller.user_id), workspace_id=uuid.UUID(str(workspace_id)),
-                                     name="phone", public_key=bytes(key.verify_key),
-                                     fingerprint=devices.fingerprint(bytes(key.verify_key)), status="active")
+        pairing = await devices.initiate(principal=await auth.authenticate(caller.token),  # type: ignore[arg-type]
+                                         workspace_id=uuid.UUID(str(workspace_id)))
+    async with unit_of_work():
+        device = await devices.register(pairing_token=pairing.pairing_token, public_key=bytes(key.verify_key),
+                                        name="phone")
+    async with unit_of_work():
+        await devices.confirm(principal=await auth.authenticate(await owner.login()), device_id=device.id,
+                              fingerprint_seen=devices.fingerprint(bytes(key.verify_key)))
     device_caller = Caller(user_id=str(device.id), signing_key=key, workspace_id=str(workspace_id))
     async with unit_of_work():
         issued = await auth.issue_access_token(**device_caller.signed_request(client_type="device"))

@@ -103,6 +103,11 @@ class RecordedSleep:
 
 
 def credentials_of(caller: Caller) -> Credentials:
+    """An API user's credentials, or a person's paired device's (tests.support.approvals.DeviceCaller)."""
+    device_id = getattr(caller, "device_id", None)
+    if device_id is not None:
+        return Credentials.from_key(client_id=device_id, private_key=caller.signing_key, client_type="device",
+                                    workspace_id=caller.workspace_id)
     return Credentials.from_key(client_id=caller.user_id, private_key=caller.signing_key,
                                 workspace_id=caller.workspace_id)
 

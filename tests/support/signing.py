@@ -14,11 +14,13 @@ from nacl.public import PrivateKey
 
 from client.cosigner import CoSigner, Credentials, ShareStore
 from core.unit_of_work import unit_of_work
+from domain.signing import cosigner as cosigner_domain
 from domain.signing import keys, sessions
 from models.backups import Backup
 from models.keys import KeySet
 from models.sessions import SigningSession
 from models.vaults import Vault
+from tests.support.approvals import make_owner
 from tests.support.callers import Caller, make_caller
 from tests.support.client import BASE_URL, AppClient, AsgiTransport
 from threshold.cosigner_part import KdfParams
@@ -27,6 +29,21 @@ from threshold.scheme import ED25519_SCHEME
 #: The cheapest argon2id cost: the tests exercise the format, not the cost.
 FAST_KDF = KdfParams(nacl.pwhash.argon2id.OPSLIMIT_MIN, nacl.pwhash.argon2id.MEMLIMIT_MIN)
 PASSPHRASE = b"correct horse battery staple"
+
+
+async def designate(caller: Caller) -> Caller:
+    """Designate ``caller`` (an API user) as its workspace's co-signer, as the operator's bootstrap
+    does; only the designated co-signer takes a key set's seat (tests/api/test_cosigner.py checks
+    the owner's PUT /api/v1/co-signer/designation)."""
+    async with unit_of_work():
+        await cosigner_domain.designate(principal=None, workspace_id=uuid.UUID(caller.workspace_id),
+                                        user_id=uuid.UUID(caller.user_id))
+    return caller
+
+
+async def designated_signer(workspace_id: str | uuid.UUID) -> Caller:
+    """A SIGNER API user of the workspace, designated as its co-signer."""
+    return await designate(await make_caller(role="SIGNER", workspace_id=workspace_id))
 
 
 def cosigner_for(client: AppClient, caller: Caller, store_dir: Path, **kwargs: Any) -> CoSigner:
@@ -108,10 +125,11 @@ async def ready_vault(client: AppClient, worker: Any, store_dir: Path, *, owner:
                       cosigner: CoSigner | None = None, cosigner_user: Caller | None = None,
                       schemes: tuple[str, ...] = (ED25519_SCHEME,)) -> SigningSetup:
     """Create a vault and run its DKG(s) across both signers and the co-signer until ready
-    (``key_set`` is the first scheme's)."""
-    owner = owner or await make_caller(role="OWNER")
+    (``key_set`` is the first scheme's). A co-signer made here is designated; one passed in must
+    have been designated by the caller."""
+    owner = owner or await make_owner()
     if cosigner is None:
-        cosigner_user = await make_caller(role="SIGNER", workspace_id=owner.workspace_id)
+        cosigner_user = await designated_signer(owner.workspace_id)
         cosigner = cosigner_for(client, cosigner_user, store_dir)
     vault = await create_vault(owner.workspace_id, schemes=schemes)
 

@@ -8,8 +8,10 @@ from typing import Iterator
 
 import pytest
 
+from domain import auth
 from domain.aml import decisions
 from domain.aml.decisions import AmlDecision, AmlFacts
+from tests.support.approvals import make_owner
 from tests.support.callers import make_principal
 
 
@@ -37,7 +39,8 @@ async def test_the_default_maps_risk_to_action_per_direction(level, outgoing, in
 
 
 async def test_an_approval_without_approvers_names_the_members_who_may_approve(database):
-    owner = await make_principal(role="OWNER")
+    owner_device = await make_owner()
+    owner = await auth.authenticate(owner_device.token)  # type: ignore[arg-type]
     workspace_id = next(iter(owner.accesses))
     await make_principal(role="APPROVER", workspace_id=workspace_id)
     await make_principal(role="VIEWER", workspace_id=workspace_id)

@@ -18,8 +18,16 @@ from domain.signing.signer_keys import signer_key
 from models.cosigner import CosignerPart
 from models.keys import DkgPackage, DkgResult, KeySet, SignerDkgState, SignerKeyShare
 from models.vaults import Vault
-from tests.support.callers import make_caller
-from tests.support.signing import PASSPHRASE, cosigner_for, create_vault, ready_vault, settle, status_is
+from tests.support.approvals import make_owner
+from tests.support.signing import (
+    PASSPHRASE,
+    cosigner_for,
+    create_vault,
+    designated_signer,
+    ready_vault,
+    settle,
+    status_is,
+)
 from threshold import dkg, frost
 from threshold.cosigner_part import decrypt_key_package
 
@@ -77,7 +85,7 @@ async def test_two_vaults_get_independent_keys_and_a_vault_has_one_key_set(clien
 
 
 async def test_key_of_a_vault_still_generating_is_not_ready(client, broker):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     vault = await create_vault(owner.workspace_id)
     with pytest.raises(keys.KeySetNotReady):
         await keys.group_public_key(vault_id=vault.id)
@@ -95,8 +103,8 @@ async def test_a_cosigner_sending_a_share_inconsistent_with_its_commitments_is_n
 
     monkeypatch.setattr(cosigner_module, "seal_round2_package", cheating_seal)
 
-    owner = await make_caller(role="OWNER")
-    cheater = cosigner_for(client, await make_caller(role="SIGNER", workspace_id=owner.workspace_id),
+    owner = await make_owner()
+    cheater = cosigner_for(client, await designated_signer(owner.workspace_id),
                            tmp_path / "cheater")
     vault = await create_vault(owner.workspace_id)
     # When the key generation runs
@@ -116,8 +124,8 @@ async def test_a_cosigner_sending_a_share_inconsistent_with_its_commitments_is_n
 
 async def test_a_signer_with_a_bad_proof_of_knowledge_is_named_by_the_others(client, worker, tmp_path):
 
-    owner = await make_caller(role="OWNER")
-    cosigner = cosigner_for(client, await make_caller(role="SIGNER", workspace_id=owner.workspace_id),
+    owner = await make_owner()
+    cosigner = cosigner_for(client, await designated_signer(owner.workspace_id),
                             tmp_path / "cosigner")
     vault = await create_vault(owner.workspace_id)
     key_set = await KeySet.get(vault_id=vault.id)
@@ -140,7 +148,7 @@ async def test_a_signer_with_a_bad_proof_of_knowledge_is_named_by_the_others(cli
 
 
 async def test_repeated_round_commands_do_not_regenerate_a_signer_polynomial(client, worker, broker, tmp_path):
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     vault = await create_vault(owner.workspace_id)
     key_set = await KeySet.get(vault_id=vault.id)
 
@@ -166,7 +174,7 @@ async def test_a_key_generation_without_its_cosigner_fails_with_a_reason_after_t
         client, worker, frozen_clock, webhook_settings):
     # Given a vault whose key generation waits for a co-signer that never comes
     webhook_settings(key_generation_timeout_seconds=3600)
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     vault = await create_vault(owner.workspace_id)
     await worker.settle()
     key_set = await keys.get_key_set(vault_id=vault.id)
@@ -190,7 +198,7 @@ async def test_a_key_generation_without_its_cosigner_fails_with_a_reason_after_t
 
 async def test_vaults_and_key_generations_in_progress_are_capped_per_workspace(client, broker, webhook_settings):
     webhook_settings(max_vaults_per_workspace=3, max_key_generations_in_progress=2)
-    owner = await make_caller(role="OWNER")
+    owner = await make_owner()
     for name in ("one", "two"):
         _, created = await client.post("/api/v1/vault/accounts", headers=owner.headers(), json={"name": name})
         assert created.status == 201
@@ -210,6 +218,6 @@ async def test_vaults_and_key_generations_in_progress_are_capped_per_workspace(c
     _, fourth = await client.post("/api/v1/vault/accounts", headers=owner.headers(), json={"name": "four"})
     assert fourth.status == 409 and fourth.json["code"] == "VAULT_LIMIT_REACHED" and fourth.json["details"] == {"limit": 3}
     # Another workspace has its own caps
-    other = await make_caller(role="OWNER")
+    other = await make_owner()
     _, elsewhere = await client.post("/api/v1/vault/accounts", headers=other.headers(), json={"name": "one"})
     assert elsewhere.status == 201

@@ -18,7 +18,7 @@ from domain.signing import keys, service_signer, sessions
 from domain.signing.signer_keys import signer_key
 from models.sessions import SignerNonce, SigningSession, SigningShare
 from models.vaults import Vault
-from tests.support.callers import make_caller
+from tests.support.approvals import make_owner
 from tests.support.signing import ready_vault, request_signature, settle
 from threshold.scheme import TAPROOT_SCHEME
 from threshold.taproot import output_key, verify_bip340
@@ -119,7 +119,7 @@ async def test_a_workspace_can_require_the_cosigner_share(client, worker, tmp_pa
 
 async def test_a_signing_request_for_a_vault_of_another_workspace_is_404_like_a_missing_one(client, worker, tmp_path):
     setup = await ready_vault(client, worker, tmp_path / "cosigner")
-    other = await make_caller(role="OWNER")
+    other = await make_owner()
     answers = []
     for workspace_id, vault_id in ((uuid.UUID(other.workspace_id), setup.vault.id), (setup.workspace_id, uuid.uuid4())):
         with pytest.raises(NotFound) as missing:

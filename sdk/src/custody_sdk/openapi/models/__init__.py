@@ -65,6 +65,8 @@ from .company_create import CompanyCreate
 from .company_list import CompanyList
 from .converted_balance import ConvertedBalance
 from .converted_balances import ConvertedBalances
+from .cosigner_designation import CosignerDesignation
+from .cosigner_designation_update import CosignerDesignationUpdate
 from .cosigner_part import CosignerPart
 from .cosigner_part_registration import CosignerPartRegistration
 from .cosigner_part_status import CosignerPartStatus
@@ -79,6 +81,7 @@ from .current_workspace_permissions_item import CurrentWorkspacePermissionsItem
 from .current_workspace_role import CurrentWorkspaceRole
 from .device import Device
 from .device_confirm import DeviceConfirm
+from .device_list import DeviceList
 from .device_register import DeviceRegister
 from .device_status import DeviceStatus
 from .dkg_complaint import DkgComplaint
@@ -131,6 +134,7 @@ from .list_aml_screenings_status import ListAmlScreeningsStatus
 from .list_change_approvals_scope import ListChangeApprovalsScope
 from .list_deliveries_event_type import ListDeliveriesEventType
 from .list_deliveries_status import ListDeliveriesStatus
+from .list_devices_status import ListDevicesStatus
 from .list_invitations_status import ListInvitationsStatus
 from .list_tags_order_by import ListTagsOrderBy
 from .list_tags_order_dir import ListTagsOrderDir
@@ -139,11 +143,14 @@ from .list_transactions_direction import ListTransactionsDirection
 from .list_transactions_status_item import ListTransactionsStatusItem
 from .list_vaults_tag_match_mode import ListVaultsTagMatchMode
 from .matched_risk import MatchedRisk
+from .owner_enrollment_cancel import OwnerEnrollmentCancel
+from .owner_enrollment_cancelled import OwnerEnrollmentCancelled
 from .ownership_transfer import OwnershipTransfer
 from .ownership_transfer_start import OwnershipTransferStart
 from .ownership_transfer_status import OwnershipTransferStatus
 from .pairing_initiate import PairingInitiate
 from .pairing_invitation import PairingInvitation
+from .pairing_invitation_kind import PairingInvitationKind
 from .participant import Participant
 from .policy_list import PolicyList
 from .policy_publish import PolicyPublish
@@ -349,6 +356,8 @@ __all__ = (
     "CompanyList",
     "ConvertedBalance",
     "ConvertedBalances",
+    "CosignerDesignation",
+    "CosignerDesignationUpdate",
     "CosignerPart",
     "CosignerPartRegistration",
     "CosignerPartStatus",
@@ -363,6 +372,7 @@ __all__ = (
     "CurrentWorkspaceRole",
     "Device",
     "DeviceConfirm",
+    "DeviceList",
     "DeviceRegister",
     "DeviceStatus",
     "DkgComplaint",
@@ -415,6 +425,7 @@ __all__ = (
     "ListChangeApprovalsScope",
     "ListDeliveriesEventType",
     "ListDeliveriesStatus",
+    "ListDevicesStatus",
     "ListInvitationsStatus",
     "ListTagsOrderBy",
     "ListTagsOrderDir",
@@ -423,11 +434,14 @@ __all__ = (
     "ListTransactionsStatusItem",
     "ListVaultsTagMatchMode",
     "MatchedRisk",
+    "OwnerEnrollmentCancel",
+    "OwnerEnrollmentCancelled",
     "OwnershipTransfer",
     "OwnershipTransferStart",
     "OwnershipTransferStatus",
     "PairingInitiate",
     "PairingInvitation",
+    "PairingInvitationKind",
     "Participant",
     "PolicyList",
     "PolicyPublish",

@@ -6,6 +6,8 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="ApprovalRequirement")
 
 
@@ -20,6 +22,8 @@ class ApprovalRequirement:
         approvals (int):
         declines (int):
         reached (bool):
+        initiator_excluded (bool | Unset): The rule named the withdrawal's initiator, who is left out (four eyes):
+            approver_user_ids are the others. Default: False.
     """
 
     approver_user_ids: list[str]
@@ -29,6 +33,7 @@ class ApprovalRequirement:
     approvals: int
     declines: int
     reached: bool
+    initiator_excluded: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -47,6 +52,8 @@ class ApprovalRequirement:
 
         reached = self.reached
 
+        initiator_excluded = self.initiator_excluded
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -60,6 +67,8 @@ class ApprovalRequirement:
                 "reached": reached,
             }
         )
+        if initiator_excluded is not UNSET:
+            field_dict["initiator_excluded"] = initiator_excluded
 
         return field_dict
 
@@ -85,6 +94,8 @@ class ApprovalRequirement:
 
         reached = d.pop("reached")
 
+        initiator_excluded = d.pop("initiator_excluded", UNSET)
+
         approval_requirement = cls(
             approver_user_ids=approver_user_ids,
             group_id=group_id,
@@ -93,6 +104,7 @@ class ApprovalRequirement:
             approvals=approvals,
             declines=declines,
             reached=reached,
+            initiator_excluded=initiator_excluded,
         )
 
         approval_requirement.additional_properties = d

@@ -14,7 +14,8 @@ T = TypeVar("T", bound="DeviceRegister")
 class DeviceRegister:
     """
     Attributes:
-        pairing_token (str): The token from pairing/initiate.
+        pairing_token (str): The token from pairing/initiate or an invitation's acceptance, or the owner's enrollment
+            secret.
         public_key (str): The device's Ed25519 public key: 32 bytes in base64.
         name (None | str | Unset): Display name, 1 to 100 characters (default: device).
     """

@@ -29,7 +29,7 @@ class InvitationAccepted:
         user_id (UUID):
         role (InvitationAcceptedRole):
         pairing (None | PairingInvitation): Register a device with it (POST /api/v2/auth/devices/pairing/register); null
-            for VIEWER.
+            for VIEWER; for the OWNER an owner enrollment secret (kind owner_enrollment).
     """
 
     workspace: Workspace

@@ -60,7 +60,9 @@ def sync_detailed(
 ) -> Response[CosignerPart]:
     """A co-signer part: config, device_id, workspace_id
 
-     For the co-signer that registered it, or a member who manages backups (VIEW_WORKSPACE).
+     For the co-signer that registered it, or a member who manages backups (VIEW_WORKSPACE). The config
+    holds key material: every read is audited (cosigner_part.read) and announced to the owner and the
+    administrators.
 
     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
     INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COSIGNER_PART_NOT_FOUND, NOT_FOUND,
@@ -98,7 +100,9 @@ def sync(
 ) -> CosignerPart | None:
     """A co-signer part: config, device_id, workspace_id
 
-     For the co-signer that registered it, or a member who manages backups (VIEW_WORKSPACE).
+     For the co-signer that registered it, or a member who manages backups (VIEW_WORKSPACE). The config
+    holds key material: every read is audited (cosigner_part.read) and announced to the owner and the
+    administrators.
 
     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
     INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COSIGNER_PART_NOT_FOUND, NOT_FOUND,
@@ -131,7 +135,9 @@ async def asyncio_detailed(
 ) -> Response[CosignerPart]:
     """A co-signer part: config, device_id, workspace_id
 
-     For the co-signer that registered it, or a member who manages backups (VIEW_WORKSPACE).
+     For the co-signer that registered it, or a member who manages backups (VIEW_WORKSPACE). The config
+    holds key material: every read is audited (cosigner_part.read) and announced to the owner and the
+    administrators.
 
     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
     INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COSIGNER_PART_NOT_FOUND, NOT_FOUND,
@@ -167,7 +173,9 @@ async def asyncio(
 ) -> CosignerPart | None:
     """A co-signer part: config, device_id, workspace_id
 
-     For the co-signer that registered it, or a member who manages backups (VIEW_WORKSPACE).
+     For the co-signer that registered it, or a member who manages backups (VIEW_WORKSPACE). The config
+    holds key material: every read is audited (cosigner_part.read) and announced to the owner and the
+    administrators.
 
     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
     INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COSIGNER_PART_NOT_FOUND, NOT_FOUND,

@@ -57,7 +57,10 @@ def sync_detailed(
 ) -> Response[Device]:
     """Device: register its Ed25519 public key with the pairing token (no bearer)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
+     The token is a pairing token, or the owner's enrollment secret (cwo_...): the operator then confirms
+    that device (custody owner confirm-device) after comparing its fingerprint with the owner.
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
     VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
@@ -89,7 +92,10 @@ def sync(
 ) -> Device | None:
     """Device: register its Ed25519 public key with the pairing token (no bearer)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
+     The token is a pairing token, or the owner's enrollment secret (cwo_...): the operator then confirms
+    that device (custody owner confirm-device) after comparing its fingerprint with the owner.
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
     VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
@@ -116,7 +122,10 @@ async def asyncio_detailed(
 ) -> Response[Device]:
     """Device: register its Ed25519 public key with the pairing token (no bearer)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
+     The token is a pairing token, or the owner's enrollment secret (cwo_...): the operator then confirms
+    that device (custody owner confirm-device) after comparing its fingerprint with the owner.
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
     VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
@@ -146,7 +155,10 @@ async def asyncio(
 ) -> Device | None:
     """Device: register its Ed25519 public key with the pairing token (no bearer)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
+     The token is a pairing token, or the owner's enrollment secret (cwo_...): the operator then confirms
+    that device (custody owner confirm-device) after comparing its fingerprint with the owner.
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
     VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE.
 
     Args:

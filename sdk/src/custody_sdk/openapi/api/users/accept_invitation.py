@@ -57,7 +57,10 @@ def sync_detailed(
 ) -> Response[InvitationAccepted]:
     """The invited person accepts with the emailed token (no bearer); answers a pairing token
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
+     The owner of a new workspace gets an owner enrollment secret instead (pairing.kind
+    owner_enrollment): the operator confirms the device it registers (docs/users.md).
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
     VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
 
     Args:
@@ -89,7 +92,10 @@ def sync(
 ) -> InvitationAccepted | None:
     """The invited person accepts with the emailed token (no bearer); answers a pairing token
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
+     The owner of a new workspace gets an owner enrollment secret instead (pairing.kind
+    owner_enrollment): the operator confirms the device it registers (docs/users.md).
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
     VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
 
     Args:
@@ -116,7 +122,10 @@ async def asyncio_detailed(
 ) -> Response[InvitationAccepted]:
     """The invited person accepts with the emailed token (no bearer); answers a pairing token
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
+     The owner of a new workspace gets an owner enrollment secret instead (pairing.kind
+    owner_enrollment): the operator confirms the device it registers (docs/users.md).
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
     VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
 
     Args:
@@ -146,7 +155,10 @@ async def asyncio(
 ) -> InvitationAccepted | None:
     """The invited person accepts with the emailed token (no bearer); answers a pairing token
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
+     The owner of a new workspace gets an owner enrollment secret instead (pairing.kind
+    owner_enrollment): the operator confirms the device it registers (docs/users.md).
+
+    Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
     VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
 
     Args:
