@@ -37,6 +37,7 @@ from api import (
     withdrawals,
     workspaces,
 )
+from api.contract import document_websockets
 from core import metrics
 from core.context import current_request_id
 from core.settings import Settings, get_settings
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
                    gas_station, groups, change_approvals, aml, policies):
         app.blueprint(module.bp)
     app.blueprint(vaults.listing)
+    document_websockets(app)
     docs.install(app)
     errors.install(app)
 

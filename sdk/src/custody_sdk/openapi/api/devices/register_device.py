@@ -57,8 +57,9 @@ def sync_detailed(
 ) -> Response[Device]:
     """Device: register its Ed25519 public key with the pairing token (no bearer)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
-    VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    PAIRING_TOKEN_INVALID, VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (DeviceRegister):
@@ -89,8 +90,9 @@ def sync(
 ) -> Device | None:
     """Device: register its Ed25519 public key with the pairing token (no bearer)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
-    VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    PAIRING_TOKEN_INVALID, VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (DeviceRegister):
@@ -116,8 +118,9 @@ async def asyncio_detailed(
 ) -> Response[Device]:
     """Device: register its Ed25519 public key with the pairing token (no bearer)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
-    VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    PAIRING_TOKEN_INVALID, VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (DeviceRegister):
@@ -146,8 +149,9 @@ async def asyncio(
 ) -> Device | None:
     """Device: register its Ed25519 public key with the pairing token (no bearer)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
-    VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    PAIRING_TOKEN_INVALID, VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (DeviceRegister):

@@ -57,8 +57,9 @@ def sync_detailed(
 ) -> Response[InvitationAccepted]:
     """The invited person accepts with the emailed token (no bearer); answers a pairing token
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
-    VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVITATION_INVALID,
+    MALFORMED_JSON, VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (InvitationAccept):
@@ -89,8 +90,9 @@ def sync(
 ) -> InvitationAccepted | None:
     """The invited person accepts with the emailed token (no bearer); answers a pairing token
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
-    VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVITATION_INVALID,
+    MALFORMED_JSON, VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (InvitationAccept):
@@ -116,8 +118,9 @@ async def asyncio_detailed(
 ) -> Response[InvitationAccepted]:
     """The invited person accepts with the emailed token (no bearer); answers a pairing token
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
-    VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVITATION_INVALID,
+    MALFORMED_JSON, VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (InvitationAccept):
@@ -146,8 +149,9 @@ async def asyncio(
 ) -> InvitationAccepted | None:
     """The invited person accepts with the emailed token (no bearer); answers a pairing token
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
-    VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVITATION_INVALID,
+    MALFORMED_JSON, VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (InvitationAccept):
