@@ -12,6 +12,7 @@
     custody queues [--json] [--watch N] queue depths (Redis) and outbox state (PostgreSQL)
     custody queues requeue|purge QUEUE  dead letters back to their queue, or deleted (filters, confirmation)
     custody faucet --network N --address A --amount X   credit a devnet (or solana-local) address
+    custody audit-key list|rotate       the keys that sign audit chain heads (docs/audit.md)
     custody solana-local [--port N]     the local Solana chain (LiteSVM) of custody dev
     custody cosigner ...                the client's headless co-signer (client/cosigner.py)
     custody recover ...                 offline key recovery from a backup (client/recovery.py)
@@ -42,6 +43,7 @@ from custody.readiness import wait_for_service
 from custody.scheduler import run_forever
 from custody.web import serve
 from custody.wiring import close_database, migrate, open_database, setup_broker
+from domain import audit_chain
 from domain.bootstrap import bootstrap
 from domain.networks import solana_local
 from domain.permissions import WorkspaceRole
@@ -66,6 +68,33 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         if servers is not None:
             servers.stop()  # type: ignore[attr-defined]
     print("migrations applied")
+    return 0
+
+
+def cmd_audit_key(args: argparse.Namespace) -> int:
+    """``custody audit-key list|rotate``: the keys that sign audit chain heads (docs/audit.md)."""
+    settings = get_settings()
+    servers = None
+    if args.embedded:
+        settings, servers = with_embedded_servers(settings)
+
+    async def run() -> list[dict[str, str | None]]:
+        await open_database(settings)
+        try:
+            if args.action == "rotate":
+                async with unit_of_work():
+                    await audit_chain.rotate_signing_key()
+            return [{"key_id": key.key_id, "public_key": key.public_key, "previous_key_id": key.previous_key_id,
+                     "retired": "yes" if key.retired_at else "no"} for key in await audit_chain.published_keys()]
+        finally:
+            await close_database()
+
+    try:
+        _require_urls(settings)
+        print(json.dumps(asyncio.run(run()), indent=2))
+    finally:
+        if servers is not None:
+            servers.stop()  # type: ignore[attr-defined]
     return 0
 
 
@@ -270,6 +299,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true")
     p.set_defaults(func=cmd_bootstrap)
 
+    p = sub.add_parser("audit-key", help="list or rotate the keys that sign audit chain heads")
+    p.add_argument("action", choices=["list", "rotate"])
+    p.add_argument("--embedded", action="store_true", help="use the embedded servers when the URLs are unset")
+    p.set_defaults(func=cmd_audit_key)
+
     queues.add_parser(sub)
     return parser
 
@@ -277,7 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
 #: One-shot commands whose answer is what they print: the INFO lines of the servers they open
 #: (embedded PostgreSQL, Tortoise) would only bury it, so they log warnings and errors unless
 #: LOG_LEVEL says otherwise.
-QUIET_COMMANDS = frozenset({"bootstrap", "faucet", "queues", "migrate"})
+QUIET_COMMANDS = frozenset({"bootstrap", "faucet", "queues", "migrate", "audit-key"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
