@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from datetime import datetime, timezone
+from typing import Annotated, Any
 
-from pydantic import AwareDatetime, Field
+from pydantic import AfterValidator, AwareDatetime, Field
 
 from api.schemas.common import QueryParams, Resource, text
 from core.clock import rfc3339
@@ -16,13 +17,24 @@ from models.audit import AuditChainLink, AuditEntry, AuditHead, AuditSigningKey
 _HASH = Field(pattern=r"^[0-9a-f]{64}$", description="Hex SHA-256.")
 
 
+def _in_utc(value: datetime) -> datetime:
+    """The moment in UTC; one that UTC cannot hold (year 1 at +23:59) is refused, not a 500."""
+    try:
+        return value.astimezone(timezone.utc)
+    except OverflowError:
+        raise ValueError("is outside the range of timestamps") from None
+
+
+Moment = Annotated[AwareDatetime, AfterValidator(_in_utc)]
+
+
 class AuditEntryQuery(QueryParams):
     action: text(max_length=64) | None = Field(None, description="Only this action (e.g. tag.created).")  # type: ignore[valid-type]
     actor_id: uuid.UUID | None = Field(None, description="Only what this user, API user or device's user did.")
     object_type: text(max_length=40) | None = Field(None, description="Only entries about this kind of object.")  # type: ignore[valid-type]
     object_id: text(max_length=64) | None = Field(None, description="Only entries about this object.")  # type: ignore[valid-type]
-    since: AwareDatetime | None = Field(None, description="Only entries written at or after this time (RFC 3339).")
-    until: AwareDatetime | None = Field(None, description="Only entries written before this time (RFC 3339).")
+    since: Moment | None = Field(None, description="Only entries written at or after this time (RFC 3339).")
+    until: Moment | None = Field(None, description="Only entries written before this time (RFC 3339).")
     cursor: int = Field(0, ge=0, le=2**53, description="The next_cursor of the previous page (a seq); 0 or absent: "
                                                        "from the first entry.")
     limit: int = Field(100, ge=1, le=1000, description="Page size, 1 to 1000 (default 100).")
