@@ -165,8 +165,11 @@ async def test_a_rotated_key_is_followed_from_the_pinned_one_and_a_rebuilt_chain
     assert verified.head is not None and verified.head["key_id"] == rotated.key_id
     _, keys = await api.get("/api/v1/audit/keys")
     assert [k["retired_at"] is None for k in keys["keys"]] == [False, True]
-    # But a chain rebuilt from the first entry (hashes recomputed) no longer passes the saved head
+    # And resuming from the saved head verifies only what was chained since, linked to it
     assert checkpoint is not None
+    resumed = await AuditLog(custody, pinned_public_key=pinned).verify(resume_from=checkpoint)
+    assert [e["seq"] for e in resumed.entries] == list(range(checkpoint["seq"] + 1, verified.head["seq"] + 1))
+    # But a chain rebuilt from the first entry (hashes recomputed) no longer passes the saved head
     conn = await asyncpg.connect(settings.database_url)
     try:
         await conn.execute("ALTER TABLE audit_chain DISABLE TRIGGER audit_chain_append_only")

@@ -11,7 +11,8 @@ with what your operator tells you), then:
   signature by the pinned key (or a later key the pinned one endorsed), and that it extends
   every head you saved earlier (a chain rebuilt after rewriting history fails here);
 - :func:`AuditLog.verify`: fetches the keys and every page, then :func:`verify_chain`; keep the
-  head it returns and pass it as a checkpoint next time.
+  head it returns and pass it as a checkpoint next time, or as ``resume_from`` to verify only
+  what was chained since.
 
 Everything works on the JSON as served (dicts), so it checks the bytes the service hashed, not
 a parsed model of them.
@@ -134,28 +135,35 @@ def verify_head(head: Mapping[str, Any], keys: Mapping[str, VerifyKey]) -> None:
 
 
 def verify_chain(entries: Sequence[Mapping[str, Any]], head: Mapping[str, Any], keys: Mapping[str, VerifyKey], *,
-                 checkpoints: Iterable[Mapping[str, Any]] = ()) -> None:
-    """``entries`` are the whole chain up to ``head`` (seq 1 to head.seq, unfiltered): each one
-    verifies (:func:`verify_page`), none is missing, the last one is the signed head's, and the
-    chain passes through every saved ``checkpoint`` (an earlier head)."""
+                 checkpoints: Iterable[Mapping[str, Any]] = (), resume_from: Mapping[str, Any] | None = None) -> None:
+    """``entries`` are the chain up to ``head``, unfiltered: from entry 1, or from the entry after
+    ``resume_from`` (a head verified earlier, whose entries need no second look). Each entry
+    verifies (:func:`verify_page`), none is missing, the first links to the genesis hash (or to
+    ``resume_from``), the last one is the signed head's, and the chain passes through every
+    saved ``checkpoint`` it covers (an earlier head)."""
     verify_head(head, keys)
     verify_page(entries)
-    for index, entry in enumerate(entries, start=1):
+    start = int(resume_from["seq"]) if resume_from is not None else 0
+    for index, entry in enumerate(entries, start=start + 1):
         if int(entry["seq"]) != index:
             raise AuditVerificationError(f"entry {index} is missing from the chain (found {_name(entry)} there)",
                                          seq=index)
-    if len(entries) != int(head["seq"]):
-        raise AuditVerificationError(f"the head says {head['seq']} entries, the chain has {len(entries)}")
-    if entries and entries[-1]["hash"] != head["hash"]:
+    if entries and entries[0]["previous_hash"] != (resume_from["hash"] if resume_from is not None else GENESIS):
+        raise AuditVerificationError(f"{_name(entries[0])} does not follow the head it resumes from: history "
+                                     "before it was rewritten", seq=start + 1, entry_id=str(entries[0]["id"]))
+    if start + len(entries) != int(head["seq"]):
+        raise AuditVerificationError(f"the head says {head['seq']} entries, the chain has {start + len(entries)}")
+    last_hash = entries[-1]["hash"] if entries else (resume_from["hash"] if resume_from is not None else GENESIS)
+    if last_hash != head["hash"]:
         raise AuditVerificationError("the last entry is not the signed head's: the chain was rebuilt",
-                                     seq=int(entries[-1]["seq"]), entry_id=str(entries[-1]["id"]))
+                                     seq=int(head["seq"]))
     for checkpoint in checkpoints:
         seq = int(checkpoint["seq"])
-        if seq > len(entries):
+        if seq > start + len(entries):
             raise AuditVerificationError(f"a saved head at seq {seq} is beyond the chain: entries were removed")
-        if entries[seq - 1]["hash"] != checkpoint["hash"]:
+        if seq > start and entries[seq - start - 1]["hash"] != checkpoint["hash"]:
             raise AuditVerificationError(f"the chain no longer passes through the head saved at seq {seq}: history "
-                                         "before it was rewritten", seq=seq, entry_id=str(entries[seq - 1]["id"]))
+                                         "before it was rewritten", seq=seq, entry_id=str(entries[seq - start - 1]["id"]))
 
 
 @dataclass(frozen=True)
@@ -179,11 +187,11 @@ class AuditLog:
         reply = await self.custody.request("GET", _KEYS)
         return trusted_keys(self.pinned_public_key, reply.json["keys"])
 
-    async def fetch(self, **filters: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        """Every entry matching ``filters`` (the query parameters of GET /api/v1/audit/entries),
-        and the chain state served with the last page."""
+    async def fetch(self, *, after: int = 0, **filters: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """Every entry after seq ``after`` matching ``filters`` (the query parameters of
+        GET /api/v1/audit/entries), and the chain state served with the last page."""
         entries: list[dict[str, Any]] = []
-        cursor = 0
+        cursor = after
         while True:
             params = {**{k: v for k, v in filters.items() if v is not None}, "cursor": cursor, "limit": self.page_size}
             page = (await self.custody.request("GET", _ENTRIES, params=params)).json
@@ -195,10 +203,12 @@ class AuditLog:
             if page["next_cursor"] is None and (filters or head is None or int(head["seq"]) <= cursor):
                 return entries, page["chain"]
 
-    async def verify(self, *, checkpoints: Iterable[Mapping[str, Any]] = ()) -> VerifiedLog:
-        """Fetch the whole chain and verify it up to its signed head (see :func:`verify_chain`)."""
+    async def verify(self, *, checkpoints: Iterable[Mapping[str, Any]] = (),
+                     resume_from: Mapping[str, Any] | None = None) -> VerifiedLog:
+        """Fetch the chain and verify it up to its signed head (see :func:`verify_chain`): all of
+        it, or only what follows ``resume_from`` (the head a previous verification returned)."""
         keys = await self.keys()
-        entries, chain = await self.fetch()
+        entries, chain = await self.fetch(after=int(resume_from["seq"]) if resume_from is not None else 0)
         head = chain["head"]
         if head is None:
             if entries:
@@ -206,5 +216,5 @@ class AuditLog:
             return VerifiedLog(entries=[], head=None, pending=int(chain["pending"]))
         # Entries chained after the head was read belong to a later head: verify up to this one.
         upto = [entry for entry in entries if int(entry["seq"]) <= int(head["seq"])]
-        verify_chain(upto, head, keys, checkpoints=checkpoints)
+        verify_chain(upto, head, keys, checkpoints=checkpoints, resume_from=resume_from)
         return VerifiedLog(entries=upto, head=head, pending=int(chain["pending"]))
