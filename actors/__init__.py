@@ -14,6 +14,7 @@ import dramatiq
 # Importing the modules registers their actors with core.jobs.
 from actors import (  # noqa: E402,F401
     aml,
+    audit,
     auth,
     backups,
     change_approvals,

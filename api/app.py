@@ -12,6 +12,7 @@ from sanic.response import HTTPResponse
 
 from api import (
     aml,
+    audit,
     auth,
     backups,
     balances,
@@ -37,6 +38,7 @@ from api import (
     withdrawals,
     workspaces,
 )
+from api.contract import document_websockets
 from core import metrics
 from core.context import current_request_id
 from core.settings import Settings, get_settings
@@ -72,9 +74,10 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
 
     for module in (health, auth, devices, companies, workspaces, users, cosigner, backups, currencies, vaults,
                    wallets, balances, transaction_approvals, transactions, webhooks, tags, whitelist, withdrawals,
-                   gas_station, groups, change_approvals, aml, policies):
+                   gas_station, groups, change_approvals, aml, policies, audit):
         app.blueprint(module.bp)
     app.blueprint(vaults.listing)
+    document_websockets(app)
     docs.install(app)
     errors.install(app)
 

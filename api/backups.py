@@ -55,15 +55,16 @@ async def cancel_backup(request: Request) -> Backup:
 
 
 @bp.get("/file")
-@endpoint(summary="Download the backup file (JSON; every share sealed to the backup key)", tag=_TAG,
+@endpoint(summary="Download the backup file (a file of JSON text; every share sealed to the backup key)", tag=_TAG,
           description="Answers once the backup is ready or verified; X-Backup-Sha256 carries the file's SHA-256.",
-          responses={200: File("application/json", "the backup file (format custody-backup, docs/signing.md)")},
+          responses={200: File("application/octet-stream", "the backup file: UTF-8 JSON text of format "
+                                                  "custody-backup (docs/signing.md), to be saved as it is")},
           workspace=True, errors={**_NO_BACKUP, **_NOT_READY})
 async def download(request: Request) -> HTTPResponse:
     caller, ws = await workspace(request)
     async with unit_of_work():
         backup, file = await backups.backup_file(principal=caller, workspace_id=ws.id)
-    return raw(file, content_type="application/json",
+    return raw(file, content_type="application/octet-stream",
                headers={"Content-Disposition": f'attachment; filename="custody-backup-{backup.id}.json"',
                         "X-Backup-Sha256": backup.file_sha256 or ""})
 

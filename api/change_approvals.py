@@ -16,7 +16,7 @@ from sanic import Blueprint, Request
 from sanic.server.websockets.impl import WebsocketImplProtocol
 
 from api.context import principal
-from api.contract import endpoint
+from api.contract import endpoint, websocket
 from api.schemas.change_approvals import (
     ChangeApprovalCard,
     ChangeApprovalList,
@@ -204,15 +204,34 @@ async def list_gated_actions(request: Request, tenant_uuid: uuid.UUID) -> GatedA
 # --- WebSocket ---------------------------------------------------------------------------------------
 
 
-@bp.websocket("/change-approvals/ws")
-async def change_approval_events(request: Request, ws: WebsocketImplProtocol) -> None:
-    """Progress events of change approvals (docs/change-approvals.md "WebSocket").
+WEBSOCKET_DESCRIPTION = """Open it as a WebSocket (`GET` with `Upgrade: websocket`); a plain HTTP request is
+refused. Authenticate with `Authorization: Bearer <token>` or `?access_token=<token>` (browsers
+cannot set headers on a WebSocket). The server only sends; every message is one JSON object:
 
-    Authenticate with ``Authorization: Bearer`` or ``?access_token=`` (browsers cannot set headers).
-    The first message is ``{"type": "ready", "cursor": N}``; then one ``{"type": "event", ...}`` per
-    event the caller may see, in order. ``?after=N`` resumes after a cursor. A bad token gets
-    ``{"type": "error", "code": "INVALID_TOKEN"}`` and the socket is closed with code 4401.
-    """
+- `{"type": "ready", "cursor": N, "user_uuid": "..."}`: first, once signed in. `N` is the cursor of
+  the latest event (or the `after` given); events after it follow.
+- `{"type": "event", "cursor": N, "event": "...", "tenant_uuid": "...", "request_uuid": "...",
+  "data": {...}, "created_at": "..."}`: one per change approval event the caller may see (the
+  initiator, the approvers, members with VIEW_CHANGE_APPROVALS), in order. `event` names what
+  happened: `change_approval.voted` (`data.voter_uuid`, `data.vote`), or the request's new status
+  (`change_approval.approved`, `.rejected`, `.cancelled`, `.expired`, `.executed`, ...); `data`
+  summarizes the request (`request_uuid`, `tenant_uuid`, `action`, `operation`, `mode`,
+  `status`, `initiator_uuid`, `expires_at`); docs/change-approvals.md "Events".
+- `{"type": "error", "code": "INVALID_TOKEN" | "UNAUTHENTICATED", "error": "..."}`: the token is
+  missing, invalid, expired or revoked (checked again every 30 seconds); the socket is then closed
+  with code 4401.
+
+`?after=N` resumes after cursor `N` (a reconnecting client passes the last cursor it saw)."""
+
+
+@bp.websocket("/change-approvals/ws")
+@websocket(summary="Follow change approval progress: a WebSocket of JSON messages (ready, event, error)",
+           description=WEBSOCKET_DESCRIPTION, tag="change_approvals",
+           query=[("access_token", {"type": "string"}, "The access token, for clients that cannot send Authorization."),
+                  ("after", {"type": "string", "pattern": "^[0-9]{1,18}$"}, "Resume after this event cursor.")])
+async def change_approval_events(request: Request, ws: WebsocketImplProtocol) -> None:
+    """Progress events of change approvals (docs/change-approvals.md "WebSocket"); the messages are
+    described in :data:`WEBSOCKET_DESCRIPTION`, which the OpenAPI document carries."""
     token = request.args.get("access_token") or request.headers.get("authorization", "").partition(" ")[2].strip()
     try:
         caller = await auth.authenticate(token)

@@ -11,6 +11,12 @@ Every endpoint is declared with :func:`endpoint`::
 - The body is parsed from the raw JSON by its pydantic model (strictly: no type coercion,
   unknown fields refused) and passed as ``body``; the query string by its model as ``query``.
   Both go through sanic-ext's ``validate``. A refusal is a 400 envelope naming the field.
+- What every request is held to before its handler runs (:func:`check_envelope`): a header the
+  service reads given more than once is 400 DUPLICATE_HEADER; ``X-Workspace-Id`` only in the
+  canonical 36-character form (8-4-4-4-12 hex digits), else 400 INVALID_WORKSPACE_ID; a body
+  sent to an operation that takes one is JSON (``Content-Type: application/json``, UTF-8),
+  else 415 UNSUPPORTED_MEDIA_TYPE, and repeats no key in any object, else 400 MALFORMED_JSON
+  naming the key.
 - The handler returns an instance of the declared response model (or :class:`Reply` to choose
   one of several declared statuses, ``None`` for an empty answer, or a ready ``HTTPResponse``
   for files); the contract serializes it, so the document and the bytes cannot disagree.
@@ -29,6 +35,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Literal, Mapping, Sequence, get_args, get_origin
 
@@ -41,17 +49,27 @@ from sanic_ext.extensions.openapi.definitions import Parameter, Response
 
 from api.context import principal
 from api.schemas.common import reason_of
-from domain.errors import ValidationFailed
+from domain.errors import DomainError, ValidationFailed
 
 JSON = "application/json"
+
+#: Request headers the service reads: each may be given once (a second value would be ignored
+#: by one reader and taken by another).
+SINGLE_HEADERS = ("authorization", "content-type", "content-length", "x-workspace-id", "x-request-id",
+                  "x-idempotency-key", "x-attempt-key", "x-utxo-intent-key")
+#: ``X-Workspace-Id``: a UUID in its canonical 36-character form only (no braces, no ``urn:uuid:``,
+#: no bare hex, no spaces).
+WORKSPACE_ID_PATTERN = r"^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"
+_WORKSPACE_ID = re.compile(WORKSPACE_ID_PATTERN)
 
 #: Errors an operation answers because of how it is called, added to what it declares.
 AUTH_ERRORS: dict[int, list[str]] = {401: ["UNAUTHENTICATED", "INVALID_TOKEN"]}
 WORKSPACE_ERRORS: dict[int, list[str]] = {
     400: ["WORKSPACE_REQUIRED", "INVALID_WORKSPACE_ID"], 403: ["PERMISSION_DENIED"], 404: ["WORKSPACE_NOT_FOUND"]}
 #: Any request may carry a body over REQUEST_MAX_BYTES, whatever the operation takes.
-REQUEST_ERRORS: dict[int, list[str]] = {413: ["PAYLOAD_TOO_LARGE"]}
-BODY_ERRORS: dict[int, list[str]] = {400: ["VALIDATION_ERROR", "MALFORMED_JSON"], 413: ["PAYLOAD_TOO_LARGE"]}
+REQUEST_ERRORS: dict[int, list[str]] = {400: ["DUPLICATE_HEADER"], 413: ["PAYLOAD_TOO_LARGE"]}
+BODY_ERRORS: dict[int, list[str]] = {400: ["VALIDATION_ERROR", "MALFORMED_JSON"], 413: ["PAYLOAD_TOO_LARGE"],
+                                     415: ["UNSUPPORTED_MEDIA_TYPE"]}
 QUERY_ERRORS: dict[int, list[str]] = {400: ["VALIDATION_ERROR"]}
 #: What a change gated by the change approvals may answer (domain/change_approvals/gate.py).
 GATED_ERRORS: dict[int, list[str]] = {403: ["QUORUM_APPROVAL_REQUIRED"], 409: ["QUORUM_NO_ELIGIBLE_APPROVERS"],
@@ -59,7 +77,7 @@ GATED_ERRORS: dict[int, list[str]] = {403: ["QUORUM_APPROVAL_REQUIRED"], 409: ["
 
 STATUS_TEXT = {200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 400: "Bad Request",
                401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-               409: "Conflict", 410: "Gone", 413: "Payload Too Large", 422: "Unprocessable Entity",
+               409: "Conflict", 410: "Gone", 413: "Payload Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Entity",
                429: "Too Many Requests", 503: "Service Unavailable"}
 
 
@@ -205,6 +223,67 @@ def _is_list(annotation: Any) -> bool:
     return any(_is_list(arg) for arg in get_args(annotation) if arg is not type(None))
 
 
+class UnsupportedMediaType(DomainError):
+    status = 415
+
+
+def check_envelope(request: Request, *, workspace: bool) -> None:
+    """What any request is held to before authentication: each header the service reads given
+    once, and (for a wallet-side operation) ``X-Workspace-Id`` in its canonical form."""
+    for name in SINGLE_HEADERS:
+        if len(request.headers.getall(name, [])) > 1:
+            label = "-".join(part.capitalize() for part in name.split("-"))
+            raise ValidationFailed(f"the header {label} is given more than once", code="DUPLICATE_HEADER",
+                                   details={"header": label})
+    given = request.headers.get("x-workspace-id")
+    if workspace and given is not None and not _WORKSPACE_ID.match(given):
+        raise ValidationFailed("X-Workspace-Id must be a UUID in its canonical form "
+                               "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)", code="INVALID_WORKSPACE_ID",
+                               details={"header": "X-Workspace-Id"})
+
+
+def _check_media_type(request: Request) -> None:
+    """A body is JSON: ``application/json``, with no charset or ``charset=utf-8`` (RFC 8259)."""
+    media, _, parameters = (request.headers.get("content-type") or "").partition(";")
+    charset = ""
+    for parameter in parameters.split(";"):
+        key, _, value = parameter.strip().partition("=")
+        if key.lower() == "charset":
+            charset = value.strip().strip('"').lower()
+    if media.strip().lower() != JSON or charset not in ("", "utf-8"):
+        raise UnsupportedMediaType("the request body must be JSON: send Content-Type: application/json (UTF-8)",
+                                   code="UNSUPPORTED_MEDIA_TYPE",
+                                   details={"content_type": request.headers.get("content-type") or None})
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` of the duplicate check: an object whose keys repeat is refused."""
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen[key] = value
+    return seen
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _refuse_duplicate_keys(raw: bytes) -> None:
+    """RFC 8259 leaves an object with a repeated name to each parser (the last one wins here, the
+    first one elsewhere): such a body is refused, naming the key."""
+    try:
+        json.loads(raw, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise ValidationFailed(f"the request body gives the key {exc.key!r} more than once", code="MALFORMED_JSON",
+                               details={"field": exc.key, "reason": "is given more than once"}) from None
+    except (ValueError, RecursionError):
+        return  # not JSON (or nested beyond Python's parser): the model's parser answers it
+
+
 class _BodyValidator:
     """The ``json`` validator handed to sanic-ext: strict pydantic parsing of the raw body."""
 
@@ -212,6 +291,9 @@ class _BodyValidator:
         self.model = model
 
     def __call__(self, *, request: Request, data: Any, handler_kwargs: dict[str, Any]) -> None:
+        if request.body:
+            _check_media_type(request)
+            _refuse_duplicate_keys(request.body)
         raw = request.body or b"{}"
         try:
             handler_kwargs["body"] = self.model.model_validate_json(raw)
@@ -275,7 +357,7 @@ def endpoint(
     summary: str,
     description: str | None = None,
     body: type[BaseModel] | None = None,
-    body_required: bool = True,
+    body_required: bool | None = None,
     query: type[BaseModel] | None = None,
     responses: Mapping[int, Answer],
     errors: Mapping[int, Iterable[str]] | None = None,
@@ -286,7 +368,8 @@ def endpoint(
 ) -> Callable[[Handler], Handler]:
     """Declare an operation (see the module docstring).
 
-    ``body_required`` False documents a body that may be left out (it is then read as ``{}``).
+    ``body_required``: whether the body may be left out (it is then read as ``{}``); by default
+    it is required exactly when the model has a required field.
     ``auth``: True (a valid bearer token, checked before anything else), False (none), or
     ``"token"`` (a bearer token the handler examines itself: introspection).
 
@@ -298,6 +381,9 @@ def endpoint(
                       BODY_ERRORS if body is not None else {}, QUERY_ERRORS if query is not None else {},
                       errors or {})
 
+    if body_required is None:
+        body_required = body is not None and any(info.is_required() for info in body.model_fields.values())
+
     def decorate(handler: Handler) -> Handler:
         validated = validate(json=_BodyValidator(body) if body is not None else None,
                              query=_QueryValidator(query) if query is not None else None)(handler)
@@ -305,6 +391,7 @@ def endpoint(
 
         @functools.wraps(handler)
         async def run(request: Request, *args: Any, **kwargs: Any) -> HTTPResponse:
+            check_envelope(request, workspace=workspace)
             if auth is True:
                 # Who is calling is settled before what they sent: no token, no validation.
                 await principal(request)
@@ -365,8 +452,9 @@ def _document(run: Handler, contract: Contract, *, summary: str, description: st
         operation.parameters.extend(_query_parameters(query))
     if workspace:
         operation.parameters.append(Parameter(
-            "X-Workspace-Id", {"type": "string", "format": "uuid"}, "header", required=False,
-            description="The workspace of the call; optional when the caller has exactly one."))
+            "X-Workspace-Id", {"type": "string", "format": "uuid", "pattern": WORKSPACE_ID_PATTERN}, "header",
+            required=False, description="The workspace of the call, a UUID in its canonical 36-character form; "
+                                        "optional when the caller has exactly one."))
     for name, schema, text in headers:
         operation.parameters.append(Parameter(name, schema, "header", required=False, description=text))
     for status, answer in contract.responses.items():
@@ -387,6 +475,44 @@ def _document(run: Handler, contract: Contract, *, summary: str, description: st
             schema = {"oneOf": [component(answer), schema]}
         operation.response(status, {JSON: schema},
                            f"{STATUS_TEXT.get(status, 'Error')}: {', '.join(codes)}")
+
+
+def websocket(*, summary: str, description: str, query: Sequence[tuple[str, dict[str, Any], str]] = (),
+              tag: str | None = None) -> Callable[[Handler], Handler]:
+    """Document a WebSocket route (its handler is not an :func:`endpoint`): the summary, the
+    messages in ``description``, its query parameters, 101 when it opens; anything but an
+    upgrade is refused (the ``default`` answer). See :func:`document_websockets`."""
+
+    def decorate(handler: Handler) -> Handler:
+        operation = OperationStore()[handler]
+        operation.name(handler.__name__)
+        operation.describe(summary=summary, description=description)
+        if tag:
+            operation.tag(tag)
+        operation.secured("BearerAuth")
+        for name, schema, text in query:
+            operation.parameters.append(Parameter(name, schema, "query", required=False, description=text))
+        operation.responses[101] = Response(None, description="Switching Protocols: the WebSocket is open")
+        operation.responses["default"] = Response(None, description="Anything but a WebSocket upgrade is refused")
+        return handler
+
+    return decorate
+
+
+def document_websockets(app: Any) -> None:
+    """Give each WebSocket route the OpenAPI entry declared on its handler.
+
+    Sanic serves a WebSocket route through a ``functools.partial`` around the handler, and
+    sanic-ext looks the operation up by that partial: without this the document showed the
+    partial's own docstring as the summary. Call it once the blueprints are registered.
+    """
+    store = OperationStore()
+    for route in app.router.routes:
+        handler = route.handler
+        if getattr(handler, "is_websocket", False) and isinstance(handler, functools.partial) and handler.args:
+            declared = handler.args[0]
+            if declared in store:
+                store[handler] = store[declared]
 
 
 def contract_of(request: Request) -> Contract | None:

@@ -33,7 +33,7 @@ SIGNER_QUEUES: tuple[str, ...] = ("signer_1", "signer_2")
 
 #: Every queue an actor of the service uses, in alphabetical order.
 QUEUES: tuple[str, ...] = (
-    "aml", "auth", "backups", "change_approvals", "companies", "deposits", "devnet", "gas_station", "keys",
+    "aml", "audit", "auth", "backups", "change_approvals", "companies", "deposits", "devnet", "gas_station", "keys",
     "notifications", *SIGNER_QUEUES, "signing", "transaction_approvals", "transactions", "webhooks", "withdrawals",
 )
 

@@ -4,6 +4,11 @@ Services never commit. An endpoint or actor wraps its work in :func:`unit_of_wor
 transaction commits when the block ends without error, and only then are the outbox commands
 written inside it enqueued. On error everything rolls back and nothing is enqueued.
 
+A unit of work may also ask for a *nudge* (:func:`nudge_after_commit`): a message sent after
+commit with no outbox row, for jobs whose durable trigger is elsewhere (the scheduler runs them
+anyway) and that only run sooner for it. Nudges to one actor with the same arguments coalesce
+across processes while one is on its way.
+
 One kind of error commits instead: an exception whose ``commit_unit_of_work`` attribute is true
 (the change approvals' 403 QUORUM_APPROVAL_REQUIRED: the request it registered must outlive the
 refusal). The block's writes commit, its commands are enqueued, then the error leaves the block.
@@ -11,13 +16,56 @@ refusal). The block's writes commit, its commands are enqueued, then the error l
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
+from contextvars import ContextVar
+from typing import Any, AsyncIterator
 
 import dramatiq
+import dramatiq.broker
 
 from core import outbox
+from core.broker import message
 from core.db import transaction
+
+logger = logging.getLogger(__name__)
+
+#: Nudges asked for by the current unit of work: ``(actor_name, args)``, in order, once each.
+_nudges: ContextVar[dict[tuple[str, tuple[Any, ...]], None] | None] = ContextVar("nudges", default=None)
+#: How long a sent nudge counts as "on its way" (its run clears it sooner: :func:`clear_nudge`).
+NUDGE_TTL_MS = 2000
+
+
+def nudge_after_commit(actor_name: str, *args: Any) -> None:
+    """Send ``actor_name(*args)`` once the current unit of work commits: best effort (no outbox
+    row), coalesced while one is on its way. Outside a unit of work nothing is sent."""
+    pending = _nudges.get()
+    if pending is not None:
+        pending[(actor_name, args)] = None
+
+
+def nudge_key(namespace: str, actor_name: str, args: tuple[Any, ...]) -> str:
+    return f"{namespace}:nudge:{actor_name}:" + ":".join(str(arg) for arg in args)
+
+
+def clear_nudge(broker: dramatiq.Broker, actor_name: str, *args: Any) -> None:
+    """Called by a nudged actor as it starts: commits from now on send a new nudge."""
+    client = getattr(broker, "client", None)
+    if client is not None:
+        client.delete(nudge_key(broker.namespace, actor_name, args))  # type: ignore[attr-defined]
+
+
+def _send_nudges(broker: dramatiq.Broker, nudges: list[tuple[str, tuple[Any, ...]]]) -> None:
+    client = getattr(broker, "client", None)
+    for actor_name, args in nudges:
+        try:
+            if client is not None and not client.set(nudge_key(broker.namespace, actor_name, args), b"1",  # type: ignore[attr-defined]
+                                                      nx=True, px=NUDGE_TTL_MS):
+                continue
+            broker.enqueue(message(actor_name, *args))
+        except Exception as exc:  # noqa: BLE001 - a nudge is only a head start; the scheduler covers it
+            logger.warning("could not nudge %s%r: %s", actor_name, args, type(exc).__name__)
 
 
 def _commits(exc: BaseException) -> bool:
@@ -44,6 +92,8 @@ async def unit_of_work(*, broker: dramatiq.Broker | None = None) -> AsyncIterato
             raise deferred
         return
     commands, token = outbox.begin_collecting()
+    nudges: dict[tuple[str, tuple[Any, ...]], None] = {}
+    nudges_token = _nudges.set(nudges)
     try:
         async with transaction():
             try:
@@ -54,7 +104,11 @@ async def unit_of_work(*, broker: dramatiq.Broker | None = None) -> AsyncIterato
                 deferred = exc
     finally:
         outbox.stop_collecting(token)
+        _nudges.reset(nudges_token)
     if commands:
         await outbox.dispatch(commands, broker=broker)
+    target = broker or dramatiq.broker.global_broker  # none set up (a tool, a test): the scheduler covers it
+    if nudges and target is not None:
+        await asyncio.to_thread(_send_nudges, target, list(nudges))
     if deferred is not None:
         raise deferred

@@ -15,6 +15,7 @@
     custody queues [--json] [--watch N] queue depths (Redis) and outbox state (PostgreSQL)
     custody queues requeue|purge QUEUE  dead letters back to their queue, or deleted (filters, confirmation)
     custody faucet --network N --address A --amount X   credit a devnet (or solana-local) address
+    custody audit-key list|rotate       the keys that sign audit chain heads (docs/audit.md)
     custody solana-local [--port N]     the local Solana chain (LiteSVM) of custody dev
     custody cosigner ...                the client's headless co-signer (client/cosigner.py)
     custody recover ...                 offline key recovery from a backup (client/recovery.py)
@@ -77,6 +78,42 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         if servers is not None:
             servers.stop()  # type: ignore[attr-defined]
     print("migrations applied")
+    return 0
+
+
+def cmd_audit_key(args: argparse.Namespace) -> int:
+    """``custody audit-key list|rotate``: the keys that sign audit chain heads (docs/audit.md)."""
+    import asyncio
+    import json
+
+    from core.settings import get_settings
+    from core.unit_of_work import unit_of_work
+    from custody.embedded import with_embedded_servers
+    from custody.wiring import close_database, open_database
+    from domain import audit_chain
+
+    settings = get_settings()
+    servers = None
+    if args.embedded:
+        settings, servers = with_embedded_servers(settings)
+
+    async def run() -> list[dict[str, str | None]]:
+        await open_database(settings)
+        try:
+            if args.action == "rotate":
+                async with unit_of_work():
+                    await audit_chain.rotate_signing_key()
+            return [{"key_id": key.key_id, "public_key": key.public_key, "previous_key_id": key.previous_key_id,
+                     "retired": "yes" if key.retired_at else "no"} for key in await audit_chain.published_keys()]
+        finally:
+            await close_database()
+
+    try:
+        _require_urls(settings)
+        print(json.dumps(asyncio.run(run()), indent=2))
+    finally:
+        if servers is not None:
+            servers.stop()  # type: ignore[attr-defined]
     return 0
 
 
@@ -317,13 +354,18 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_argument("--device", required=True, help="the device id (custody owner devices)")
             command.add_argument("--fingerprint", required=True,
                                  help="as the owner reads it from the device (spaces and case are ignored)")
+
+    p = sub.add_parser("audit-key", help="list or rotate the keys that sign audit chain heads")
+    p.add_argument("action", choices=["list", "rotate"])
+    p.add_argument("--embedded", action="store_true", help="use the embedded servers when the URLs are unset")
+    p.set_defaults(func=cmd_audit_key)
     return parser
 
 
 #: One-shot commands whose answer is what they print: the INFO lines of the servers they open
 #: (embedded PostgreSQL, Tortoise) would only bury it, so they log warnings and errors unless
 #: LOG_LEVEL says otherwise.
-QUIET_COMMANDS = frozenset({"bootstrap", "faucet", "queues", "migrate", "owner"})
+QUIET_COMMANDS = frozenset({"bootstrap", "faucet", "queues", "migrate", "owner", "audit-key"})
 
 
 def _delegated(program: str, argv: list[str]) -> int:

@@ -5,9 +5,12 @@ The spec's rules (section "Tags"), and what this module decides where the spec i
 
 - **Label.** 2 to 32 characters of Latin letters (A-Z, a-z), Cyrillic letters (U+0400-U+0481,
   U+048A-U+04FF: Russian, Ukrainian, Belarusian, Serbian, Kazakh...), digits 0-9, underscore,
-  hyphen and spaces; surrounding spaces are trimmed. Unique per workspace *ignoring case*:
-  "VIP" and "vip" would look like one tag in a policy rule, so the second is 409
-  TAG_ALREADY_EXISTS. The label keeps the case it was given; lists sort by the case-folded label.
+  hyphen and spaces; surrounding spaces are trimmed. Unique per workspace *ignoring case and
+  look-alike letters*: "VIP" and "vip", or "tag" and "tаg" (a Cyrillic а), would look like one
+  tag in a policy rule, so the second is 409 TAG_ALREADY_EXISTS. Two labels are one when the
+  UTS #39 confusable skeletons of their case-folded forms are equal (:func:`label_skeleton`,
+  a column with a unique index per workspace, so concurrent requests cannot both pass). The
+  label keeps the case it was given; lists sort by the case-folded label.
 - **Description** up to 255 characters (trimmed, no control characters); **color** ``#rrggbb``,
   stored in lower case. Empty strings are refused; on update ``None`` clears a value and an
   absent field stays (:class:`TagChange`).
@@ -51,6 +54,7 @@ from tortoise.functions import Count
 from tortoise.queryset import QuerySet
 from tortoise.transactions import in_transaction
 
+from common import confusables
 from domain import audit
 from domain.auth import Principal
 from domain.change_approvals import registry as approvals
@@ -142,8 +146,14 @@ def clean_color(value: Any) -> str | None:
 
 
 def label_key(label: str) -> str:
-    """What makes two labels the same: the label case-folded."""
+    """How labels sort and how a prefix filter compares them: the label case-folded."""
     return label.casefold()
+
+
+def label_skeleton(label: str) -> str:
+    """What makes two labels the same: the UTS #39 confusable skeleton of the case-folded label
+    (case-folded first, so that "VIP" and "vip" stay one label as they always were)."""
+    return confusables.skeleton(label.casefold())
 
 
 # --- the changes, as an approval engine will store and replay them ----------------------------------
@@ -472,7 +482,8 @@ def vaults_tagged(query: QuerySet[Vault], *, tag_ids: Sequence[uuid.UUID] | None
 
 
 def _label_taken(label: str) -> Conflict:
-    return Conflict(f"the workspace already has a tag labelled {label!r}", code="TAG_ALREADY_EXISTS",
+    return Conflict(f"the workspace already has a tag labelled {label!r}, or one that reads the same (case and "
+                    "look-alike letters do not count)", code="TAG_ALREADY_EXISTS",
                     details={"field": "label", "label": label})
 
 
@@ -495,6 +506,7 @@ async def create_tag(*, principal: Principal | None, workspace_id: uuid.UUID, ta
     _require(principal, workspace_id, Permission.EDIT_WORKSPACE)
     label = clean_label(tag.label)
     row = Tag(workspace_id=workspace_id, label=label, label_key=label_key(label),
+              label_skeleton=label_skeleton(label),
               description=clean_description(tag.description), color=clean_color(tag.color))
     await gate(principal=principal, workspace_id=workspace_id, action=approvals.MANAGE_TAGS, operation=tag.operation,
                payload=tag.payload())
@@ -538,10 +550,13 @@ async def update_tag(*, principal: Principal | None, workspace_id: uuid.UUID, ch
         setattr(tag, name, value)
     fields = list(changes)
     if "label" in changes:
-        new_key = label_key(tag.label)
+        new_key, new_skeleton = label_key(tag.label), label_skeleton(tag.label)
         if new_key != tag.label_key:
             tag.label_key = new_key
             fields.append("label_key")
+        if new_skeleton != tag.label_skeleton:
+            tag.label_skeleton = new_skeleton
+            fields.append("label_skeleton")
     await _save_unique(tag, update_fields=fields)
     await audit.record(action="tag.updated", object_type="tag", object_id=tag.id, actor_id=_actor(principal),
                        workspace_id=workspace_id,

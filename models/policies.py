@@ -24,7 +24,7 @@ from tortoise import fields
 from tortoise.models import Model
 
 from core import clock
-from models.base import TimestampedModel, money_field
+from models.base import TimestampedModel, fiat_field, money_field
 
 
 class PolicyVersion(TimestampedModel):
@@ -64,7 +64,7 @@ class PolicyWindowEntry(Model):
     window_key = fields.CharField(max_length=200)
     transaction = fields.ForeignKeyField("models.Transaction", related_name=False, on_delete=fields.RESTRICT)
     amount = money_field()
-    amount_usd = fields.DecimalField(max_digits=40, decimal_places=8, null=True)
+    amount_usd = fiat_field(null=True)
     at = fields.DatetimeField()
     #: The start of the bucket the entry is counted in (see PolicyWindowBucket).
     bucket = fields.DatetimeField()
@@ -82,7 +82,7 @@ class PolicyWindowBucket(Model):
     bucket = fields.DatetimeField()
     count = fields.IntField(default=0)
     amount = money_field(default=0)
-    amount_usd = fields.DecimalField(max_digits=40, decimal_places=8, default=0)
+    amount_usd = fiat_field(default=0)
 
     class Meta:
         table = "policy_window_buckets"

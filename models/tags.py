@@ -1,8 +1,9 @@
 """Tags: named labels of a workspace, attached to its vaults (accounts).
 
-- :class:`Tag`: a label of one workspace. ``label_key`` is the label case-folded; the unique
-  pair (workspace, label_key) makes labels unique per workspace regardless of case ("VIP" and
-  "vip" are the same label), and the lists sort by it. ``is_protected`` marks the tags policy
+- :class:`Tag`: a label of one workspace. ``label_key`` is the label case-folded: the lists
+  sort by it. ``label_skeleton`` is the UTS #39 confusable skeleton of ``label_key``: the unique
+  pair (workspace, label_skeleton) makes labels unique per workspace regardless of case and of
+  look-alike letters ("VIP" and "vip", "tag" and "tаg" with a Cyrillic а, are the same label). ``is_protected`` marks the tags policy
   rules evaluate; only the workspace owner turns it on or off (domain.tags).
 - :class:`VaultTag`: one tag attached to one vault. A tag is deleted outright, and only while no
   vault carries it; the foreign key refuses a delete that would leave an attachment behind.
@@ -25,6 +26,8 @@ class Tag(TimestampedModel):
     label = fields.CharField(max_length=32)
     #: ``label.casefold()``: uniqueness and order are case-insensitive.
     label_key = fields.CharField(max_length=64)
+    #: ``common.confusables.skeleton(label_key)`` (domain.tags.label_skeleton): what makes two labels one.
+    label_skeleton = fields.CharField(max_length=160)
     description = fields.CharField(max_length=255, null=True)
     #: ``#rrggbb``, lower case.
     color = fields.CharField(max_length=7, null=True)
@@ -32,7 +35,7 @@ class Tag(TimestampedModel):
 
     class Meta:
         table = "tags"
-        unique_together = (("workspace_id", "label_key"),)
+        unique_together = (("workspace_id", "label_key"), ("workspace_id", "label_skeleton"))
 
 
 class VaultTag(Model):

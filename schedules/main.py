@@ -18,6 +18,8 @@ Jobs:
   approval requests past their 72 hours.
 - ``aml.poll`` every 10 s: pending AML screenings and providers' updates (docs/aml.md).
 - ``transaction_approvals.expire`` every ``TRANSACTION_APPROVAL_EXPIRE_INTERVAL_SECONDS``: approvals expiry.
+- ``audit.sweep`` every 10 s: chain the audit entries of workspaces whose chain is behind
+  (domain/audit_chain.py; each audited commit also nudges its workspace's chainer).
 - ``keys.expire_stale`` every 60 s: fail key generations not ready within
   ``KEY_GENERATION_TIMEOUT_SECONDS``, naming the participants they waited for.
 
@@ -38,6 +40,8 @@ from core import jobs, outbox
 from core.settings import Settings, get_settings
 from domain.aml.screening import POLL as AML_POLL
 from domain.aml.screening import POLL_INTERVAL_SECONDS as AML_POLL_INTERVAL_SECONDS
+from domain.audit_chain import SWEEP as AUDIT_SWEEP
+from domain.audit_chain import SWEEP_INTERVAL_SECONDS as AUDIT_SWEEP_INTERVAL_SECONDS
 from domain.change_approvals.requests import EXPIRE as EXPIRE_CHANGE_APPROVALS
 from domain.deposits import WATCH as CHAIN_WATCH
 from domain.gas_station.refuels import RETRY as GAS_STATION_RETRY
@@ -102,6 +106,7 @@ class Scheduler:
             ScheduledJob(EXPIRE_CHANGE_APPROVALS, settings.change_approval_expire_interval_seconds,
                          _enqueue(EXPIRE_CHANGE_APPROVALS, broker)),
             ScheduledJob(AML_POLL, AML_POLL_INTERVAL_SECONDS, _enqueue(AML_POLL, broker)),
+            ScheduledJob(AUDIT_SWEEP, AUDIT_SWEEP_INTERVAL_SECONDS, _enqueue(AUDIT_SWEEP, broker)),
             ScheduledJob(EXPIRE_APPROVALS, settings.transaction_approval_expire_interval_seconds,
                          _enqueue(EXPIRE_APPROVALS, broker)),
         ]

@@ -42,7 +42,7 @@ async def test_backup_then_offline_recovery_rebuilds_keys_that_sign_verifiably(c
     backup = await backup_ready(client, worker, setup.owner, private_key)
     assert backup["key_set_count"] == 2 and backup["completed_at"] and backup["completed_by"] == setup.owner.user_id
     _, download = await client.get("/api/v1/backup/file", headers=setup.owner.headers())
-    assert download.status == 200 and download.headers["content-type"] == "application/json"
+    assert download.status == 200 and download.headers["content-type"] == "application/octet-stream"
     document = json.loads(download.body)
     assert document["format"] == "custody-backup" and document["scheme"] == "FROST-ED25519-SHA512-v1"
     # Then no service share is readable without the backup key (nor with a signer's own key)

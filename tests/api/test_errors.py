@@ -33,7 +33,8 @@ async def test_malformed_json_is_400_envelope(client, database):
 
 
 async def test_json_that_is_not_an_object_is_400(client, database):
-    _, response = await client.post("/api/v2/auth/access-token", content=b"[1, 2]")
+    _, response = await client.post("/api/v2/auth/access-token", content=b"[1, 2]",
+                                    headers={"content-type": "application/json"})
     assert_envelope(response, 400, "MALFORMED_JSON")
 
 
@@ -93,7 +94,7 @@ async def test_a_body_over_the_limit_is_a_413_envelope_for_any_operation(client,
         assert str(settings.request_max_bytes) in body["error"]
     # A body at the limit is read (and judged on its content)
     _, fits = await client.post("/api/v1/vault/accounts", content=b"{" + b" " * (settings.request_max_bytes - 2) + b"}",
-                                headers=caller.headers())
+                                headers={**caller.headers(), "Content-Type": "application/json"})
     assert fits.status == 400 and fits.json["details"]["field"] == "name"
 
 

@@ -5,6 +5,7 @@ Each test reads Given / When / Then; the spec's rule it checks is named where it
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any, AsyncIterator, Sequence
 
@@ -202,6 +203,39 @@ async def test_patch_refuses_empty_strings_a_cleared_label_and_is_protected(clie
     status, answer = await api.request("PATCH", f"{TAGS}/{tag['id']}", json=body)
     assert (status, answer["details"]["field"]) == (400, field)
     assert (await api.get(f"{TAGS}/{tag['id']}"))[1] == tag
+
+
+async def test_a_label_that_looks_like_another_is_refused_as_the_same_label(client):
+    # Given a workspace with the tags "tag" and "Pool" (Latin letters)
+    api = await _api(client)
+    await _tag(api, "tag")
+    pool = await _tag(api, "Pool")
+    # When labels that read the same are created: a Cyrillic а, Cyrillic capitals, a Cyrillic о twice
+    for label in ("t\u0430g", "T\u0410G", "P\u043e\u043el", "t\u0430G"):
+        status, answer = await api.post(TAGS, {"label": label})
+        # Then each is TAG_ALREADY_EXISTS, like a label differing only by case (UTS #39 skeletons)
+        assert (status, answer["code"], answer["details"]["field"]) == (409, "TAG_ALREADY_EXISTS", "label"), label
+    # And renaming a tag to a look-alike of another's label is refused the same way
+    other = await _tag(api, "other")
+    status, answer = await api.request("PATCH", f"{TAGS}/{other['id']}", json={"label": "P\u043eol"})
+    assert (status, answer["code"]) == (409, "TAG_ALREADY_EXISTS")
+    # But a tag may be renamed to a look-alike of its own label, and different labels stay apart
+    status, renamed = await api.request("PATCH", f"{TAGS}/{pool['id']}", json={"label": "P\u043eol"})
+    assert (status, renamed["label"]) == (200, "P\u043eol")
+    await _tag(api, "tog")
+
+
+async def test_two_look_alike_labels_created_at_once_give_one_tag(client):
+    # Given a workspace
+    api = await _api(client)
+    # When "vault" and "v\u0430ult" (a Cyrillic а) are created by concurrent requests
+    answers = await asyncio.gather(*(api.post(TAGS, {"label": label}) for label in ("vault", "v\u0430ult") * 3))
+    # Then exactly one is created and every other answers 409 TAG_ALREADY_EXISTS
+    statuses = sorted(status for status, _ in answers)
+    assert statuses == [201, 409, 409, 409, 409, 409], answers
+    assert {answer["code"] for status, answer in answers if status == 409} == {"TAG_ALREADY_EXISTS"}
+    status, listed = await api.get(TAGS)
+    assert [tag["label"] for tag in listed["tags"]] in (["vault"], ["v\u0430ult"])
 
 
 async def test_renaming_to_a_label_in_use_is_refused_but_changing_the_case_of_ones_own_is_not(client):

@@ -70,7 +70,8 @@ async def test_bad_requests_are_400_with_code_and_field_and_create_nothing(clien
         _, response = await client.post("/api/v1/webhooks", headers=admin.headers(), json=body)
         assert response.status == 400 and set(response.json) == {"code", "error", "details"}, response.json
         assert response.json["code"] == code and response.json["details"]["field"] == field
-    _, malformed = await client.post("/api/v1/webhooks", headers=admin.headers(), content=b"{not json")
+    _, malformed = await client.post("/api/v1/webhooks", headers={**admin.headers(), "Content-Type": "application/json"},
+                                     content=b"{not json")
     assert malformed.status == 400 and malformed.json["code"] == "MALFORMED_JSON"
     assert await Webhook.all().count() == 0
 

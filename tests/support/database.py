@@ -14,8 +14,9 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 #: The migration history stays.
 _KEPT = "tablename LIKE 'tortoise%' OR tablename = 'migrations'"
-#: Append-only tables: a trigger refuses DELETE, TRUNCATE is allowed.
-_TRUNCATED = {"audit_log"}
+#: Append-only tables: a trigger refuses DELETE, TRUNCATE is allowed (all in one statement: the
+#: chain references the log).
+_TRUNCATED = {"audit_log", "audit_chain", "audit_heads"}
 
 _order: list[str] | None = None
 
@@ -47,7 +48,8 @@ async def empty_database(conn: BaseDBAsyncClient) -> None:
         return
     probe = " UNION ALL ".join(f"SELECT '{t}' AS name WHERE EXISTS (SELECT 1 FROM {t})" for t in order)
     filled = {r["name"] for r in await conn.execute_query_dict(probe)}
-    statements = [f"TRUNCATE {t}" for t in order if t in filled and t in _TRUNCATED]
+    truncated = [t for t in order if t in _TRUNCATED] if filled & _TRUNCATED else []
+    statements = [f"TRUNCATE {', '.join(truncated)}"] if truncated else []
     statements += [f"DELETE FROM {t}" for t in order if t in filled and t not in _TRUNCATED]
     statements.append(
         "SELECT setval(format('%I.%I', schemaname, sequencename)::regclass, start_value, false) "

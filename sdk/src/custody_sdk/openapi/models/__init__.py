@@ -34,6 +34,13 @@ from .asset import Asset
 from .asset_configuration import AssetConfiguration
 from .asset_configuration_update import AssetConfigurationUpdate
 from .asset_list import AssetList
+from .audit_chain_state import AuditChainState
+from .audit_entry_page import AuditEntryPage
+from .audit_log_entry import AuditLogEntry
+from .audit_log_entry_details import AuditLogEntryDetails
+from .audit_signed_head import AuditSignedHead
+from .audit_signing_key_resource import AuditSigningKeyResource
+from .audit_signing_keys import AuditSigningKeys
 from .autofuel import Autofuel
 from .backup import Backup
 from .backup_group_signature import BackupGroupSignature
@@ -325,6 +332,13 @@ __all__ = (
     "AssetConfiguration",
     "AssetConfigurationUpdate",
     "AssetList",
+    "AuditChainState",
+    "AuditEntryPage",
+    "AuditLogEntry",
+    "AuditLogEntryDetails",
+    "AuditSignedHead",
+    "AuditSigningKeyResource",
+    "AuditSigningKeys",
     "Autofuel",
     "Backup",
     "BackupGroupSignature",

@@ -130,8 +130,8 @@ def sync_detailed(
 ) -> Response[AmlScreeningPage]:
     """AML screenings of the workspace's transfers, newest first
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
-    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
     WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
@@ -184,8 +184,8 @@ def sync(
 ) -> AmlScreeningPage | None:
     """AML screenings of the workspace's transfers, newest first
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
-    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
     WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
@@ -233,8 +233,8 @@ async def asyncio_detailed(
 ) -> Response[AmlScreeningPage]:
     """AML screenings of the workspace's transfers, newest first
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
-    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
     WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
@@ -285,8 +285,8 @@ async def asyncio(
 ) -> AmlScreeningPage | None:
     """AML screenings of the workspace's transfers, newest first
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
-    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
     WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:

@@ -15,7 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     transaction_id: UUID,
     *,
-    body: ReleaseRequest,
+    body: ReleaseRequest | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -29,7 +29,8 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["json"] = body.to_dict()
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -62,7 +63,7 @@ def sync_detailed(
     transaction_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ReleaseRequest,
+    body: ReleaseRequest | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[Transaction]:
     """Release a deposit frozen by AML screening (APPROVE_TRANSACTION): its amount becomes available
@@ -71,15 +72,15 @@ def sync_detailed(
     (new balance_version and change-log position, transaction.updated) and aml.released is sent. A
     withdrawal frozen by AML is released with .../unfreeze.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    NOT_FOUND, TRANSACTION_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 TRANSACTION_NOT_FROZEN; 413
-    PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 NOT_FOUND, TRANSACTION_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
+    TRANSACTION_NOT_FROZEN; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         transaction_id (UUID):
         x_workspace_id (str | Unset):
-        body (ReleaseRequest):
+        body (ReleaseRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -106,7 +107,7 @@ def sync(
     transaction_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ReleaseRequest,
+    body: ReleaseRequest | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Transaction | None:
     """Release a deposit frozen by AML screening (APPROVE_TRANSACTION): its amount becomes available
@@ -115,15 +116,15 @@ def sync(
     (new balance_version and change-log position, transaction.updated) and aml.released is sent. A
     withdrawal frozen by AML is released with .../unfreeze.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    NOT_FOUND, TRANSACTION_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 TRANSACTION_NOT_FROZEN; 413
-    PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 NOT_FOUND, TRANSACTION_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
+    TRANSACTION_NOT_FROZEN; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         transaction_id (UUID):
         x_workspace_id (str | Unset):
-        body (ReleaseRequest):
+        body (ReleaseRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,7 +146,7 @@ async def asyncio_detailed(
     transaction_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ReleaseRequest,
+    body: ReleaseRequest | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[Transaction]:
     """Release a deposit frozen by AML screening (APPROVE_TRANSACTION): its amount becomes available
@@ -154,15 +155,15 @@ async def asyncio_detailed(
     (new balance_version and change-log position, transaction.updated) and aml.released is sent. A
     withdrawal frozen by AML is released with .../unfreeze.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    NOT_FOUND, TRANSACTION_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 TRANSACTION_NOT_FROZEN; 413
-    PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 NOT_FOUND, TRANSACTION_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
+    TRANSACTION_NOT_FROZEN; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         transaction_id (UUID):
         x_workspace_id (str | Unset):
-        body (ReleaseRequest):
+        body (ReleaseRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -187,7 +188,7 @@ async def asyncio(
     transaction_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: ReleaseRequest,
+    body: ReleaseRequest | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Transaction | None:
     """Release a deposit frozen by AML screening (APPROVE_TRANSACTION): its amount becomes available
@@ -196,15 +197,15 @@ async def asyncio(
     (new balance_version and change-log position, transaction.updated) and aml.released is sent. A
     withdrawal frozen by AML is released with .../unfreeze.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    NOT_FOUND, TRANSACTION_NOT_FOUND, WORKSPACE_NOT_FOUND; 409 TRANSACTION_NOT_FROZEN; 413
-    PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 NOT_FOUND, TRANSACTION_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
+    TRANSACTION_NOT_FROZEN; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         transaction_id (UUID):
         x_workspace_id (str | Unset):
-        body (ReleaseRequest):
+        body (ReleaseRequest | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -63,9 +63,9 @@ def sync_detailed(
     the nonce; an unknown client and a bad signature get the same 401 INVALID_CREDENTIALS. A malformed
     payload inside data is 400 INVALID_TOKEN_REQUEST naming data.<field>.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_TOKEN_REQUEST, MALFORMED_JSON,
-    VALIDATION_ERROR; 401 INVALID_CREDENTIALS, NONCE_REUSED, TIMESTAMP_OUT_OF_RANGE; 413
-    PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_TOKEN_REQUEST,
+    MALFORMED_JSON, VALIDATION_ERROR; 401 INVALID_CREDENTIALS, NONCE_REUSED, TIMESTAMP_OUT_OF_RANGE; 413
+    PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (TokenRequest): A signed token request. ``data`` is kept byte for byte (it is what
@@ -106,9 +106,9 @@ def sync(
     the nonce; an unknown client and a bad signature get the same 401 INVALID_CREDENTIALS. A malformed
     payload inside data is 400 INVALID_TOKEN_REQUEST naming data.<field>.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_TOKEN_REQUEST, MALFORMED_JSON,
-    VALIDATION_ERROR; 401 INVALID_CREDENTIALS, NONCE_REUSED, TIMESTAMP_OUT_OF_RANGE; 413
-    PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_TOKEN_REQUEST,
+    MALFORMED_JSON, VALIDATION_ERROR; 401 INVALID_CREDENTIALS, NONCE_REUSED, TIMESTAMP_OUT_OF_RANGE; 413
+    PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (TokenRequest): A signed token request. ``data`` is kept byte for byte (it is what
@@ -144,9 +144,9 @@ async def asyncio_detailed(
     the nonce; an unknown client and a bad signature get the same 401 INVALID_CREDENTIALS. A malformed
     payload inside data is 400 INVALID_TOKEN_REQUEST naming data.<field>.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_TOKEN_REQUEST, MALFORMED_JSON,
-    VALIDATION_ERROR; 401 INVALID_CREDENTIALS, NONCE_REUSED, TIMESTAMP_OUT_OF_RANGE; 413
-    PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_TOKEN_REQUEST,
+    MALFORMED_JSON, VALIDATION_ERROR; 401 INVALID_CREDENTIALS, NONCE_REUSED, TIMESTAMP_OUT_OF_RANGE; 413
+    PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (TokenRequest): A signed token request. ``data`` is kept byte for byte (it is what
@@ -185,9 +185,9 @@ async def asyncio(
     the nonce; an unknown client and a bad signature get the same 401 INVALID_CREDENTIALS. A malformed
     payload inside data is 400 INVALID_TOKEN_REQUEST naming data.<field>.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_TOKEN_REQUEST, MALFORMED_JSON,
-    VALIDATION_ERROR; 401 INVALID_CREDENTIALS, NONCE_REUSED, TIMESTAMP_OUT_OF_RANGE; 413
-    PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_TOKEN_REQUEST,
+    MALFORMED_JSON, VALIDATION_ERROR; 401 INVALID_CREDENTIALS, NONCE_REUSED, TIMESTAMP_OUT_OF_RANGE; 413
+    PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (TokenRequest): A signed token request. ``data`` is kept byte for byte (it is what

@@ -69,7 +69,8 @@ def sync_detailed(
 
      An expired, revoked or unknown token answers 200 {"active": false}; only a missing bearer is a 401.
 
-    Errors (raised as custody_sdk.CustodyApiError): 401 UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 UNAUTHENTICATED; 413
+    PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -96,7 +97,8 @@ def sync(
 
      An expired, revoked or unknown token answers 200 {"active": false}; only a missing bearer is a 401.
 
-    Errors (raised as custody_sdk.CustodyApiError): 401 UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 UNAUTHENTICATED; 413
+    PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -119,7 +121,8 @@ async def asyncio_detailed(
 
      An expired, revoked or unknown token answers 200 {"active": false}; only a missing bearer is a 401.
 
-    Errors (raised as custody_sdk.CustodyApiError): 401 UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 UNAUTHENTICATED; 413
+    PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -144,7 +147,8 @@ async def asyncio(
 
      An expired, revoked or unknown token answers 200 {"active": false}; only a missing bearer is a 401.
 
-    Errors (raised as custody_sdk.CustodyApiError): 401 UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 UNAUTHENTICATED; 413
+    PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -28,7 +28,7 @@ def _get_kwargs(
 
 def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> File | None:
     if response.status_code == 200:
-        response_200 = File(payload=BytesIO(response.json()))
+        response_200 = File(payload=BytesIO(response.content))
 
         return response_200
 
@@ -52,13 +52,13 @@ def sync_detailed(
     client: AuthenticatedClient,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[File]:
-    """Download the backup file (JSON; every share sealed to the backup key)
+    """Download the backup file (a file of JSON text; every share sealed to the backup key)
 
      Answers once the backup is ready or verified; X-Backup-Sha256 carries the file's SHA-256.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, WORKSPACE_NOT_FOUND;
-    409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
@@ -87,13 +87,13 @@ def sync(
     client: AuthenticatedClient,
     x_workspace_id: str | Unset = UNSET,
 ) -> File | None:
-    """Download the backup file (JSON; every share sealed to the backup key)
+    """Download the backup file (a file of JSON text; every share sealed to the backup key)
 
      Answers once the backup is ready or verified; X-Backup-Sha256 carries the file's SHA-256.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, WORKSPACE_NOT_FOUND;
-    409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
@@ -117,13 +117,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[File]:
-    """Download the backup file (JSON; every share sealed to the backup key)
+    """Download the backup file (a file of JSON text; every share sealed to the backup key)
 
      Answers once the backup is ready or verified; X-Backup-Sha256 carries the file's SHA-256.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, WORKSPACE_NOT_FOUND;
-    409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):
@@ -150,13 +150,13 @@ async def asyncio(
     client: AuthenticatedClient,
     x_workspace_id: str | Unset = UNSET,
 ) -> File | None:
-    """Download the backup file (JSON; every share sealed to the backup key)
+    """Download the backup file (a file of JSON text; every share sealed to the backup key)
 
      Answers once the backup is ready or verified; X-Backup-Sha256 carries the file's SHA-256.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, WORKSPACE_NOT_FOUND;
-    409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         x_workspace_id (str | Unset):

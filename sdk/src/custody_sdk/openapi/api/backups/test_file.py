@@ -59,8 +59,8 @@ def sync_detailed(
 
      Takes no workspace header: any caller who may manage backups in one of its workspaces.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_BACKUP_PUBLIC_KEY, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_BACKUP_PUBLIC_KEY,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         public_key (str):
@@ -93,8 +93,8 @@ def sync(
 
      Takes no workspace header: any caller who may manage backups in one of its workspaces.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_BACKUP_PUBLIC_KEY, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_BACKUP_PUBLIC_KEY,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         public_key (str):
@@ -122,8 +122,8 @@ async def asyncio_detailed(
 
      Takes no workspace header: any caller who may manage backups in one of its workspaces.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_BACKUP_PUBLIC_KEY, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_BACKUP_PUBLIC_KEY,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         public_key (str):
@@ -154,8 +154,8 @@ async def asyncio(
 
      Takes no workspace header: any caller who may manage backups in one of its workspaces.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_BACKUP_PUBLIC_KEY, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_BACKUP_PUBLIC_KEY,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         public_key (str):

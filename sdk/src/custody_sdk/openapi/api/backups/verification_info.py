@@ -60,9 +60,9 @@ def sync_detailed(
 ) -> Response[VerificationGroups]:
     """Verification groups of a backup: master_xpub and schema per key
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND,
+    NOT_FOUND, WORKSPACE_NOT_FOUND; 409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         backup_id (UUID):
@@ -96,9 +96,9 @@ def sync(
 ) -> VerificationGroups | None:
     """Verification groups of a backup: master_xpub and schema per key
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND,
+    NOT_FOUND, WORKSPACE_NOT_FOUND; 409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         backup_id (UUID):
@@ -127,9 +127,9 @@ async def asyncio_detailed(
 ) -> Response[VerificationGroups]:
     """Verification groups of a backup: master_xpub and schema per key
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND,
+    NOT_FOUND, WORKSPACE_NOT_FOUND; 409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         backup_id (UUID):
@@ -161,9 +161,9 @@ async def asyncio(
 ) -> VerificationGroups | None:
     """Verification groups of a backup: master_xpub and schema per key
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND,
+    NOT_FOUND, WORKSPACE_NOT_FOUND; 409 BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         backup_id (UUID):

@@ -67,10 +67,10 @@ def sync_detailed(
 ) -> Response[Backup]:
     """Confirm the backup restores: each group signed by its restored key
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 BACKUP_VERIFICATION_FAILED,
+     Errors (raised as custody_sdk.CustodyApiError): 400 BACKUP_VERIFICATION_FAILED, DUPLICATE_HEADER,
     INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
     UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 409
-    BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
+    BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         backup_id (UUID):
@@ -107,10 +107,10 @@ def sync(
 ) -> Backup | None:
     """Confirm the backup restores: each group signed by its restored key
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 BACKUP_VERIFICATION_FAILED,
+     Errors (raised as custody_sdk.CustodyApiError): 400 BACKUP_VERIFICATION_FAILED, DUPLICATE_HEADER,
     INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
     UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 409
-    BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
+    BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         backup_id (UUID):
@@ -142,10 +142,10 @@ async def asyncio_detailed(
 ) -> Response[Backup]:
     """Confirm the backup restores: each group signed by its restored key
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 BACKUP_VERIFICATION_FAILED,
+     Errors (raised as custody_sdk.CustodyApiError): 400 BACKUP_VERIFICATION_FAILED, DUPLICATE_HEADER,
     INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
     UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 409
-    BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
+    BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         backup_id (UUID):
@@ -180,10 +180,10 @@ async def asyncio(
 ) -> Backup | None:
     """Confirm the backup restores: each group signed by its restored key
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 BACKUP_VERIFICATION_FAILED,
+     Errors (raised as custody_sdk.CustodyApiError): 400 BACKUP_VERIFICATION_FAILED, DUPLICATE_HEADER,
     INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
     UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 BACKUP_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 409
-    BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE.
+    BACKUP_NOT_READY; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         backup_id (UUID):

@@ -56,9 +56,9 @@ def sync_detailed(
 ) -> Response[ChangeApprovalCard]:
     """A request's card (participant or VIEW_CHANGE_APPROVALS; from a device, participant only)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 CHANGE_REQUEST_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 413
-    PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CHANGE_REQUEST_NOT_FOUND, NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -92,9 +92,9 @@ def sync(
 ) -> ChangeApprovalCard | None:
     """A request's card (participant or VIEW_CHANGE_APPROVALS; from a device, participant only)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 CHANGE_REQUEST_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 413
-    PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CHANGE_REQUEST_NOT_FOUND, NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -123,9 +123,9 @@ async def asyncio_detailed(
 ) -> Response[ChangeApprovalCard]:
     """A request's card (participant or VIEW_CHANGE_APPROVALS; from a device, participant only)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 CHANGE_REQUEST_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 413
-    PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CHANGE_REQUEST_NOT_FOUND, NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -157,9 +157,9 @@ async def asyncio(
 ) -> ChangeApprovalCard | None:
     """A request's card (participant or VIEW_CHANGE_APPROVALS; from a device, participant only)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 CHANGE_REQUEST_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 413
-    PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CHANGE_REQUEST_NOT_FOUND, NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):

@@ -54,8 +54,8 @@ def sync_detailed(
     """Approval settings: rules with approver_sets and reachable, owner and administrator approvers, groups
     with active_member_uuids (VIEW_QUORUM_SETTINGS)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -87,8 +87,8 @@ def sync(
     """Approval settings: rules with approver_sets and reachable, owner and administrator approvers, groups
     with active_member_uuids (VIEW_QUORUM_SETTINGS)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -115,8 +115,8 @@ async def asyncio_detailed(
     """Approval settings: rules with approver_sets and reachable, owner and administrator approvers, groups
     with active_member_uuids (VIEW_QUORUM_SETTINGS)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -146,8 +146,8 @@ async def asyncio(
     """Approval settings: rules with approver_sets and reachable, owner and administrator approvers, groups
     with active_member_uuids (VIEW_QUORUM_SETTINGS)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):

@@ -74,8 +74,8 @@ def sync_detailed(
 
      Scope ALL covers only the workspaces where the caller has VIEW_CHANGE_APPROVALS (none: 403).
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 50.
@@ -114,8 +114,8 @@ def sync(
 
      Scope ALL covers only the workspaces where the caller has VIEW_CHANGE_APPROVALS (none: 403).
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 50.
@@ -149,8 +149,8 @@ async def asyncio_detailed(
 
      Scope ALL covers only the workspaces where the caller has VIEW_CHANGE_APPROVALS (none: 403).
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 50.
@@ -187,8 +187,8 @@ async def asyncio(
 
      Scope ALL covers only the workspaces where the caller has VIEW_CHANGE_APPROVALS (none: 403).
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 50.

@@ -64,9 +64,9 @@ def sync_detailed(
     holds key material: every read is audited (cosigner_part.read) and announced to the owner and the
     administrators.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COSIGNER_PART_NOT_FOUND, NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    COSIGNER_PART_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         part_id (UUID):
@@ -104,9 +104,9 @@ def sync(
     holds key material: every read is audited (cosigner_part.read) and announced to the owner and the
     administrators.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COSIGNER_PART_NOT_FOUND, NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    COSIGNER_PART_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         part_id (UUID):
@@ -139,9 +139,9 @@ async def asyncio_detailed(
     holds key material: every read is audited (cosigner_part.read) and announced to the owner and the
     administrators.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COSIGNER_PART_NOT_FOUND, NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    COSIGNER_PART_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         part_id (UUID):
@@ -177,9 +177,9 @@ async def asyncio(
     holds key material: every read is audited (cosigner_part.read) and announced to the owner and the
     administrators.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COSIGNER_PART_NOT_FOUND, NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    COSIGNER_PART_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         part_id (UUID):

@@ -12,7 +12,7 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    body: CosignerDesignationUpdate,
+    body: CosignerDesignationUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -24,7 +24,8 @@ def _get_kwargs(
         "url": "/api/v1/co-signer/designation",
     }
 
-    _kwargs["json"] = body.to_dict()
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -56,7 +57,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body: CosignerDesignationUpdate,
+    body: CosignerDesignationUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[CosignerDesignation]:
     """Owner: designate the co-signer, an API user or a paired device (MANAGE_SIGNING_POLICY)
@@ -65,13 +66,14 @@ def sync_detailed(
     The designee's role must hold SIGN_TRANSACTION; a person is designated by their paired device.
     Audited (cosigner.designated) and announced to the owner and the administrators.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 COSIGNER_NOT_ELIGIBLE, INVALID_WORKSPACE_ID,
-    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, USER_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 COSIGNER_NOT_ELIGIBLE, DUPLICATE_HEADER,
+    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, USER_NOT_FOUND, WORKSPACE_NOT_FOUND;
+    413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         x_workspace_id (str | Unset):
-        body (CosignerDesignationUpdate):
+        body (CosignerDesignationUpdate | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -96,7 +98,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body: CosignerDesignationUpdate,
+    body: CosignerDesignationUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> CosignerDesignation | None:
     """Owner: designate the co-signer, an API user or a paired device (MANAGE_SIGNING_POLICY)
@@ -105,13 +107,14 @@ def sync(
     The designee's role must hold SIGN_TRANSACTION; a person is designated by their paired device.
     Audited (cosigner.designated) and announced to the owner and the administrators.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 COSIGNER_NOT_ELIGIBLE, INVALID_WORKSPACE_ID,
-    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, USER_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 COSIGNER_NOT_ELIGIBLE, DUPLICATE_HEADER,
+    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, USER_NOT_FOUND, WORKSPACE_NOT_FOUND;
+    413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         x_workspace_id (str | Unset):
-        body (CosignerDesignationUpdate):
+        body (CosignerDesignationUpdate | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -131,7 +134,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body: CosignerDesignationUpdate,
+    body: CosignerDesignationUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[CosignerDesignation]:
     """Owner: designate the co-signer, an API user or a paired device (MANAGE_SIGNING_POLICY)
@@ -140,13 +143,14 @@ async def asyncio_detailed(
     The designee's role must hold SIGN_TRANSACTION; a person is designated by their paired device.
     Audited (cosigner.designated) and announced to the owner and the administrators.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 COSIGNER_NOT_ELIGIBLE, INVALID_WORKSPACE_ID,
-    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, USER_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 COSIGNER_NOT_ELIGIBLE, DUPLICATE_HEADER,
+    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, USER_NOT_FOUND, WORKSPACE_NOT_FOUND;
+    413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         x_workspace_id (str | Unset):
-        body (CosignerDesignationUpdate):
+        body (CosignerDesignationUpdate | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -169,7 +173,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body: CosignerDesignationUpdate,
+    body: CosignerDesignationUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> CosignerDesignation | None:
     """Owner: designate the co-signer, an API user or a paired device (MANAGE_SIGNING_POLICY)
@@ -178,13 +182,14 @@ async def asyncio(
     The designee's role must hold SIGN_TRANSACTION; a person is designated by their paired device.
     Audited (cosigner.designated) and announced to the owner and the administrators.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 COSIGNER_NOT_ELIGIBLE, INVALID_WORKSPACE_ID,
-    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, USER_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 COSIGNER_NOT_ELIGIBLE, DUPLICATE_HEADER,
+    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, USER_NOT_FOUND, WORKSPACE_NOT_FOUND;
+    413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         x_workspace_id (str | Unset):
-        body (CosignerDesignationUpdate):
+        body (CosignerDesignationUpdate | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

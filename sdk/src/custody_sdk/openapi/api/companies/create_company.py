@@ -57,8 +57,9 @@ def sync_detailed(
 ) -> Response[Company]:
     """Create a company (PLATFORM_ADMIN)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE;
+    415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (CompanyCreate):
@@ -89,8 +90,9 @@ def sync(
 ) -> Company | None:
     """Create a company (PLATFORM_ADMIN)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE;
+    415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (CompanyCreate):
@@ -116,8 +118,9 @@ async def asyncio_detailed(
 ) -> Response[Company]:
     """Create a company (PLATFORM_ADMIN)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE;
+    415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (CompanyCreate):
@@ -146,8 +149,9 @@ async def asyncio(
 ) -> Company | None:
     """Create a company (PLATFORM_ADMIN)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 413 PAYLOAD_TOO_LARGE;
+    415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (CompanyCreate):

@@ -63,9 +63,9 @@ def sync_detailed(
 ) -> Response[Workspace]:
     """Create a workspace of the company (PLATFORM_ADMIN)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COMPANY_NOT_FOUND, NOT_FOUND; 413
-    PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COMPANY_NOT_FOUND,
+    NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         company_id (UUID):
@@ -99,9 +99,9 @@ def sync(
 ) -> Workspace | None:
     """Create a workspace of the company (PLATFORM_ADMIN)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COMPANY_NOT_FOUND, NOT_FOUND; 413
-    PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COMPANY_NOT_FOUND,
+    NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         company_id (UUID):
@@ -130,9 +130,9 @@ async def asyncio_detailed(
 ) -> Response[Workspace]:
     """Create a workspace of the company (PLATFORM_ADMIN)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COMPANY_NOT_FOUND, NOT_FOUND; 413
-    PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COMPANY_NOT_FOUND,
+    NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         company_id (UUID):
@@ -164,9 +164,9 @@ async def asyncio(
 ) -> Workspace | None:
     """Create a workspace of the company (PLATFORM_ADMIN)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COMPANY_NOT_FOUND, NOT_FOUND; 413
-    PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 COMPANY_NOT_FOUND,
+    NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         company_id (UUID):

@@ -53,8 +53,8 @@ def sync_detailed(
 ) -> Response[Company]:
     """One company (one you cannot see answers 404, like a missing one)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 404
-    COMPANY_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 404 COMPANY_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         company_id (UUID):
@@ -85,8 +85,8 @@ def sync(
 ) -> Company | None:
     """One company (one you cannot see answers 404, like a missing one)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 404
-    COMPANY_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 404 COMPANY_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         company_id (UUID):
@@ -112,8 +112,8 @@ async def asyncio_detailed(
 ) -> Response[Company]:
     """One company (one you cannot see answers 404, like a missing one)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 404
-    COMPANY_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 404 COMPANY_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         company_id (UUID):
@@ -142,8 +142,8 @@ async def asyncio(
 ) -> Company | None:
     """One company (one you cannot see answers 404, like a missing one)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 404
-    COMPANY_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 404 COMPANY_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         company_id (UUID):

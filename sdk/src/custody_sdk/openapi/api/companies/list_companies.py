@@ -61,8 +61,8 @@ def sync_detailed(
 ) -> Response[CompanyList]:
     """Companies visible to the caller (platform staff: all; members: their own)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 15.
@@ -96,8 +96,8 @@ def sync(
 ) -> CompanyList | None:
     """Companies visible to the caller (platform staff: all; members: their own)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 15.
@@ -126,8 +126,8 @@ async def asyncio_detailed(
 ) -> Response[CompanyList]:
     """Companies visible to the caller (platform staff: all; members: their own)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 15.
@@ -159,8 +159,8 @@ async def asyncio(
 ) -> CompanyList | None:
     """Companies visible to the caller (platform staff: all; members: their own)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 15.

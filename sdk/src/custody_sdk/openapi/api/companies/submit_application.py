@@ -57,8 +57,9 @@ def sync_detailed(
 ) -> Response[CompanyApplication]:
     """Apply to become a client; queued for review
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (CompanyApplicationSubmit):
@@ -89,8 +90,9 @@ def sync(
 ) -> CompanyApplication | None:
     """Apply to become a client; queued for review
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (CompanyApplicationSubmit):
@@ -116,8 +118,9 @@ async def asyncio_detailed(
 ) -> Response[CompanyApplication]:
     """Apply to become a client; queued for review
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (CompanyApplicationSubmit):
@@ -146,8 +149,9 @@ async def asyncio(
 ) -> CompanyApplication | None:
     """Apply to become a client; queued for review
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (CompanyApplicationSubmit):

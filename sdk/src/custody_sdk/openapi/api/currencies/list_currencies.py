@@ -73,9 +73,9 @@ def sync_detailed(
 ) -> Response[list[Currency]]:
     """Currencies of the workspace's network type (testnet left out: the workspace's own)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 CURRENCY_NETWORK_MISMATCH, INVALID_WORKSPACE_ID,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 CURRENCY_NETWORK_MISMATCH, DUPLICATE_HEADER,
+    INVALID_WORKSPACE_ID, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         testnet (bool | None | Unset):
@@ -109,9 +109,9 @@ def sync(
 ) -> list[Currency] | None:
     """Currencies of the workspace's network type (testnet left out: the workspace's own)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 CURRENCY_NETWORK_MISMATCH, INVALID_WORKSPACE_ID,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 CURRENCY_NETWORK_MISMATCH, DUPLICATE_HEADER,
+    INVALID_WORKSPACE_ID, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         testnet (bool | None | Unset):
@@ -140,9 +140,9 @@ async def asyncio_detailed(
 ) -> Response[list[Currency]]:
     """Currencies of the workspace's network type (testnet left out: the workspace's own)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 CURRENCY_NETWORK_MISMATCH, INVALID_WORKSPACE_ID,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 CURRENCY_NETWORK_MISMATCH, DUPLICATE_HEADER,
+    INVALID_WORKSPACE_ID, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         testnet (bool | None | Unset):
@@ -174,9 +174,9 @@ async def asyncio(
 ) -> list[Currency] | None:
     """Currencies of the workspace's network type (testnet left out: the workspace's own)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 CURRENCY_NETWORK_MISMATCH, INVALID_WORKSPACE_ID,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 CURRENCY_NETWORK_MISMATCH, DUPLICATE_HEADER,
+    INVALID_WORKSPACE_ID, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         testnet (bool | None | Unset):

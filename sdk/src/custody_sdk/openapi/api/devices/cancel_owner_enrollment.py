@@ -62,9 +62,9 @@ def sync_detailed(
     """Owner, from the paired device: end pending enrollments of an owner device (a recovery you did not
     ask for)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_REQUIRED, PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413
-    PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_REQUIRED, PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (OwnerEnrollmentCancel):
@@ -96,9 +96,9 @@ def sync(
     """Owner, from the paired device: end pending enrollments of an owner device (a recovery you did not
     ask for)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_REQUIRED, PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413
-    PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_REQUIRED, PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (OwnerEnrollmentCancel):
@@ -125,9 +125,9 @@ async def asyncio_detailed(
     """Owner, from the paired device: end pending enrollments of an owner device (a recovery you did not
     ask for)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_REQUIRED, PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413
-    PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_REQUIRED, PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (OwnerEnrollmentCancel):
@@ -157,9 +157,9 @@ async def asyncio(
     """Owner, from the paired device: end pending enrollments of an owner device (a recovery you did not
     ask for)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_REQUIRED, PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 413
-    PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_REQUIRED, PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (OwnerEnrollmentCancel):

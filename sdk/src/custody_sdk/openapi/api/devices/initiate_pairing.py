@@ -57,9 +57,9 @@ def sync_detailed(
 ) -> Response[PairingInvitation]:
     """Create a pairing token and QR data for a new device (valid 5 minutes); any member but VIEWER
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_NOT_ALLOWED, PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND;
-    413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_NOT_ALLOWED, PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (PairingInitiate):
@@ -90,9 +90,9 @@ def sync(
 ) -> PairingInvitation | None:
     """Create a pairing token and QR data for a new device (valid 5 minutes); any member but VIEWER
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_NOT_ALLOWED, PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND;
-    413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_NOT_ALLOWED, PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (PairingInitiate):
@@ -118,9 +118,9 @@ async def asyncio_detailed(
 ) -> Response[PairingInvitation]:
     """Create a pairing token and QR data for a new device (valid 5 minutes); any member but VIEWER
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_NOT_ALLOWED, PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND;
-    413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_NOT_ALLOWED, PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (PairingInitiate):
@@ -149,9 +149,9 @@ async def asyncio(
 ) -> PairingInvitation | None:
     """Create a pairing token and QR data for a new device (valid 5 minutes); any member but VIEWER
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, VALIDATION_ERROR; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_NOT_ALLOWED, PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND;
-    413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    VALIDATION_ERROR; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 DEVICE_NOT_ALLOWED, PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (PairingInitiate):

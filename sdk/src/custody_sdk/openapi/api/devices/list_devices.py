@@ -71,8 +71,8 @@ def sync_detailed(
 ) -> Response[DeviceList]:
     """The workspace's devices (MANAGE_DEVICES: every one, to find those to confirm), else the caller's own
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 404 WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 404 WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -106,8 +106,8 @@ def sync(
 ) -> DeviceList | None:
     """The workspace's devices (MANAGE_DEVICES: every one, to find those to confirm), else the caller's own
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 404 WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 404 WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -136,8 +136,8 @@ async def asyncio_detailed(
 ) -> Response[DeviceList]:
     """The workspace's devices (MANAGE_DEVICES: every one, to find those to confirm), else the caller's own
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 404 WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 404 WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -169,8 +169,8 @@ async def asyncio(
 ) -> DeviceList | None:
     """The workspace's devices (MANAGE_DEVICES: every one, to find those to confirm), else the caller's own
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 404 WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 404 WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):

@@ -53,8 +53,8 @@ def sync_detailed(
 ) -> Response[Device]:
     """A device and its key fingerprint (its user, or MANAGE_DEVICES)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         device_id (UUID):
@@ -85,8 +85,8 @@ def sync(
 ) -> Device | None:
     """A device and its key fingerprint (its user, or MANAGE_DEVICES)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         device_id (UUID):
@@ -112,8 +112,8 @@ async def asyncio_detailed(
 ) -> Response[Device]:
     """A device and its key fingerprint (its user, or MANAGE_DEVICES)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         device_id (UUID):
@@ -142,8 +142,8 @@ async def asyncio(
 ) -> Device | None:
     """A device and its key fingerprint (its user, or MANAGE_DEVICES)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 DEVICE_NOT_FOUND, NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         device_id (UUID):

@@ -60,8 +60,9 @@ def sync_detailed(
      The token is a pairing token, or the owner's enrollment secret (cwo_...): the operator then confirms
     that device (custody owner confirm-device) after comparing its fingerprint with the owner.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
-    VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    PAIRING_TOKEN_INVALID, VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (DeviceRegister):
@@ -95,8 +96,9 @@ def sync(
      The token is a pairing token, or the owner's enrollment secret (cwo_...): the operator then confirms
     that device (custody owner confirm-device) after comparing its fingerprint with the owner.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
-    VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    PAIRING_TOKEN_INVALID, VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (DeviceRegister):
@@ -125,8 +127,9 @@ async def asyncio_detailed(
      The token is a pairing token, or the owner's enrollment secret (cwo_...): the operator then confirms
     that device (custody owner confirm-device) after comparing its fingerprint with the owner.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
-    VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    PAIRING_TOKEN_INVALID, VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (DeviceRegister):
@@ -158,8 +161,9 @@ async def asyncio(
      The token is a pairing token, or the owner's enrollment secret (cwo_...): the operator then confirms
     that device (custody owner confirm-device) after comparing its fingerprint with the owner.
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 MALFORMED_JSON, PAIRING_TOKEN_INVALID,
-    VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, MALFORMED_JSON,
+    PAIRING_TOKEN_INVALID, VALIDATION_ERROR; 409 PAIRING_TOKEN_USED; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (DeviceRegister):

@@ -14,7 +14,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     currency_id: str,
     *,
-    body: AssetConfigurationUpdate,
+    body: AssetConfigurationUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -28,7 +28,8 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["json"] = body.to_dict()
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -61,22 +62,22 @@ def sync_detailed(
     currency_id: str,
     *,
     client: AuthenticatedClient,
-    body: AssetConfigurationUpdate,
+    body: AssetConfigurationUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[AssetConfiguration]:
     """Change the station's configuration of one base asset (EDIT_WORKSPACE); omitted fields stay
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 GAS_STATION_INVALID_LIMITS,
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, GAS_STATION_INVALID_LIMITS,
     GAS_STATION_NETWORK_MISMATCH, GAS_STATION_UNSUPPORTED_CURRENCY, INVALID_AMOUNT,
     INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
     UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CURRENCY_NOT_FOUND, GAS_STATION_NOT_FOUND, NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         currency_id (str):
         x_workspace_id (str | Unset):
-        body (AssetConfigurationUpdate): A partial update: a field left out (or null) stays as it
-            is.
+        body (AssetConfigurationUpdate | Unset): A partial update: a field left out (or null)
+            stays as it is.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -103,22 +104,22 @@ def sync(
     currency_id: str,
     *,
     client: AuthenticatedClient,
-    body: AssetConfigurationUpdate,
+    body: AssetConfigurationUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> AssetConfiguration | None:
     """Change the station's configuration of one base asset (EDIT_WORKSPACE); omitted fields stay
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 GAS_STATION_INVALID_LIMITS,
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, GAS_STATION_INVALID_LIMITS,
     GAS_STATION_NETWORK_MISMATCH, GAS_STATION_UNSUPPORTED_CURRENCY, INVALID_AMOUNT,
     INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
     UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CURRENCY_NOT_FOUND, GAS_STATION_NOT_FOUND, NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         currency_id (str):
         x_workspace_id (str | Unset):
-        body (AssetConfigurationUpdate): A partial update: a field left out (or null) stays as it
-            is.
+        body (AssetConfigurationUpdate | Unset): A partial update: a field left out (or null)
+            stays as it is.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -140,22 +141,22 @@ async def asyncio_detailed(
     currency_id: str,
     *,
     client: AuthenticatedClient,
-    body: AssetConfigurationUpdate,
+    body: AssetConfigurationUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[AssetConfiguration]:
     """Change the station's configuration of one base asset (EDIT_WORKSPACE); omitted fields stay
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 GAS_STATION_INVALID_LIMITS,
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, GAS_STATION_INVALID_LIMITS,
     GAS_STATION_NETWORK_MISMATCH, GAS_STATION_UNSUPPORTED_CURRENCY, INVALID_AMOUNT,
     INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
     UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CURRENCY_NOT_FOUND, GAS_STATION_NOT_FOUND, NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         currency_id (str):
         x_workspace_id (str | Unset):
-        body (AssetConfigurationUpdate): A partial update: a field left out (or null) stays as it
-            is.
+        body (AssetConfigurationUpdate | Unset): A partial update: a field left out (or null)
+            stays as it is.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,22 +181,22 @@ async def asyncio(
     currency_id: str,
     *,
     client: AuthenticatedClient,
-    body: AssetConfigurationUpdate,
+    body: AssetConfigurationUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> AssetConfiguration | None:
     """Change the station's configuration of one base asset (EDIT_WORKSPACE); omitted fields stay
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 GAS_STATION_INVALID_LIMITS,
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, GAS_STATION_INVALID_LIMITS,
     GAS_STATION_NETWORK_MISMATCH, GAS_STATION_UNSUPPORTED_CURRENCY, INVALID_AMOUNT,
     INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN,
     UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 CURRENCY_NOT_FOUND, GAS_STATION_NOT_FOUND, NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         currency_id (str):
         x_workspace_id (str | Unset):
-        body (AssetConfigurationUpdate): A partial update: a field left out (or null) stays as it
-            is.
+        body (AssetConfigurationUpdate | Unset): A partial update: a field left out (or null)
+            stays as it is.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

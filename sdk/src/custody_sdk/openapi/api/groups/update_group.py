@@ -15,7 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     group_id: UUID,
     *,
-    body: GroupUpdate,
+    body: GroupUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -29,7 +29,8 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["json"] = body.to_dict()
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -62,21 +63,21 @@ def sync_detailed(
     group_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: GroupUpdate,
+    body: GroupUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[Group]:
     """Rename a group or change its threshold (MANAGE_USERS; gated: Manage groups, update)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED,
-    QUORUM_APPROVAL_REQUIRED; 404 GROUP_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 409
-    GROUP_ALREADY_EXISTS, QUORUM_NO_ELIGIBLE_APPROVERS; 413 PAYLOAD_TOO_LARGE; 503
-    CHANGE_APPROVAL_UNAVAILABLE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED, QUORUM_APPROVAL_REQUIRED; 404 GROUP_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND;
+    409 GROUP_ALREADY_EXISTS, QUORUM_NO_ELIGIBLE_APPROVERS; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE; 503 CHANGE_APPROVAL_UNAVAILABLE.
 
     Args:
         group_id (UUID):
         x_workspace_id (str | Unset):
-        body (GroupUpdate): Rename, or change the threshold (absent keeps the value).
+        body (GroupUpdate | Unset): Rename, or change the threshold (absent keeps the value).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -103,21 +104,21 @@ def sync(
     group_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: GroupUpdate,
+    body: GroupUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Group | None:
     """Rename a group or change its threshold (MANAGE_USERS; gated: Manage groups, update)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED,
-    QUORUM_APPROVAL_REQUIRED; 404 GROUP_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 409
-    GROUP_ALREADY_EXISTS, QUORUM_NO_ELIGIBLE_APPROVERS; 413 PAYLOAD_TOO_LARGE; 503
-    CHANGE_APPROVAL_UNAVAILABLE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED, QUORUM_APPROVAL_REQUIRED; 404 GROUP_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND;
+    409 GROUP_ALREADY_EXISTS, QUORUM_NO_ELIGIBLE_APPROVERS; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE; 503 CHANGE_APPROVAL_UNAVAILABLE.
 
     Args:
         group_id (UUID):
         x_workspace_id (str | Unset):
-        body (GroupUpdate): Rename, or change the threshold (absent keeps the value).
+        body (GroupUpdate | Unset): Rename, or change the threshold (absent keeps the value).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -139,21 +140,21 @@ async def asyncio_detailed(
     group_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: GroupUpdate,
+    body: GroupUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[Group]:
     """Rename a group or change its threshold (MANAGE_USERS; gated: Manage groups, update)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED,
-    QUORUM_APPROVAL_REQUIRED; 404 GROUP_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 409
-    GROUP_ALREADY_EXISTS, QUORUM_NO_ELIGIBLE_APPROVERS; 413 PAYLOAD_TOO_LARGE; 503
-    CHANGE_APPROVAL_UNAVAILABLE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED, QUORUM_APPROVAL_REQUIRED; 404 GROUP_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND;
+    409 GROUP_ALREADY_EXISTS, QUORUM_NO_ELIGIBLE_APPROVERS; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE; 503 CHANGE_APPROVAL_UNAVAILABLE.
 
     Args:
         group_id (UUID):
         x_workspace_id (str | Unset):
-        body (GroupUpdate): Rename, or change the threshold (absent keeps the value).
+        body (GroupUpdate | Unset): Rename, or change the threshold (absent keeps the value).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -178,21 +179,21 @@ async def asyncio(
     group_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: GroupUpdate,
+    body: GroupUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Group | None:
     """Rename a group or change its threshold (MANAGE_USERS; gated: Manage groups, update)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED,
-    QUORUM_APPROVAL_REQUIRED; 404 GROUP_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND; 409
-    GROUP_ALREADY_EXISTS, QUORUM_NO_ELIGIBLE_APPROVERS; 413 PAYLOAD_TOO_LARGE; 503
-    CHANGE_APPROVAL_UNAVAILABLE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED, QUORUM_APPROVAL_REQUIRED; 404 GROUP_NOT_FOUND, NOT_FOUND, WORKSPACE_NOT_FOUND;
+    409 GROUP_ALREADY_EXISTS, QUORUM_NO_ELIGIBLE_APPROVERS; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE; 503 CHANGE_APPROVAL_UNAVAILABLE.
 
     Args:
         group_id (UUID):
         x_workspace_id (str | Unset):
-        body (GroupUpdate): Rename, or change the threshold (absent keeps the value).
+        body (GroupUpdate | Unset): Rename, or change the threshold (absent keeps the value).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -46,7 +46,7 @@ def sync_detailed(
 ) -> Response[Health]:
     """Liveness: the process is up
 
-     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -71,7 +71,7 @@ def sync(
 ) -> Health | None:
     """Liveness: the process is up
 
-     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -92,7 +92,7 @@ async def asyncio_detailed(
 ) -> Response[Health]:
     """Liveness: the process is up
 
-     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -115,7 +115,7 @@ async def asyncio(
 ) -> Health | None:
     """Liveness: the process is up
 
-     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

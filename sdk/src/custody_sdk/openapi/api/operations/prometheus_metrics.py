@@ -46,7 +46,7 @@ def sync_detailed(
 ) -> Response[File]:
     """Prometheus metrics: API requests by route and status, and the domain gauges
 
-     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -71,7 +71,7 @@ def sync(
 ) -> File | None:
     """Prometheus metrics: API requests by route and status, and the domain gauges
 
-     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -92,7 +92,7 @@ async def asyncio_detailed(
 ) -> Response[File]:
     """Prometheus metrics: API requests by route and status, and the domain gauges
 
-     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -115,7 +115,7 @@ async def asyncio(
 ) -> File | None:
     """Prometheus metrics: API requests by route and status, and the domain gauges
 
-     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

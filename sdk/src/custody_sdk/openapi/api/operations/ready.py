@@ -51,7 +51,7 @@ def sync_detailed(
 ) -> Response[Readiness]:
     """Readiness: database, Redis and migrations are usable (503 when not)
 
-     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -76,7 +76,7 @@ def sync(
 ) -> Readiness | None:
     """Readiness: database, Redis and migrations are usable (503 when not)
 
-     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -97,7 +97,7 @@ async def asyncio_detailed(
 ) -> Response[Readiness]:
     """Readiness: database, Redis and migrations are usable (503 when not)
 
-     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -120,7 +120,7 @@ async def asyncio(
 ) -> Readiness | None:
     """Readiness: database, Redis and migrations are usable (503 when not)
 
-     Errors (raised as custody_sdk.CustodyApiError): 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 413 PAYLOAD_TOO_LARGE.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

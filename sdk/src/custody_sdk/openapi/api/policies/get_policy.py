@@ -56,8 +56,9 @@ def sync_detailed(
 ) -> Response[PolicyState]:
     """A policy type and its published version (null before the first publish)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND, WORKSPACE_NOT_FOUND;
+    413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -91,8 +92,9 @@ def sync(
 ) -> PolicyState | None:
     """A policy type and its published version (null before the first publish)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND, WORKSPACE_NOT_FOUND;
+    413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -121,8 +123,9 @@ async def asyncio_detailed(
 ) -> Response[PolicyState]:
     """A policy type and its published version (null before the first publish)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND, WORKSPACE_NOT_FOUND;
+    413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -154,8 +157,9 @@ async def asyncio(
 ) -> PolicyState | None:
     """A policy type and its published version (null before the first publish)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND, WORKSPACE_NOT_FOUND;
+    413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):

@@ -53,8 +53,8 @@ def sync_detailed(
 ) -> Response[PolicyList]:
     """Both policy types with their published versions (VIEW_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -85,8 +85,8 @@ def sync(
 ) -> PolicyList | None:
     """Both policy types with their published versions (VIEW_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -112,8 +112,8 @@ async def asyncio_detailed(
 ) -> Response[PolicyList]:
     """Both policy types with their published versions (VIEW_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -142,8 +142,8 @@ async def asyncio(
 ) -> PolicyList | None:
     """Both policy types with their published versions (VIEW_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER; 401 INVALID_TOKEN,
+    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):

@@ -70,9 +70,9 @@ def sync_detailed(
 ) -> Response[PolicyVersionPage]:
     """The history of published versions, newest first (VIEW_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND, WORKSPACE_NOT_FOUND;
-    413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -112,9 +112,9 @@ def sync(
 ) -> PolicyVersionPage | None:
     """The history of published versions, newest first (VIEW_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND, WORKSPACE_NOT_FOUND;
-    413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -149,9 +149,9 @@ async def asyncio_detailed(
 ) -> Response[PolicyVersionPage]:
     """The history of published versions, newest first (VIEW_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND, WORKSPACE_NOT_FOUND;
-    413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):
@@ -189,9 +189,9 @@ async def asyncio(
 ) -> PolicyVersionPage | None:
     """The history of published versions, newest first (VIEW_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND, WORKSPACE_NOT_FOUND;
-    413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, POLICY_TYPE_NOT_FOUND,
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         tenant_uuid (UUID):

@@ -15,7 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     tag_id: UUID,
     *,
-    body: TagUpdate,
+    body: TagUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -29,7 +29,8 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["json"] = body.to_dict()
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -62,21 +63,21 @@ def sync_detailed(
     tag_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: TagUpdate,
+    body: TagUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[Tag]:
     """Change a tag's label, description or color (EDIT_WORKSPACE); null clears, absent keeps
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED,
-    QUORUM_APPROVAL_REQUIRED; 404 NOT_FOUND, TAG_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
-    QUORUM_NO_ELIGIBLE_APPROVERS, TAG_ALREADY_EXISTS; 413 PAYLOAD_TOO_LARGE; 503
-    CHANGE_APPROVAL_UNAVAILABLE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED, QUORUM_APPROVAL_REQUIRED; 404 NOT_FOUND, TAG_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
+    QUORUM_NO_ELIGIBLE_APPROVERS, TAG_ALREADY_EXISTS; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE;
+    503 CHANGE_APPROVAL_UNAVAILABLE.
 
     Args:
         tag_id (UUID):
         x_workspace_id (str | Unset):
-        body (TagUpdate): Any of the fields; an absent field stays as it is, null clears
+        body (TagUpdate | Unset): Any of the fields; an absent field stays as it is, null clears
             description or color.
 
     Raises:
@@ -104,21 +105,21 @@ def sync(
     tag_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: TagUpdate,
+    body: TagUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Tag | None:
     """Change a tag's label, description or color (EDIT_WORKSPACE); null clears, absent keeps
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED,
-    QUORUM_APPROVAL_REQUIRED; 404 NOT_FOUND, TAG_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
-    QUORUM_NO_ELIGIBLE_APPROVERS, TAG_ALREADY_EXISTS; 413 PAYLOAD_TOO_LARGE; 503
-    CHANGE_APPROVAL_UNAVAILABLE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED, QUORUM_APPROVAL_REQUIRED; 404 NOT_FOUND, TAG_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
+    QUORUM_NO_ELIGIBLE_APPROVERS, TAG_ALREADY_EXISTS; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE;
+    503 CHANGE_APPROVAL_UNAVAILABLE.
 
     Args:
         tag_id (UUID):
         x_workspace_id (str | Unset):
-        body (TagUpdate): Any of the fields; an absent field stays as it is, null clears
+        body (TagUpdate | Unset): Any of the fields; an absent field stays as it is, null clears
             description or color.
 
     Raises:
@@ -141,21 +142,21 @@ async def asyncio_detailed(
     tag_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: TagUpdate,
+    body: TagUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[Tag]:
     """Change a tag's label, description or color (EDIT_WORKSPACE); null clears, absent keeps
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED,
-    QUORUM_APPROVAL_REQUIRED; 404 NOT_FOUND, TAG_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
-    QUORUM_NO_ELIGIBLE_APPROVERS, TAG_ALREADY_EXISTS; 413 PAYLOAD_TOO_LARGE; 503
-    CHANGE_APPROVAL_UNAVAILABLE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED, QUORUM_APPROVAL_REQUIRED; 404 NOT_FOUND, TAG_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
+    QUORUM_NO_ELIGIBLE_APPROVERS, TAG_ALREADY_EXISTS; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE;
+    503 CHANGE_APPROVAL_UNAVAILABLE.
 
     Args:
         tag_id (UUID):
         x_workspace_id (str | Unset):
-        body (TagUpdate): Any of the fields; an absent field stays as it is, null clears
+        body (TagUpdate | Unset): Any of the fields; an absent field stays as it is, null clears
             description or color.
 
     Raises:
@@ -181,21 +182,21 @@ async def asyncio(
     tag_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: TagUpdate,
+    body: TagUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Tag | None:
     """Change a tag's label, description or color (EDIT_WORKSPACE); null clears, absent keeps
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, MALFORMED_JSON,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED,
-    QUORUM_APPROVAL_REQUIRED; 404 NOT_FOUND, TAG_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
-    QUORUM_NO_ELIGIBLE_APPROVERS, TAG_ALREADY_EXISTS; 413 PAYLOAD_TOO_LARGE; 503
-    CHANGE_APPROVAL_UNAVAILABLE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    MALFORMED_JSON, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED, QUORUM_APPROVAL_REQUIRED; 404 NOT_FOUND, TAG_NOT_FOUND, WORKSPACE_NOT_FOUND; 409
+    QUORUM_NO_ELIGIBLE_APPROVERS, TAG_ALREADY_EXISTS; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE;
+    503 CHANGE_APPROVAL_UNAVAILABLE.
 
     Args:
         tag_id (UUID):
         x_workspace_id (str | Unset):
-        body (TagUpdate): Any of the fields; an absent field stays as it is, null clears
+        body (TagUpdate | Unset): Any of the fields; an absent field stays as it is, null clears
             description or color.
 
     Raises:

@@ -72,9 +72,9 @@ def sync_detailed(
 ) -> Response[ChangesPage]:
     """Change log: transactions changed after since_cursor, in position order
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_CURSOR, INVALID_WORKSPACE_ID,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND; 410 CURSOR_EXPIRED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_CURSOR,
+    INVALID_WORKSPACE_ID, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 410 CURSOR_EXPIRED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         since_cursor (None | str | Unset):
@@ -111,9 +111,9 @@ def sync(
 ) -> ChangesPage | None:
     """Change log: transactions changed after since_cursor, in position order
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_CURSOR, INVALID_WORKSPACE_ID,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND; 410 CURSOR_EXPIRED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_CURSOR,
+    INVALID_WORKSPACE_ID, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 410 CURSOR_EXPIRED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         since_cursor (None | str | Unset):
@@ -145,9 +145,9 @@ async def asyncio_detailed(
 ) -> Response[ChangesPage]:
     """Change log: transactions changed after since_cursor, in position order
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_CURSOR, INVALID_WORKSPACE_ID,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND; 410 CURSOR_EXPIRED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_CURSOR,
+    INVALID_WORKSPACE_ID, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 410 CURSOR_EXPIRED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         since_cursor (None | str | Unset):
@@ -182,9 +182,9 @@ async def asyncio(
 ) -> ChangesPage | None:
     """Change log: transactions changed after since_cursor, in position order
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_CURSOR, INVALID_WORKSPACE_ID,
-    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
-    WORKSPACE_NOT_FOUND; 410 CURSOR_EXPIRED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_CURSOR,
+    INVALID_WORKSPACE_ID, VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
+    PERMISSION_DENIED; 404 WORKSPACE_NOT_FOUND; 410 CURSOR_EXPIRED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         since_cursor (None | str | Unset):

@@ -60,9 +60,9 @@ def sync_detailed(
 ) -> Response[TransactionApproval]:
     """The approval request of a withdrawal: requirements, votes, status (VIEW_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, TRANSACTION_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND,
+    TRANSACTION_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         transaction_id (UUID):
@@ -96,9 +96,9 @@ def sync(
 ) -> TransactionApproval | None:
     """The approval request of a withdrawal: requirements, votes, status (VIEW_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, TRANSACTION_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND,
+    TRANSACTION_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         transaction_id (UUID):
@@ -127,9 +127,9 @@ async def asyncio_detailed(
 ) -> Response[TransactionApproval]:
     """The approval request of a withdrawal: requirements, votes, status (VIEW_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, TRANSACTION_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND,
+    TRANSACTION_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         transaction_id (UUID):
@@ -161,9 +161,9 @@ async def asyncio(
 ) -> TransactionApproval | None:
     """The approval request of a withdrawal: requirements, votes, status (VIEW_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, TRANSACTION_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND,
+    TRANSACTION_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         transaction_id (UUID):

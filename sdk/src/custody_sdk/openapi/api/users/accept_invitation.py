@@ -60,8 +60,9 @@ def sync_detailed(
      The owner of a new workspace gets an owner enrollment secret instead (pairing.kind
     owner_enrollment): the operator confirms the device it registers (docs/users.md).
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
-    VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVITATION_INVALID,
+    MALFORMED_JSON, VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (InvitationAccept):
@@ -95,8 +96,9 @@ def sync(
      The owner of a new workspace gets an owner enrollment secret instead (pairing.kind
     owner_enrollment): the operator confirms the device it registers (docs/users.md).
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
-    VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVITATION_INVALID,
+    MALFORMED_JSON, VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (InvitationAccept):
@@ -125,8 +127,9 @@ async def asyncio_detailed(
      The owner of a new workspace gets an owner enrollment secret instead (pairing.kind
     owner_enrollment): the operator confirms the device it registers (docs/users.md).
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
-    VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVITATION_INVALID,
+    MALFORMED_JSON, VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (InvitationAccept):
@@ -158,8 +161,9 @@ async def asyncio(
      The owner of a new workspace gets an owner enrollment secret instead (pairing.kind
     owner_enrollment): the operator confirms the device it registers (docs/users.md).
 
-    Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
-    VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE.
+    Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVITATION_INVALID,
+    MALFORMED_JSON, VALIDATION_ERROR; 409 OWNER_EXISTS, USER_ALREADY_MEMBER; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (InvitationAccept):

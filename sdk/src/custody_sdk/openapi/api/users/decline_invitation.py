@@ -54,8 +54,8 @@ def sync_detailed(
 ) -> Response[Any]:
     """The invited person declines with the emailed token (no bearer)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
-    VALIDATION_ERROR; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVITATION_INVALID,
+    MALFORMED_JSON, VALIDATION_ERROR; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (InvitationAnswer):
@@ -86,8 +86,8 @@ async def asyncio_detailed(
 ) -> Response[Any]:
     """The invited person declines with the emailed token (no bearer)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVITATION_INVALID, MALFORMED_JSON,
-    VALIDATION_ERROR; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVITATION_INVALID,
+    MALFORMED_JSON, VALIDATION_ERROR; 413 PAYLOAD_TOO_LARGE; 415 UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         body (InvitationAnswer):

@@ -60,9 +60,9 @@ def sync_detailed(
 ) -> Response[Vault]:
     """Freeze a vault: no signing, no new wallets; deposits are still credited (EDIT_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, VAULT_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND,
+    VAULT_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         vault_id (UUID):
@@ -96,9 +96,9 @@ def sync(
 ) -> Vault | None:
     """Freeze a vault: no signing, no new wallets; deposits are still credited (EDIT_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, VAULT_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND,
+    VAULT_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         vault_id (UUID):
@@ -127,9 +127,9 @@ async def asyncio_detailed(
 ) -> Response[Vault]:
     """Freeze a vault: no signing, no new wallets; deposits are still credited (EDIT_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, VAULT_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND,
+    VAULT_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         vault_id (UUID):
@@ -161,9 +161,9 @@ async def asyncio(
 ) -> Vault | None:
     """Freeze a vault: no signing, no new wallets; deposits are still credited (EDIT_WORKSPACE)
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, VAULT_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND,
+    VAULT_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         vault_id (UUID):

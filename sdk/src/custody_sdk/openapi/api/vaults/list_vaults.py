@@ -97,8 +97,8 @@ def sync_detailed(
 ) -> Response[VaultList]:
     """Vaults of the workspace, oldest first, with their tags (VIEW_WORKSPACE); same as GET /vault
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
-    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
     WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
@@ -142,8 +142,8 @@ def sync(
 ) -> VaultList | None:
     """Vaults of the workspace, oldest first, with their tags (VIEW_WORKSPACE); same as GET /vault
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
-    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
     WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
@@ -182,8 +182,8 @@ async def asyncio_detailed(
 ) -> Response[VaultList]:
     """Vaults of the workspace, oldest first, with their tags (VIEW_WORKSPACE); same as GET /vault
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
-    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
     WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
@@ -225,8 +225,8 @@ async def asyncio(
 ) -> VaultList | None:
     """Vaults of the workspace, oldest first, with their tags (VIEW_WORKSPACE); same as GET /vault
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, VALIDATION_ERROR,
-    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    VALIDATION_ERROR, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
     WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:

@@ -60,9 +60,9 @@ def sync_detailed(
 ) -> Response[WebhookWithSecret]:
     """Rotate the signing secret (MANAGE_WEBHOOKS); the old one also signs for 24 hours
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND,
+    WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         webhook_id (UUID):
@@ -96,9 +96,9 @@ def sync(
 ) -> WebhookWithSecret | None:
     """Rotate the signing secret (MANAGE_WEBHOOKS); the old one also signs for 24 hours
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND,
+    WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         webhook_id (UUID):
@@ -127,9 +127,9 @@ async def asyncio_detailed(
 ) -> Response[WebhookWithSecret]:
     """Rotate the signing secret (MANAGE_WEBHOOKS); the old one also signs for 24 hours
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND,
+    WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         webhook_id (UUID):
@@ -161,9 +161,9 @@ async def asyncio(
 ) -> WebhookWithSecret | None:
     """Rotate the signing secret (MANAGE_WEBHOOKS); the old one also signs for 24 hours
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_WORKSPACE_ID, WORKSPACE_REQUIRED; 401
-    INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND,
-    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404 NOT_FOUND,
+    WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         webhook_id (UUID):

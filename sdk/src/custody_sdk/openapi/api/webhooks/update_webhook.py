@@ -15,7 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     webhook_id: UUID,
     *,
-    body: WebhookUpdate,
+    body: WebhookUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -29,7 +29,8 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["json"] = body.to_dict()
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -62,21 +63,22 @@ def sync_detailed(
     webhook_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: WebhookUpdate,
+    body: WebhookUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[Webhook]:
     """Update a webhook (MANAGE_WEBHOOKS); status active reactivates a disabled one
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_EVENT_TYPE, INVALID_WEBHOOK_URL,
-    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WEBHOOK_URL_FORBIDDEN,
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_EVENT_TYPE,
+    INVALID_WEBHOOK_URL, INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WEBHOOK_URL_FORBIDDEN,
     WEBHOOK_URL_UNRESOLVABLE, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         webhook_id (UUID):
         x_workspace_id (str | Unset):
-        body (WebhookUpdate): Any of the fields, at least one. ``status: active`` reactivates a
-            disabled webhook (the
+        body (WebhookUpdate | Unset): Any of the fields, at least one. ``status: active``
+            reactivates a disabled webhook (the
             failure count restarts); ``status: disabled`` pauses it (its open deliveries fail).
 
     Raises:
@@ -104,21 +106,22 @@ def sync(
     webhook_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: WebhookUpdate,
+    body: WebhookUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Webhook | None:
     """Update a webhook (MANAGE_WEBHOOKS); status active reactivates a disabled one
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_EVENT_TYPE, INVALID_WEBHOOK_URL,
-    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WEBHOOK_URL_FORBIDDEN,
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_EVENT_TYPE,
+    INVALID_WEBHOOK_URL, INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WEBHOOK_URL_FORBIDDEN,
     WEBHOOK_URL_UNRESOLVABLE, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         webhook_id (UUID):
         x_workspace_id (str | Unset):
-        body (WebhookUpdate): Any of the fields, at least one. ``status: active`` reactivates a
-            disabled webhook (the
+        body (WebhookUpdate | Unset): Any of the fields, at least one. ``status: active``
+            reactivates a disabled webhook (the
             failure count restarts); ``status: disabled`` pauses it (its open deliveries fail).
 
     Raises:
@@ -141,21 +144,22 @@ async def asyncio_detailed(
     webhook_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: WebhookUpdate,
+    body: WebhookUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Response[Webhook]:
     """Update a webhook (MANAGE_WEBHOOKS); status active reactivates a disabled one
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_EVENT_TYPE, INVALID_WEBHOOK_URL,
-    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WEBHOOK_URL_FORBIDDEN,
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_EVENT_TYPE,
+    INVALID_WEBHOOK_URL, INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WEBHOOK_URL_FORBIDDEN,
     WEBHOOK_URL_UNRESOLVABLE, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         webhook_id (UUID):
         x_workspace_id (str | Unset):
-        body (WebhookUpdate): Any of the fields, at least one. ``status: active`` reactivates a
-            disabled webhook (the
+        body (WebhookUpdate | Unset): Any of the fields, at least one. ``status: active``
+            reactivates a disabled webhook (the
             failure count restarts); ``status: disabled`` pauses it (its open deliveries fail).
 
     Raises:
@@ -181,21 +185,22 @@ async def asyncio(
     webhook_id: UUID,
     *,
     client: AuthenticatedClient,
-    body: WebhookUpdate,
+    body: WebhookUpdate | Unset = UNSET,
     x_workspace_id: str | Unset = UNSET,
 ) -> Webhook | None:
     """Update a webhook (MANAGE_WEBHOOKS); status active reactivates a disabled one
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 INVALID_EVENT_TYPE, INVALID_WEBHOOK_URL,
-    INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WEBHOOK_URL_FORBIDDEN,
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_EVENT_TYPE,
+    INVALID_WEBHOOK_URL, INVALID_WORKSPACE_ID, MALFORMED_JSON, VALIDATION_ERROR, WEBHOOK_URL_FORBIDDEN,
     WEBHOOK_URL_UNRESOLVABLE, WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403
-    PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+    PERMISSION_DENIED; 404 NOT_FOUND, WEBHOOK_NOT_FOUND, WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE; 415
+    UNSUPPORTED_MEDIA_TYPE.
 
     Args:
         webhook_id (UUID):
         x_workspace_id (str | Unset):
-        body (WebhookUpdate): Any of the fields, at least one. ``status: active`` reactivates a
-            disabled webhook (the
+        body (WebhookUpdate | Unset): Any of the fields, at least one. ``status: active``
+            reactivates a disabled webhook (the
             failure count restarts); ``status: disabled`` pauses it (its open deliveries fail).
 
     Raises:

@@ -61,8 +61,8 @@ def sync_detailed(
 ) -> Response[WorkspaceList]:
     """Workspaces the caller has a role in, with the role in each
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 100.
@@ -96,8 +96,8 @@ def sync(
 ) -> WorkspaceList | None:
     """Workspaces the caller has a role in, with the role in each
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 100.
@@ -126,8 +126,8 @@ async def asyncio_detailed(
 ) -> Response[WorkspaceList]:
     """Workspaces the caller has a role in, with the role in each
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 100.
@@ -159,8 +159,8 @@ async def asyncio(
 ) -> WorkspaceList | None:
     """Workspaces the caller has a role in, with the role in each
 
-     Errors (raised as custody_sdk.CustodyApiError): 400 VALIDATION_ERROR; 401 INVALID_TOKEN,
-    UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, VALIDATION_ERROR; 401
+    INVALID_TOKEN, UNAUTHENTICATED; 413 PAYLOAD_TOO_LARGE.
 
     Args:
         limit (int | Unset):  Default: 100.

@@ -1,0 +1,169 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.audit_chain_state import AuditChainState
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    x_workspace_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_workspace_id, Unset):
+        headers["X-Workspace-Id"] = x_workspace_id
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/audit/head",
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AuditChainState | None:
+    if response.status_code == 200:
+        response_200 = AuditChainState.from_dict(response.json())
+
+        return response_200
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[AuditChainState]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[AuditChainState]:
+    """The workspace's latest signed chain head, and how many entries wait to be chained (VIEW_AUDIT_LOG)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AuditChainState]
+    """
+
+    kwargs = _get_kwargs(
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    x_workspace_id: str | Unset = UNSET,
+) -> AuditChainState | None:
+    """The workspace's latest signed chain head, and how many entries wait to be chained (VIEW_AUDIT_LOG)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AuditChainState
+    """
+
+    return sync_detailed(
+        client=client,
+        x_workspace_id=x_workspace_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    x_workspace_id: str | Unset = UNSET,
+) -> Response[AuditChainState]:
+    """The workspace's latest signed chain head, and how many entries wait to be chained (VIEW_AUDIT_LOG)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AuditChainState]
+    """
+
+    kwargs = _get_kwargs(
+        x_workspace_id=x_workspace_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    x_workspace_id: str | Unset = UNSET,
+) -> AuditChainState | None:
+    """The workspace's latest signed chain head, and how many entries wait to be chained (VIEW_AUDIT_LOG)
+
+     Errors (raised as custody_sdk.CustodyApiError): 400 DUPLICATE_HEADER, INVALID_WORKSPACE_ID,
+    WORKSPACE_REQUIRED; 401 INVALID_TOKEN, UNAUTHENTICATED; 403 PERMISSION_DENIED; 404
+    WORKSPACE_NOT_FOUND; 413 PAYLOAD_TOO_LARGE.
+
+    Args:
+        x_workspace_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AuditChainState
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            x_workspace_id=x_workspace_id,
+        )
+    ).parsed
