@@ -103,7 +103,7 @@ async def test_gas_station_limits_take_78_digits_and_refuse_79(client, broker):
 
 
 async def test_policy_amounts_and_the_explained_withdrawal_take_78_digits_and_refuse_79(client, broker):
-    owner = await make_caller(role="OWNER")
+    owner = await make_caller(role="ADMIN")  # MANAGE_POLICIES (an API user is never the owner)
     ws = await Workspace.get(id=owner.workspace_id)
     wallet = await open_wallet(await vault_with_key(ws), "DETH_TEST")
     api = Api(client, owner)
