@@ -21,8 +21,8 @@ async def _all_chained(workspace_id: uuid.UUID | str) -> bool:
 
 
 async def test_an_audited_commit_nudges_the_chainer_of_its_workspace(client, worker):
-    # Given an owner with a running worker
-    api = Api(client, await make_caller(role="OWNER"))
+    # Given an ADMIN API user with a running worker
+    api = Api(client, await make_caller(role="ADMIN"))
     # When a tag is created over HTTP (an audited change)
     status, tag = await api.post("/api/v1/tags", {"label": "nudged"})
     assert status == 201

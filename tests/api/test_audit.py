@@ -17,6 +17,7 @@ from core.settings import Settings
 from core.unit_of_work import unit_of_work
 from custody_sdk import AuditLog, AuditVerificationError, verify_page
 from domain import audit_chain
+from tests.support.approvals import make_owner
 from tests.support.callers import make_caller
 from tests.support.sdk import sdk_for
 from tests.support.wallets import Api
@@ -36,8 +37,8 @@ async def _chained(api: Api, count: int) -> dict[str, Any]:
     raise AssertionError(f"fewer than {count} entries were chained: {page}")
 
 
-async def _owner_with_tags(client, labels: list[str]) -> tuple[Api, list[dict[str, Any]]]:
-    api = Api(client, await make_caller(role="OWNER"))
+async def _admin_with_tags(client, labels: list[str]) -> tuple[Api, list[dict[str, Any]]]:
+    api = Api(client, await make_caller(role="ADMIN"))
     made = []
     for label in labels:
         status, tag = await api.post("/api/v1/tags", {"label": label})
@@ -47,8 +48,8 @@ async def _owner_with_tags(client, labels: list[str]) -> tuple[Api, list[dict[st
 
 
 async def test_entries_are_served_chained_filtered_and_paged(client, broker):
-    # Given an owner whose workspace audited five tag changes made over HTTP, by two people
-    api, made = await _owner_with_tags(client, ["alpha", "beta", "gamma"])
+    # Given a workspace (an ADMIN API user) that audited five tag changes made over HTTP, by two people
+    api, made = await _admin_with_tags(client, ["alpha", "beta", "gamma"])
     admin = Api(client, await make_caller(role="ADMIN", workspace_id=api.caller.workspace_id))
     status, _ = await admin.request("PATCH", f"/api/v1/tags/{made[0]['id']}", json={"label": "alpha-2"})
     assert status == 200
@@ -88,8 +89,8 @@ async def test_entries_are_served_chained_filtered_and_paged(client, broker):
 
 async def test_only_the_owner_and_administrators_read_it_and_never_another_workspaces(client, broker):
     # Given a workspace with audited changes, and one of another company
-    api, _ = await _owner_with_tags(client, ["mine"])
-    other, _ = await _owner_with_tags(client, ["theirs"])
+    api, _ = await _admin_with_tags(client, ["mine"])
+    other, _ = await _admin_with_tags(client, ["theirs"])
     await _chained(api, 1)
     await _chained(other, 1)
     # When an EDITOR, a VIEWER and an APPROVER ask
@@ -100,7 +101,11 @@ async def test_only_the_owner_and_administrators_read_it_and_never_another_works
         assert (status, denied["code"], denied["details"]["permission"]) == (403, "PERMISSION_DENIED", "VIEW_AUDIT_LOG")
         status, denied = await member.get("/api/v1/audit/head")
         assert status == 403
-    # And an ADMIN reads it, without a single entry of the other workspace
+    # And the owner (a person, from their paired device) and an ADMIN read it, without a single entry of
+    # the other workspace
+    owner = Api(client, await make_owner(workspace_id=api.caller.workspace_id))
+    status, page = await owner.get(ENTRIES)
+    assert status == 200 and {e["workspace_id"] for e in page["entries"]} == {api.caller.workspace_id}
     admin = Api(client, await make_caller(role="ADMIN", workspace_id=api.caller.workspace_id))
     status, page = await admin.get(ENTRIES)
     assert status == 200 and {e["workspace_id"] for e in page["entries"]} == {api.caller.workspace_id}
@@ -112,7 +117,7 @@ async def test_only_the_owner_and_administrators_read_it_and_never_another_works
 async def test_the_sdk_verifies_the_chain_against_a_pinned_key_and_names_a_rewritten_row(client, broker,
                                                                                       settings: Settings):
     # Given a workspace with audited changes, chained, and the key its integrator pinned
-    api, made = await _owner_with_tags(client, ["one", "two", "three"])
+    api, made = await _admin_with_tags(client, ["one", "two", "three"])
     await _chained(api, 3)
     custody = sdk_for(client, api.caller)
     status, keys = await api.get("/api/v1/audit/keys")
@@ -147,7 +152,7 @@ async def test_the_sdk_verifies_the_chain_against_a_pinned_key_and_names_a_rewri
 async def test_a_rotated_key_is_followed_from_the_pinned_one_and_a_rebuilt_chain_fails_the_checkpoint(
         client, broker, settings: Settings):
     # Given a verified log whose head the integrator kept, under the key they pinned
-    api, _ = await _owner_with_tags(client, ["first"])
+    api, _ = await _admin_with_tags(client, ["first"])
     before = len((await _chained(api, 1))["entries"])
     custody = sdk_for(client, api.caller)
     _, keys = await api.get("/api/v1/audit/keys")
