@@ -13,6 +13,7 @@
     custody queues requeue|purge QUEUE  dead letters back to their queue, or deleted (filters, confirmation)
     custody faucet --network N --address A --amount X   credit a devnet (or solana-local) address
     custody solana-local [--port N]     the local Solana chain (LiteSVM) of custody dev
+    custody evm-local [--port N]        the local EVM (py-evm, JSON-RPC) of custody dev
     custody cosigner ...                the client's headless co-signer (client/cosigner.py)
     custody recover ...                 offline key recovery from a backup (client/recovery.py)
 """
@@ -103,12 +104,19 @@ def cmd_dev(args: argparse.Namespace) -> int:
     if not os.environ.get("SOLANA_LOCAL_URL"):
         os.environ["SOLANA_LOCAL_URL"] = f"http://127.0.0.1:{free_port()}"
     local_port = os.environ["SOLANA_LOCAL_URL"].rsplit(":", 1)[-1]
+    # The local EVM likewise: one py-evm chain behind JSON-RPC (domain.networks.evm_local)
+    if not os.environ.get("EVM_LOCAL_URL"):
+        os.environ["EVM_LOCAL_URL"] = f"http://127.0.0.1:{free_port()}"
+    evm_port = os.environ["EVM_LOCAL_URL"].rsplit(":", 1)[-1]
     # For the tools of another shell (custody faucet): removed when custody dev stops.
     url_file = Path(settings.data_dir) / faucet.SOLANA_LOCAL_URL_FILE
     url_file.parent.mkdir(parents=True, exist_ok=True)
     url_file.write_text(os.environ["SOLANA_LOCAL_URL"] + "\n")
+    evm_url_file = Path(settings.data_dir) / faucet.EVM_LOCAL_URL_FILE
+    evm_url_file.write_text(os.environ["EVM_LOCAL_URL"] + "\n")
     children = {
         "solana-local": spawn([*custody, "solana-local", "--port", local_port]),
+        "evm-local": spawn([*custody, "evm-local", "--port", evm_port]),
         "web": spawn([*custody, "web", "--host", args.host, "--port", str(args.port)]),
         "worker": spawn(worker_command(processes=1, threads=settings.worker_threads, queues=general_queues())),
         "signer1": spawn([*custody, "signer", "--participant", "1"]),
@@ -116,7 +124,8 @@ def cmd_dev(args: argparse.Namespace) -> int:
         "scheduler": spawn([*custody, "scheduler"]),
     }
     print(f"custody dev: API on http://{args.host}:{args.port} (docs at /docs), worker, signers 1 and 2, "
-          f"scheduler, the local Solana chain at SOLANA_LOCAL_URL={os.environ['SOLANA_LOCAL_URL']}; "
+          f"scheduler, the local Solana chain at SOLANA_LOCAL_URL={os.environ['SOLANA_LOCAL_URL']}, "
+          f"the local EVM at EVM_LOCAL_URL={os.environ['EVM_LOCAL_URL']}; "
           "Ctrl-C stops everything",
           flush=True)
     stopping = False
@@ -139,6 +148,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
         # Each child with what it started (dramatiq's worker processes), before the servers go.
         stop_groups(children.values(), timeout=15)
         url_file.unlink(missing_ok=True)
+        evm_url_file.unlink(missing_ok=True)
         servers.stop()  # type: ignore[attr-defined]
     return exit_code
 
@@ -156,6 +166,22 @@ def cmd_solana_local(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(solana_local.serve(args.host, args.port, ready=ready))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def cmd_evm_local(args: argparse.Namespace) -> int:
+    """The owner process of the local EVM (py-evm behind JSON-RPC) that custody dev's processes share."""
+    # py-evm takes seconds to import: only this command loads it, not every custody command.
+    from domain.networks import evm_local
+
+    def ready(url: str) -> None:
+        print(f"custody evm-local: py-evm chain {evm_local.CHAIN_ID} at {url} (test ERC-20 at "
+              f"{evm_local.TOKEN_ADDRESS})", flush=True)
+
+    try:
+        asyncio.run(evm_local.serve(args.host, args.port, ready=ready, block_interval=args.block_interval))
     except KeyboardInterrupt:
         pass
     return 0
@@ -243,6 +269,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=0, help="default: a free port")
     p.set_defaults(func=cmd_solana_local)
+    p = sub.add_parser("evm-local", help="the local EVM (py-evm, JSON-RPC) custody dev's processes share")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=0, help="default: a free port")
+    p.add_argument("--block-interval", type=float, default=2.0,
+                   help="seconds between empty blocks, so confirmations advance (0: only with transactions)")
+    p.set_defaults(func=cmd_evm_local)
     faucet.add_faucet_parser(sub)
 
     # Programs with their own argument parsers; main() hands them the rest of the command line.
