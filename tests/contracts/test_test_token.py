@@ -12,16 +12,15 @@ from eth_abi import decode, encode
 from eth_account import Account
 from eth_utils import keccak
 
-from domain.networks.evm_local import (
+from domain.networks.evm_dev import (
     DEV_ACCOUNT,
     DEV_ACCOUNT_KEY,
     TOKEN_ADDRESS,
     TOKEN_DECIMALS,
     TRANSFER_TOPIC,
-    LocalEvm,
-    deploy_test_token_sync,
     token_artifact,
 )
+from domain.networks.evm_local import LocalEvm, deploy_test_token_sync
 from domain.networks.evm_rpc import RpcError, to_int
 
 ROOT = Path(__file__).resolve().parents[2]
