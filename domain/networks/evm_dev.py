@@ -16,7 +16,6 @@ import json
 from typing import Any
 
 from eth_abi import encode as abi_encode
-from eth_account import Account
 from eth_utils import keccak, to_checksum_address
 
 from config import CONTRACTS_DIR
@@ -46,6 +45,11 @@ def _hex(data: bytes) -> str:
 
 def dev_transaction(*, nonce: int, chain_id: int, base_fee: int, to: str | None, data: bytes = b"", value: int = 0,
                      gas: int) -> str:
+    """A transaction of the development account, signed (EIP-1559, eth-account)."""
+    # Imported here: eth-account loads eth-keyfile and py_ecc's BLS tables (seconds), and every
+    # custody command imports this module through the faucet; only a faucet call signs.
+    from eth_account import Account
+
     transaction: dict[str, Any] = {"type": 2, "chainId": chain_id, "nonce": nonce, "value": value, "gas": gas,
                                    "maxPriorityFeePerGas": PRIORITY_FEE, "maxFeePerGas": 2 * base_fee + PRIORITY_FEE,
                                    "data": data}
