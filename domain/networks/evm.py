@@ -49,7 +49,8 @@ Submitting (``submit_transfer``)
     checks the signature (``INVALID_SIGNATURE`` otherwise). The signed bytes are eth-account's
     encoding; the transaction hash is their Keccak-256, known before submitting. Submitting the
     same signed transaction again returns its hash and changes nothing (a node that knows it,
-    or mined it). The hash is recorded with its nonce.
+    or mined it). The hash is recorded with its nonce before it is sent, and forgotten again if
+    the node refuses the bytes (they can never execute then, so the nonce can be released).
 
 Where a transfer stands (``transfer_status``)
     A receipt: ``included`` at its block, ``success`` from its status, ``fee`` = gasUsed x
@@ -466,8 +467,12 @@ class EvmAdapter:
             if "nonce too low" in message:
                 if await self._call("eth_getTransactionReceipt", tx_hash) is not None:
                     return tx_hash
+                await self._forget_submission(body, tx_hash)
                 raise TransferRejected("another transaction of the address already used this nonce",
                                        code="NONCE_USED", details={"nonce": str(body.get("nonce"))}) from None
+            # Refused: the node never accepted these bytes, so they cannot execute and the nonce
+            # may go back to the next payment when this one is given up.
+            await self._forget_submission(body, tx_hash)
             if "insufficient funds" in message:
                 raise InsufficientFunds(f"the network refuses the transfer: {exc.message}") from None
             if "underpriced" in message:
@@ -476,6 +481,14 @@ class EvmAdapter:
             raise TransferRejected(f"the network refuses the transfer: {exc.message}", code="TRANSFER_REJECTED",
                                    details={"reason": exc.message}) from None
         return tx_hash
+
+    async def _forget_submission(self, body: dict[str, Any], tx_hash: str) -> None:
+        """Undo :meth:`_record_submission` for bytes the node refused."""
+        held = await EvmNonce.filter(network=self.network.id, address=str(body.get("from")),
+                                     nonce=int(body.get("nonce", -1))).select_for_update().first()
+        if held is not None and tx_hash in (held.tx_hashes or []):
+            held.tx_hashes = [h for h in held.tx_hashes if h != tx_hash]
+            await held.save(update_fields=["tx_hashes"])
 
     async def _record_submission(self, body: dict[str, Any], tx_hash: str) -> None:
         """Note ``tx_hash`` against its nonce before the node sees it: from then on the nonce is

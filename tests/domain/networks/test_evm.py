@@ -221,6 +221,30 @@ async def test_nonces_are_unique_under_concurrency_and_survive_a_rollback(evm_ch
     assert len(rows) == len(set(rows))
 
 
+async def test_a_broadcast_the_node_refuses_gives_its_nonce_back(evm_chain: Chain, evm_adapter: EvmAdapter) -> None:
+    # Given a payment built while its address held ETH, which is gone when it is submitted (the
+    # chain reverted the funding)
+    key = EcdsaKey.generate()
+    before_funding = await evm_chain.snapshot()
+    await evm_chain.fund(key.address, eth=ETH)
+    refused = await build(evm_adapter, key, eth(), ETH // 2, intent_key="withdrawal:refused")
+    await evm_chain.revert(before_funding)
+    # When the node refuses it
+    with pytest.raises(InsufficientFunds):
+        await sign_and_submit(evm_adapter, key, refused)
+    # Then the nonce holds no submission, is given back when the payment is given up, and the
+    # next payment takes it (no gap that would block every later transaction)
+    assert (await EvmNonce.get(network=NETWORK, intent_key="withdrawal:refused")).tx_hashes == []
+    async with unit_of_work():
+        assert await evm_adapter.release_inputs(intent_key="withdrawal:refused") == 1
+    await evm_chain.fund(key.address, eth=ETH)
+    following = await build(evm_adapter, key, eth(), 1000, intent_key="withdrawal:following")
+    assert following.body["nonce"] == refused.body["nonce"] == 0
+    tx_hash = await sign_and_submit(evm_adapter, key, following)
+    await evm_chain.mine()
+    assert (await evm_adapter.transfer_status(tx_hash)).success
+
+
 async def test_a_stuck_transaction_is_replaced_with_a_higher_fee(evm_chain: Chain, evm_adapter: EvmAdapter) -> None:
     # Given a payment whose transaction waits in the pool (not mined yet: too low a fee for now)
     key = EcdsaKey.generate()
