@@ -31,10 +31,11 @@ Building a transfer (``build_transfer``)
        from the receipt (:meth:`EvmAdapter.transfer_status`), reverted or not;
     5. the nonce (:func:`take_nonce`): from the adapter's own ledger (:mod:`models.evm`), under
        the address's row lock, held by the payment's ``intent_key``. Building again for the same
-       payment (a retry, a replacement) reuses its nonce and raises both fees to at least 110%
-       of the last attempt's (a node refuses a smaller bump), so two transactions of one payment
-       can never both execute and two payments never share a nonce. A new payment gets the lowest
-       released nonce the chain has not used, else ``max(next_nonce, the node's pending count)``;
+       payment (a retry, a replacement) reuses its nonce and, once an attempt reached the node,
+       raises both fees to at least 110% of the last attempt's (a node refuses a smaller bump):
+       two transactions of one payment can never both execute, and two payments never share a
+       nonce. A new payment gets the lowest released nonce the chain has not used, else
+       ``max(next_nonce, the count of the address's executed transactions)``;
     6. funds: the sender's ETH covers ``amount + fee limit`` (ETH) or the fee limit (a token:
        ``INSUFFICIENT_GAS`` without it), and its token balance the amount;
     7. the result: an EIP-1559 (type 2) transaction whose **signing payload is its Keccak-256
@@ -378,8 +379,8 @@ class EvmAdapter:
         nonce = await take_nonce(network_id=self.network.id, address=sender,
                                  intent_key=intent_key or f"transfer:{uuid.uuid4()}",
                                  chain_nonce=await self.chain_nonce(sender))
-        replaces = nonce.max_fee_per_gas is not None
-        if replaces:  # another attempt of this payment: a replacement must outbid the last one
+        replaces = bool(nonce.tx_hashes) and nonce.max_fee_per_gas is not None
+        if replaces:  # an attempt of this payment reached the node: a replacement must outbid it
             max_fee = _bumped(int(nonce.max_fee_per_gas), max_fee)  # type: ignore[arg-type]
             tip = min(_bumped(int(nonce.max_priority_fee_per_gas or 0), tip), max_fee)
         fee_limit = gas * max_fee
