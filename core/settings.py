@@ -238,6 +238,9 @@ class Settings(BaseSettings):
     #: The owner process of the local Solana chain (``custody solana-local``, started by ``custody
     #: dev``, which sets this for its children): local Solana networks use that one chain.
     solana_local_url: str | None = Field(None, validation_alias=AliasChoices("SOLANA_LOCAL_URL", "solana_local_url"))
+    #: The JSON-RPC endpoint of the local EVM (``custody evm-local``, started by ``custody dev``,
+    #: which sets this for its children): ``evm-local`` uses that one chain.
+    evm_local_url: str | None = Field(None, validation_alias=AliasChoices("EVM_LOCAL_URL", "evm_local_url"))
     #: The change log keeps changes of the last N days; older ones are compacted away and
     #: ``min_cursor`` moves past them (``transactions.compact_changelog``, every interval seconds).
     changelog_retention_days: int = Field(90, ge=1, validation_alias=AliasChoices("CHANGELOG_RETENTION_DAYS",

@@ -17,6 +17,7 @@
     custody faucet --network N --address A --amount X   credit a devnet (or solana-local) address
     custody audit-key list|rotate       the keys that sign audit chain heads (docs/audit.md)
     custody solana-local [--port N]     the local Solana chain (LiteSVM) of custody dev
+    custody evm-local [--port N]        the local EVM (py-evm, JSON-RPC) of custody dev
     custody cosigner ...                the client's headless co-signer (client/cosigner.py)
     custody recover ...                 offline key recovery from a backup (client/recovery.py)
 """
@@ -167,6 +168,24 @@ def cmd_solana_local(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_evm_local(args: argparse.Namespace) -> int:
+    """The owner process of the local EVM (py-evm behind JSON-RPC) that custody dev's processes share."""
+    # py-evm takes seconds to import: only this command loads it, not every custody command.
+    import asyncio
+
+    from domain.networks import evm_local
+
+    def ready(url: str) -> None:
+        print(f"custody evm-local: py-evm chain {evm_local.CHAIN_ID} at {url} (test ERC-20 at "
+              f"{evm_local.TOKEN_ADDRESS})", flush=True)
+
+    try:
+        asyncio.run(evm_local.serve(args.host, args.port, ready=ready, block_interval=args.block_interval))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def cmd_bootstrap(args: argparse.Namespace) -> int:
     import asyncio
     import json
@@ -281,8 +300,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=0, help="default: a free port")
     p.set_defaults(func=cmd_solana_local)
 
-    p = sub.add_parser("faucet", help="credit a devnet or solana-local address (development and tests)")
-    p.add_argument("--network", required=True, help="devnet network id, e.g. devnet-evm-testnet, or solana-local")
+    p = sub.add_parser("evm-local", help="the local EVM (py-evm, JSON-RPC) custody dev's processes share")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=0, help="default: a free port")
+    p.add_argument("--block-interval", type=float, default=2.0,
+                   help="seconds between empty blocks, so confirmations advance (0: only with transactions)")
+    p.set_defaults(func=cmd_evm_local)
+
+    p = sub.add_parser("faucet", help="credit a devnet, solana-local or evm-local address (development and tests)")
+    p.add_argument("--network", required=True, help="devnet network id, e.g. devnet-evm-testnet, or solana-local, or evm-local")
     p.add_argument("--address", required=True)
     p.add_argument("--amount", required=True, help="whole units of the currency (smallest units with --atomic)")
     p.add_argument("--currency", default=None, help="currency id (default: the network's native coin)")

@@ -1,7 +1,7 @@
 """``custody dev``: the whole service on one machine, for development.
 
 It starts the embedded servers when ``DATABASE_URL`` / ``REDIS_URL`` are unset, applies the
-migrations, then runs as children: the local Solana chain, the API, a worker pool, the two
+migrations, then runs as children: the local Solana chain, the local EVM, the API, a worker pool, the two
 signer pools and the scheduler. What it shows and where it keeps the rest:
 
 * **The terminal** gets what a person needs: one line when it starts, one when the API answers
@@ -147,6 +147,12 @@ def cmd_dev(args: argparse.Namespace) -> int:
     # For the tools of another shell (custody faucet): removed when custody dev stops.
     url_file = data_dir / faucet.SOLANA_LOCAL_URL_FILE
     url_file.write_text(os.environ["SOLANA_LOCAL_URL"] + "\n")
+    # The local EVM likewise: one py-evm chain behind JSON-RPC (domain.networks.evm_local)
+    if not os.environ.get("EVM_LOCAL_URL"):
+        os.environ["EVM_LOCAL_URL"] = f"http://127.0.0.1:{free_port()}"
+    evm_port = os.environ["EVM_LOCAL_URL"].rsplit(":", 1)[-1]
+    evm_url_file = data_dir / faucet.EVM_LOCAL_URL_FILE
+    evm_url_file.write_text(os.environ["EVM_LOCAL_URL"] + "\n")
     # Each pool: its metrics on a loopback port and in a folder of its own (custody.pool empties it).
     metrics_dir = data_dir / "metrics"
     pool_ports = {name: free_port() for name in ("worker", "signer1", "signer2")}
@@ -161,6 +167,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
     router = OutputRouter(log, sys.stderr, lock)
     commands: dict[str, tuple[Sequence[str], dict[str, str] | None]] = {
         "solana": ([*custody, "solana-local", "--port", local_port], None),
+        "evm": ([*custody, "evm-local", "--port", evm_port], None),
         "web": ([*custody, "web", "--host", args.host, "--port", str(args.port)], None),
         "worker": (worker_command(processes=1, threads=settings.worker_threads, queues=general_queues()),
                    pool_env("worker")),
@@ -173,8 +180,9 @@ def cmd_dev(args: argparse.Namespace) -> int:
         child = children[name] = spawn(command, env=env, output=subprocess.PIPE)
         assert child.stdout is not None
         router.follow(name, child.stdout)
-    _say(log, lock, f"custody dev: starting the API at {base_url}, a worker, signers 1 and 2, the scheduler and the "
-                    f"local Solana chain (SOLANA_LOCAL_URL={os.environ['SOLANA_LOCAL_URL']}); every process's log "
+    _say(log, lock, f"custody dev: starting the API at {base_url}, a worker, signers 1 and 2, the scheduler, the "
+                    f"local Solana chain (SOLANA_LOCAL_URL={os.environ['SOLANA_LOCAL_URL']}) and the local EVM "
+                    f"(EVM_LOCAL_URL={os.environ['EVM_LOCAL_URL']}); every process's log "
                     f"in {data_dir / 'dev.log'}, warnings and errors here; Ctrl-C stops everything")
     stopping = False
 
@@ -203,6 +211,7 @@ def cmd_dev(args: argparse.Namespace) -> int:
         stop_groups(children.values(), timeout=15)
         router.join()
         url_file.unlink(missing_ok=True)
+        evm_url_file.unlink(missing_ok=True)
         servers.stop()
         _say(log, lock, "custody dev: stopped")
         log.close()

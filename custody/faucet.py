@@ -10,6 +10,13 @@ the same way: SOL by an airdrop, an SPL token by minting it to the address's tok
 
     SOLANA_LOCAL_URL=http://127.0.0.1:PORT custody faucet --network solana-local --address <base58> --amount 2
 
+The local EVM of ``custody dev`` (``evm-local``, ``EVM_LOCAL_URL``, found the same way) is
+credited from its funded development account: ETH by a transfer, the test ERC-20
+(``USDC_ETH_LOCAL``) by minting it; the transaction is mined before the command returns::
+
+    custody faucet --network evm-local --address 0x... --amount 2
+    custody faucet --network evm-local --address 0x... --amount 100 --currency USDC_ETH_LOCAL
+
 ``--amount`` is in whole units of the currency (``--atomic``: smallest units); ``--currency``
 defaults to the network's native coin. The credit lands in the next block (the scheduler mines
 every DEVNET_BLOCK_INTERVAL_SECONDS); ``--mine`` mines one right away. When DATABASE_URL is unset,
@@ -34,7 +41,9 @@ from custody.embedded import ensure_servers
 from custody.wiring import close_database, open_database
 from domain.currencies import parse_amount, registry
 from domain.errors import DomainError, ValidationFailed
-from domain.networks import devnet_chain
+from domain.networks import devnet_chain, evm, evm_dev
+from domain.networks.addresses import InvalidAddress
+from domain.networks.evm_rpc import HttpEvmRpc, RpcError, to_int
 from domain.networks.registry import get_adapter
 
 
@@ -52,6 +61,8 @@ async def faucet_command(*, network: str, address: str, amount: str, currency: s
         atomic_amount = int(amount)
     else:
         atomic_amount = parse_amount(amount, chosen.decimals)
+    if registry().network(network).adapter == "evm":
+        return await _evm_faucet(network=network, address=address, amount=atomic_amount, currency_id=chosen.id)
     if registry().network(network).adapter == "solana":
         return await _solana_faucet(network=network, address=address, amount=atomic_amount, currency_id=chosen.id,
                                     mine=mine)
@@ -99,6 +110,37 @@ async def _solana_faucet(*, network: str, address: str, amount: int, currency_id
             "tx_hash": tx_hash, "mined_block_height": slot}
 
 
+async def _evm_faucet(*, network: str, address: str, amount: int, currency_id: str) -> dict[str, Any]:
+    """Credit an address of custody dev's local EVM from its development account (evm_dev)."""
+    if registry().network(network).params.get("local") is not True:
+        raise ValidationFailed(f"{network} is a real network: the faucet credits devnets and local chains only",
+                               code="FAUCET_NOT_AVAILABLE", details={"network": network})
+    settings = get_settings()
+    url = settings.evm_local_url or running_local_url(settings.data_dir, EVM_LOCAL_URL_FILE)
+    if url is None:
+        # A chain of this process would vanish with it (see the Solana case above).
+        raise ValidationFailed("the local EVM lives in custody dev: start it, or pass the EVM_LOCAL_URL it printed",
+                               code="FAUCET_NOT_AVAILABLE", details={"network": network})
+    try:
+        recipient = evm.parse_address(address)
+    except InvalidAddress as exc:
+        raise ValidationFailed(f"not an Ethereum address: {exc}", code="INVALID_ADDRESS",
+                               details={"field": "address"}) from None
+    currency = registry().currency(currency_id)
+    try:
+        tx_hash = await evm_dev.faucet(HttpEvmRpc(url), address=recipient, amount=amount, token=currency.contract)
+    except RpcError as exc:
+        raise ValidationFailed(f"the local EVM refused the faucet's transaction: {exc.message}",
+                               code="FAUCET_FAILED", details={"network": network}) from None
+    height = to_int(await HttpEvmRpc(url).request("eth_blockNumber"))
+    return {"network": network, "address": recipient, "currency_id": currency_id, "amount_atomic": str(amount),
+            "tx_hash": tx_hash, "mined_block_height": height}
+
+
+#: Where ``custody dev`` leaves its local EVM's URL, in its data folder (like the Solana one).
+EVM_LOCAL_URL_FILE = "evm-local.url"
+
+
 #: Where ``custody dev`` leaves its local Solana chain's URL, in its data folder, for the tools
 #: started from another shell (``custody faucet``).
 SOLANA_LOCAL_URL_FILE = "solana-local.url"
@@ -106,8 +148,13 @@ SOLANA_LOCAL_URL_FILE = "solana-local.url"
 
 def running_solana_local_url(data_dir: Path) -> str | None:
     """The URL ``custody dev`` wrote for its local Solana chain in ``data_dir`` (None: not running)."""
+    return running_local_url(data_dir, SOLANA_LOCAL_URL_FILE)
+
+
+def running_local_url(data_dir: Path, name: str) -> str | None:
+    """The URL ``custody dev`` wrote in ``data_dir`` under ``name`` (None: not running)."""
     try:
-        url = (Path(data_dir) / SOLANA_LOCAL_URL_FILE).read_text().strip()
+        url = (Path(data_dir) / name).read_text().strip()
     except OSError:
         return None
     return url or None

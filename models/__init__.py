@@ -29,6 +29,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "models.gas_station",
     # real networks
     "models.utxos",
+    "models.evm",
     # change approvals
     "models.groups",
     "models.change_approvals",

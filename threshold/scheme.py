@@ -15,6 +15,8 @@ scheme                             signs with                           keys fro
                                    (RFC 9591 6.5)
 ``FROST-secp256k1-SHA256-TR-v1``   ``threshold.taproot`` (BIP-340       ``threshold.dkg_secp256k1``
                                    signatures, BIP-341 tweak)
+``ECDSA-secp256k1-cait-sith-v1``   ``threshold.ecdsa`` (ECDSA, low s;   ``threshold.ecdsa.keygen``, or
+                                   cait-sith presignatures)             ``dkg_secp256k1``'s packages
 =================================  ===================================  ==========================
 
 The two secp256k1 schemes share key packages (same group, same encodings); they differ in what
@@ -32,8 +34,14 @@ SECP256K1_SCHEME = "FROST-secp256k1-SHA256-v1"
 #: Scheme name of Taproot key sets: FROST(secp256k1, SHA-256) producing BIP-340 signatures,
 #: valid key-path spends of the BIP-341 output key (the ZF frost-secp256k1-tr context string).
 TAPROOT_SCHEME = "FROST-secp256k1-SHA256-TR-v1"
+#: Scheme name of threshold ECDSA key sets (EVM accounts): secp256k1 ECDSA signatures by the
+#: cait-sith protocol (unaudited; docs/signing.md). Its signing takes presignatures made ahead of
+#: time, each usable once: :mod:`threshold.ecdsa`.
+ECDSA_SCHEME = "ECDSA-secp256k1-cait-sith-v1"
+#: The FROST schemes (:mod:`threshold.suites` has their DKG and engines).
+FROST_SCHEMES: tuple[str, ...] = (ED25519_SCHEME, SECP256K1_SCHEME, TAPROOT_SCHEME)
 #: Every scheme this package implements.
-SCHEMES: tuple[str, ...] = (ED25519_SCHEME, SECP256K1_SCHEME, TAPROOT_SCHEME)
+SCHEMES: tuple[str, ...] = (*FROST_SCHEMES, ECDSA_SCHEME)
 
 #: Participant identifiers of the two service signers.
 SERVICE_PARTICIPANTS: tuple[int, ...] = (1, 2)

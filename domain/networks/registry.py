@@ -14,6 +14,7 @@ from domain.networks.base import NetworkAdapter, key_scheme_of
 from domain.networks.bitcoin import BitcoinAdapter
 from domain.networks.devnet_account import DevnetAccountAdapter
 from domain.networks.devnet_utxo import DevnetUtxoAdapter
+from domain.networks.evm import EvmAdapter
 from domain.networks.solana import SolanaAdapter
 
 AdapterFactory = Callable[[Network], NetworkAdapter]
@@ -58,6 +59,7 @@ register_adapter("devnet", "account", DevnetAccountAdapter)  # type: ignore[arg-
 register_adapter("devnet", "utxo", DevnetUtxoAdapter)  # type: ignore[arg-type]
 register_adapter("solana", "account", SolanaAdapter)  # type: ignore[arg-type]
 register_adapter("bitcoin", "utxo", BitcoinAdapter)  # type: ignore[arg-type]
+register_adapter("evm", "account", EvmAdapter)  # type: ignore[arg-type]
 
 
 def key_scheme_of_network(network_id: str) -> str:
