@@ -176,8 +176,10 @@ def cmd_evm_local(args: argparse.Namespace) -> int:
     from domain.networks import evm_local
 
     def ready(url: str) -> None:
-        print(f"custody evm-local: py-evm chain {evm_local.CHAIN_ID} at {url} (test ERC-20 at "
-              f"{evm_local.TOKEN_ADDRESS})", flush=True)
+        # A log record, like solana-local's: custody dev keeps INFO records out of the terminal.
+        logging.getLogger("custody.evm_local").info(
+            "custody evm-local: py-evm chain %s at %s (test ERC-20 at %s)", evm_local.CHAIN_ID, url,
+            evm_local.TOKEN_ADDRESS)
 
     try:
         asyncio.run(evm_local.serve(args.host, args.port, ready=ready, block_interval=args.block_interval))

@@ -8,6 +8,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -74,11 +75,13 @@ async def test_the_faucet_refuses_a_real_network_and_a_chain_it_cannot_find(sett
 def test_custody_evm_local_serves_json_rpc(tmp_path: Path) -> None:
     # When `custody evm-local` starts on a port
     process = subprocess.Popen([sys.executable, "-m", "custody.cli", "evm-local", "--port", "0",
-                                "--block-interval", "0.2"], cwd=ROOT, stdout=subprocess.PIPE, text=True,
-                               env={**os.environ, "LOG_LEVEL": "WARNING"})
+                                "--block-interval", "0.2"], cwd=ROOT, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "LOG_LEVEL": "INFO", "LOG_FORMAT": "text"})
     try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
+        assert process.stderr is not None
+        # (its log, on stderr: the line is an INFO record, which custody dev keeps out of the terminal)
+        line = next(line for line in process.stderr if "custody evm-local:" in line)
+        threading.Thread(target=process.stderr.read, daemon=True).start()  # drained: the pipe never fills
         # Then it names its URL and the token, and answers as chain 31337, mining on its own
         assert "custody evm-local: py-evm chain 31337 at http://127.0.0.1:" in line and TOKEN_ADDRESS in line
         url = line.split(" at ")[1].split(" ")[0]
