@@ -31,7 +31,7 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any, Protocol
 
-from domain.aml.settings import AmlConfig
+from domain.aml.config import AmlConfig
 from domain.errors import DomainError
 from domain.networks.registry import normalize_address
 

@@ -45,6 +45,7 @@ from core import clock
 from core.clock import rfc3339
 from core.outbox import add_command
 from domain import audit, balances, transactions
+from domain import transaction_statuses as statuses
 from domain.aml import decisions
 from domain.aml import settings as aml_settings
 from domain.aml.decisions import INCOMING, OUTGOING, AmlDecision, AmlFacts
@@ -62,7 +63,6 @@ from domain.errors import Conflict, NotFound, ValidationFailed
 from domain.permissions import Permission
 from domain.webhooks import catalogue
 from domain.webhooks.events import emit_event
-from domain.withdrawals import statuses
 from domain.withdrawals.checks import CheckResult, CheckSubject, Verdict
 from domain.withdrawals.create import CHECK
 from models.aml import AmlScreening

@@ -26,11 +26,13 @@ with what changed) and apply to transfers screened afterwards.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from domain import audit
+from domain.aml.config import DEFAULT_CATEGORIES, DEFAULT_THRESHOLDS, AmlConfig, default_config
+from domain.aml.providers import BUILTIN, get_provider, provider_names
 from domain.auth import Principal
 from domain.currencies import registry
 from domain.errors import ValidationFailed, field_error
@@ -43,53 +45,6 @@ MAX_ADDRESSES = 1000
 MAX_CATEGORIES = 100
 MAX_EXPOSURES_PER_ADDRESS = 20
 PERCENT = Decimal("0.01")
-
-#: The default risk categories (ids, labels and weights), after Chainalysis KYT's categories.
-DEFAULT_CATEGORIES: list[dict[str, Any]] = [
-    {"category": "sanctions", "label": "Sanctioned entity", "weight": "100"},
-    {"category": "terrorist_financing", "label": "Terrorist financing", "weight": "100"},
-    {"category": "child_abuse_material", "label": "Child abuse material", "weight": "100"},
-    {"category": "ransomware", "label": "Ransomware", "weight": "100"},
-    {"category": "stolen_funds", "label": "Stolen funds", "weight": "90"},
-    {"category": "darknet_market", "label": "Darknet market", "weight": "80"},
-    {"category": "scam", "label": "Scam", "weight": "70"},
-    {"category": "mixing", "label": "Mixing", "weight": "60"},
-    {"category": "fraud_shop", "label": "Fraud shop", "weight": "60"},
-    {"category": "high_risk_exchange", "label": "High-risk exchange", "weight": "40"},
-    {"category": "gambling", "label": "Online gambling", "weight": "20"},
-]
-DEFAULT_THRESHOLDS = {"medium": "25", "high": "50", "severe": "80"}
-
-
-@dataclass(frozen=True)
-class Category:
-    label: str
-    weight: Decimal
-
-
-@dataclass(frozen=True)
-class AmlConfig:
-    """The parsed configuration the built-in screener reads (addresses keyed by (network, address))."""
-
-    blocked: dict[tuple[str, str], str] = field(default_factory=dict)
-    trusted: frozenset[tuple[str, str]] = frozenset()
-    exposures: dict[tuple[str, str], list[tuple[str, Decimal]]] = field(default_factory=dict)
-    categories: dict[str, Category] = field(default_factory=dict)
-    thresholds: dict[str, Decimal] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, stored: dict[str, Any]) -> "AmlConfig":
-        categories = {c["category"]: Category(c["label"], Decimal(c["weight"]))
-                      for c in stored.get("categories") or DEFAULT_CATEGORIES}
-        thresholds = {k: Decimal(v) for k, v in (stored.get("thresholds") or DEFAULT_THRESHOLDS).items()}
-        return cls(
-            blocked={(e["network_id"], e["address"]): e["category"] for e in stored.get("blocked_addresses", [])},
-            trusted=frozenset((e["network_id"], e["address"]) for e in stored.get("trusted_addresses", [])),
-            exposures={(e["network_id"], e["address"]): [(x["category"], Decimal(x["exposure_percent"]))
-                                                          for x in e["exposures"]]
-                       for e in stored.get("address_exposures", [])},
-            categories=categories, thresholds=thresholds)
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -120,15 +75,8 @@ _parsed: dict[tuple[uuid.UUID, Any], AmlConfig] = {}
 _PARSED_MAX = 256
 
 
-def default_config() -> dict[str, Any]:
-    return {"blocked_addresses": [], "trusted_addresses": [], "address_exposures": [],
-            "categories": [dict(c) for c in DEFAULT_CATEGORIES], "thresholds": dict(DEFAULT_THRESHOLDS)}
-
-
 def _of(row: AmlSettings | None, workspace_id: uuid.UUID) -> Settings:
     if row is None:
-        from domain.aml.providers import BUILTIN
-
         return Settings(workspace_id, False, BUILTIN, default_config(), None, None)
     return Settings(workspace_id, row.enabled, row.provider, {**default_config(), **row.config}, row.updated_by,
                     row.updated_at)
@@ -255,8 +203,6 @@ def validate_config(raw: dict[str, Any], workspace: Workspace) -> dict[str, Any]
 async def set_settings(*, principal: Principal | None, workspace: Workspace, enabled: bool, provider: str,
                        config: dict[str, Any]) -> Settings:
     """PUT /aml/settings: replace the workspace's AML configuration (EDIT_WORKSPACE; audited)."""
-    from domain.aml.providers import get_provider, provider_names
-
     if principal is not None:
         principal.require(workspace.id, Permission.EDIT_WORKSPACE)
     if get_provider(provider) is None:

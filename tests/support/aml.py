@@ -15,6 +15,7 @@ from typing import Any
 
 from core.unit_of_work import unit_of_work
 from domain.aml import providers, settings
+from domain.aml.config import AmlConfig
 from domain.aml.providers import (
     MatchedRisk,
     ScreeningAnswer,
@@ -22,7 +23,6 @@ from domain.aml.providers import (
     ScreeningUpdate,
     TransferToScreen,
 )
-from domain.aml.settings import AmlConfig
 from domain.networks.devnet import faucet_address
 from domain.networks.registry import get_adapter
 from models.workspaces import Workspace

@@ -7,8 +7,8 @@ from decimal import Decimal
 import pytest
 
 from domain.aml import providers
+from domain.aml.config import AmlConfig, default_config
 from domain.aml.providers import BuiltinScreener, TransferToScreen
-from domain.aml.settings import AmlConfig, default_config
 from tests.support.aml import EVM, RISKY, SANCTIONED, TRUSTED, AsyncTestProvider
 
 SCREENER = BuiltinScreener()
