@@ -1,5 +1,5 @@
 """The gas station's actors (queue ``gas_station``, in the Procfile's general ``worker`` pool): thin
-wrappers of domain.gas_station.refuels.
+wrappers of domain.withdrawals.refuels.
 
 ``gas_station.check_refuel`` is an outbox command (a redelivery finds it done; a repeated check
 finds the address's live refuel and does nothing). ``gas_station.retry`` is scheduled: each item
@@ -14,8 +14,8 @@ from typing import Awaitable, Callable
 from core.jobs import actor, command_actor
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
-from domain.gas_station import refuels
 from domain.gas_station.autofuel import CHECK_REFUEL
+from domain.withdrawals import refuels
 
 logger = logging.getLogger(__name__)
 

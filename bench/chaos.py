@@ -568,7 +568,7 @@ async def supervise(pools: dict[str, Pool], stop: asyncio.Event) -> None:
 
 
 async def settled(workspace_id: Any, base: str) -> tuple[bool, str]:
-    from domain.withdrawals import statuses
+    from domain import transaction_statuses as statuses
     from models.transactions import Transaction
     from models.webhooks import WebhookDelivery, WebhookEvent
 
@@ -587,7 +587,7 @@ async def check(workspace_id: Any, sources: list, base: str, requested: int) -> 
     """The four properties; (name, passed, counts) each."""
     from tortoise import connections
 
-    from domain.withdrawals import statuses
+    from domain import transaction_statuses as statuses
     from models.transactions import Transaction
     from models.webhooks import WebhookEvent
 

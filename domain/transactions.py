@@ -37,6 +37,7 @@ from tortoise.expressions import Q
 from core import clock
 from core.clock import rfc3339
 from domain import balances, prices
+from domain import transaction_statuses as statuses
 from domain.auth import Principal
 from domain.balances import BalanceParts
 from domain.currencies import Currency, format_amount, registry
@@ -44,7 +45,6 @@ from domain.errors import DomainError, NotFound, ValidationFailed
 from domain.permissions import Permission
 from domain.webhooks import catalogue as webhook_events
 from domain.webhooks.events import emit_event
-from domain.withdrawals import statuses
 from models.transactions import ChangeLog, Transaction
 from models.vaults import Vault
 from models.wallets import Wallet
@@ -55,7 +55,7 @@ COMPACT_CHANGELOG = "transactions.compact_changelog"
 
 DEPOSIT = "deposit"
 WITHDRAWAL = "withdrawal"
-#: A deposit is created final; withdrawal statuses are in domain.withdrawals.statuses.
+#: A deposit is created final; the statuses and their transitions are in domain.transaction_statuses.
 FINISHED = statuses.FINISHED
 FINAL_STATUSES = statuses.FINAL
 

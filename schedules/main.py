@@ -44,7 +44,6 @@ from domain.audit_chain import SWEEP as AUDIT_SWEEP
 from domain.audit_chain import SWEEP_INTERVAL_SECONDS as AUDIT_SWEEP_INTERVAL_SECONDS
 from domain.change_approvals.requests import EXPIRE as EXPIRE_CHANGE_APPROVALS
 from domain.deposits import WATCH as CHAIN_WATCH
-from domain.gas_station.refuels import RETRY as GAS_STATION_RETRY
 from domain.maintenance import PURGE_EXPIRED
 from domain.networks.devnet_chain import PRODUCE_BLOCKS
 from domain.signing.keys import EXPIRE_STALE as EXPIRE_KEY_GENERATIONS
@@ -54,6 +53,7 @@ from domain.transactions import COMPACT_CHANGELOG
 from domain.webhooks.catalogue import SWEEP, SWEEP_INTERVAL_SECONDS
 from domain.withdrawals.pipeline import EXPIRE as EXPIRE_WITHDRAWALS
 from domain.withdrawals.pipeline import TRACK as TRACK_WITHDRAWALS
+from domain.withdrawals.refuels import RETRY as GAS_STATION_RETRY
 from schedules.leader import LeaderLock
 
 logger = logging.getLogger(__name__)

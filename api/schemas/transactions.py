@@ -10,8 +10,8 @@ from pydantic import AwareDatetime, Field
 from api.schemas.aml import AmlScreening
 from api.schemas.balances import BalanceAmounts
 from api.schemas.common import AtomicAmount, DecimalAmount, QueryParams, Resource
+from domain import transaction_statuses as statuses
 from domain import transactions
-from domain.withdrawals import statuses
 from models.transactions import Transaction as TransactionRow
 
 TransactionStatus = Literal[statuses.ALL]  # type: ignore[valid-type]

@@ -1,6 +1,6 @@
 """Whether a vault's autofuel is on, and queueing a refuel check: what withdrawals and deposits ask.
 
-This module imports nothing of domain.withdrawals (the refuels build on the withdrawal pipeline,
+This module imports nothing of domain.withdrawals (the refuels, domain.withdrawals.refuels, build on the pipeline,
 and the pipeline asks this module), so both sides can use it without an import cycle.
 
 A vault's autofuel counts as on only while the workspace has a station and the vault is not the
@@ -17,7 +17,7 @@ from domain.gas_station.defaults import supported
 from models.gas_station import GasStation, VaultAutofuel
 
 #: Outbox command: check one vault's gas at one network and refuel it when below threshold
-#: (actors/gas_station.py; domain.gas_station.refuels.check_refuel).
+#: (actors/gas_station.py; domain.withdrawals.refuels.check_refuel).
 CHECK_REFUEL = "gas_station.check_refuel"
 
 

@@ -32,6 +32,7 @@ from tortoise import connections
 
 from core import clock
 from domain import audit, groups, tags
+from domain import transaction_statuses as statuses
 from domain.aml import decisions as aml_decisions
 from domain.auth import Principal
 from domain.change_approvals import registry as approvals
@@ -42,7 +43,7 @@ from domain.errors import Conflict, NotFound, ValidationFailed
 from domain.permissions import Permission
 from domain.policies import engine, windows
 from domain.policies import rules as R
-from domain.withdrawals import checks, destinations, ledger, statuses
+from domain.withdrawals import checks, destinations, ledger
 from models.policies import PolicyTagReference, PolicyVersion
 from models.tags import Tag
 from models.transactions import Transaction
@@ -390,6 +391,21 @@ async def approval_requirement(workspace_id: uuid.UUID, approval: R.Approval, so
             "source": source}
 
 
+def leave_out_initiator(requirement: dict[str, Any], initiator: str | None) -> dict[str, Any]:
+    """Four eyes: ``requirement`` with the withdrawal's initiator left out of its approvers.
+
+    ``initiator_excluded`` says whether the rule named them; ``meetable`` whether the approvers
+    left can still reach the threshold (a withdrawal whose requirement cannot is declined).
+    The approval request (domain.transaction_approvals) and explain both apply it, so that explain
+    shows the approvers a real withdrawal would get."""
+    named = [str(u) for u in requirement.get("approver_user_ids", [])]
+    approvers = [u for u in named if u != initiator]
+    threshold = int(requirement.get("threshold", 1))
+    return {**requirement, "approver_user_ids": approvers, "threshold": threshold,
+            "initiator_excluded": initiator is not None and initiator in named,
+            "meetable": len(approvers) >= threshold}
+
+
 # --------------------------------------------------------------------------------------------
 # The check
 # --------------------------------------------------------------------------------------------
@@ -524,7 +540,8 @@ async def explain(*, principal: Principal | None, workspace_id: uuid.UUID, withd
     decision = engine.decide(policy, facts, await windows.usage(candidates), stop_at_first=False, statics=statics)
     approval = None
     if decision.action == R.REQUIRE_APPROVAL and decision.approval is not None and decision.rule is not None:
-        approval = await approval_requirement(workspace_id, decision.approval, f"policy:{decision.rule.rule_id}")
+        required = await approval_requirement(workspace_id, decision.approval, f"policy:{decision.rule.rule_id}")
+        approval = required and leave_out_initiator(required, str(initiator) if initiator else None)
     return Explanation(decision, rules is not None, facts, kind, approval)
 
 

@@ -1,6 +1,7 @@
 """Withdrawals: move assets out of a vault (docs/withdrawals.md).
 
-- :mod:`~domain.withdrawals.statuses`: the statuses and the one transition table;
+- the statuses and the one transition table are :mod:`domain.transaction_statuses` (a
+  transaction's, deposits' included: domain.transactions reads them, and this package builds on it);
 - :mod:`~domain.withdrawals.keys`: X-Idempotency-Key, X-Attempt-Key, X-Utxo-Intent-Key;
 - :mod:`~domain.withdrawals.destinations`: internal, whitelisted or one-time destinations;
 - :mod:`~domain.withdrawals.fees`: the fee limit per network family, and the gas check;
@@ -11,6 +12,7 @@
 - :mod:`~domain.withdrawals.pipeline`: checks → signing → broadcast → confirmations (the actors' steps);
 - :mod:`~domain.withdrawals.lifecycle`: freeze, unfreeze, cancel, expire.
 
-This package does not import :mod:`domain.transactions` from its ``__init__`` (that module uses
-the statuses), so importing a submodule never cycles.
+The arrows run one way: this package builds on :mod:`domain.transactions` and
+:mod:`domain.gas_station` (whether a vault's autofuel covers a token transfer), never the reverse;
+the refuels, which are withdrawals the station makes, are :mod:`domain.withdrawals.refuels`.
 """

@@ -27,13 +27,14 @@ from core import clock
 from core.outbox import add_command
 from core.settings import get_settings
 from domain import balances, transactions
+from domain import transaction_statuses as statuses
 from domain.auth import Principal
 from domain.currencies import registry
 from domain.errors import Conflict, NotFound, ValidationFailed
 from domain.gas_station import autofuel
 from domain.networks.registry import get_adapter
 from domain.permissions import Permission
-from domain.withdrawals import destinations, fees, ledger, statuses
+from domain.withdrawals import destinations, fees, ledger
 from domain.withdrawals import keys as key_rules
 from domain.withdrawals.keys import RequestKeys
 from models.transactions import Transaction

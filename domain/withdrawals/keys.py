@@ -44,8 +44,8 @@ from typing import Any
 from tortoise import connections
 
 from core import clock
+from domain import transaction_statuses as statuses
 from domain.errors import Conflict, DomainError, ValidationFailed
-from domain.withdrawals import statuses
 from models.transactions import Transaction
 
 #: 1 to 100 visible ASCII characters: UUIDs, ULIDs, "order-123:retry" and the like.

@@ -12,7 +12,7 @@ Balances (all under the wallet locks of :func:`domain.balances.lock_wallets`):
   succeeded) and the actual fee out of ``total``, and credits an internal target wallet.
 
 Every change of a withdrawal goes through :func:`write_change`, in the caller's database
-transaction: the status move is checked against the table (domain.withdrawals.statuses); the
+transaction: the status move is checked against the table (domain.transaction_statuses); the
 sides are refreshed with each affected wallet's absolute balance and its address's
 ``balance_version`` read as one state; an audit entry is written; the transaction takes a new
 change-log position (``seq``) and the ``transaction.*`` webhook event carrying it is written.
@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from domain import audit, balances, transactions
+from domain import transaction_statuses as statuses
 from domain.currencies import Currency, registry
 from domain.gas_station import autofuel
-from domain.withdrawals import fees, statuses
+from domain.withdrawals import fees
 from models.transactions import Transaction
 from models.vaults import Vault
 from models.wallets import Wallet

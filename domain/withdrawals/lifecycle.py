@@ -29,10 +29,11 @@ from datetime import timedelta
 
 from core import clock
 from core.outbox import Command, add_command
+from domain import transaction_statuses as statuses
 from domain.auth import Principal
 from domain.errors import Conflict, DomainError, NotFound
 from domain.permissions import Permission
-from domain.withdrawals import ledger, statuses
+from domain.withdrawals import ledger
 from domain.withdrawals.create import CHECK
 from domain.withdrawals.pipeline import BROADCAST, COLLECT_SIGNATURE, SIGN, lock_withdrawal
 from models.transactions import Transaction

@@ -10,7 +10,7 @@
 
 Every step locks the withdrawal row and checks its status first, so a redelivered, repeated or
 late command does nothing: the pipeline moves forward only along the table of
-domain.withdrawals.statuses.
+domain.transaction_statuses.
 
 Never signed twice, never broadcast twice
     A withdrawal gets one signing session, recorded (``signing_session_id``, unique) in the same
@@ -67,11 +67,12 @@ from datetime import timedelta
 from core import clock
 from core.faults import crash_point
 from core.outbox import add_command
+from domain import transaction_statuses as statuses
 from domain.errors import DomainError
 from domain.networks.base import InsufficientFunds, TransferRejected, signing_payloads, submit_signed
 from domain.networks.registry import get_adapter
 from domain.signing import sessions
-from domain.withdrawals import checks, ledger, statuses
+from domain.withdrawals import checks, ledger
 from domain.withdrawals.create import CHECK
 from models.sessions import SigningSession
 from models.transactions import Transaction

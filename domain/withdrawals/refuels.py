@@ -59,6 +59,7 @@ from tortoise.transactions import in_transaction
 from core import clock
 from core.settings import get_settings
 from domain import audit, balances
+from domain import transaction_statuses as statuses
 from domain.currencies import registry
 from domain.errors import DomainError
 from domain.gas_station import autofuel
@@ -66,7 +67,7 @@ from domain.gas_station.configuration import OBJECT_TYPE, create_missing_assets
 from domain.gas_station.defaults import NO_LIMIT, supported
 from domain.networks.registry import get_adapter
 from domain.webhooks import catalogue, events
-from domain.withdrawals import create, pipeline, statuses
+from domain.withdrawals import create, pipeline
 from domain.withdrawals.create import WithdrawalRequest
 from domain.withdrawals.keys import RequestKeys
 from models.gas_station import GasStation, GasStationAsset, Refuel

@@ -11,9 +11,9 @@ import uuid
 from actors import gas_station as gas_station_actors
 from core.unit_of_work import unit_of_work
 from custody.faucet import faucet_command
-from domain.gas_station import configuration, refuels
+from domain.gas_station import configuration
 from domain.gas_station.configuration import AssetChange
-from domain.withdrawals import pipeline
+from domain.withdrawals import pipeline, refuels
 from models.audit import AuditEntry
 from models.gas_station import Refuel
 from models.transactions import Transaction

@@ -1,4 +1,4 @@
-"""Refuelling (domain/gas_station/refuels.py) and the withdrawals that wait for it: a token
+"""Refuelling (domain/withdrawals/refuels.py) and the withdrawals that wait for it: a token
 withdrawal of a vault with autofuel on and no gas waits, the station refuels its address through the
 withdrawal pipeline, and the withdrawal goes on when the refuel is final. Plus every rule of a
 refuel check: the station never refuels itself, thresholds, one live refuel per address (under
@@ -18,10 +18,10 @@ from core.settings import configure
 from core.unit_of_work import unit_of_work
 from domain import balances, transactions
 from domain.errors import DomainError
-from domain.gas_station import autofuel, configuration, refuels
+from domain.gas_station import autofuel, configuration
 from domain.gas_station.autofuel import CHECK_REFUEL
 from domain.gas_station.configuration import AssetChange
-from domain.withdrawals import lifecycle, pipeline
+from domain.withdrawals import lifecycle, pipeline, refuels
 from models.audit import AuditEntry
 from models.gas_station import GasStationAsset, Refuel, VaultAutofuel
 from models.transactions import Transaction
