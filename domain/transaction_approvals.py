@@ -46,12 +46,14 @@ from core import clock
 from core.outbox import add_command
 from core.settings import get_settings
 from domain import audit, transactions
+from domain import transaction_statuses as statuses
 from domain.auth import Principal
 from domain.errors import Conflict, DomainError, NotFound
 from domain.permissions import Permission, uses_device
+from domain.policies.service import leave_out_initiator
 from domain.webhooks.catalogue import TRANSACTION_APPROVAL_VOTED
 from domain.webhooks.events import emit_event
-from domain.withdrawals import ledger, pipeline, statuses
+from domain.withdrawals import ledger, pipeline
 from models.auth import Device
 from models.policies import TransactionApproval, TransactionApprovalVote
 from models.transactions import Transaction
@@ -96,11 +98,11 @@ def requirements_of(tx: Transaction) -> list[dict[str, Any]]:
         approval = (result.get("details") or {}).get("approval") if result.get("verdict") == "require_approval" \
             else None
         if approval:
-            named = [str(u) for u in approval.get("approver_user_ids", [])]
-            found.append({"approver_user_ids": [u for u in named if u != initiator],
-                          "group_id": approval.get("group_id"), "threshold": int(approval.get("threshold", 1)),
+            requirement = leave_out_initiator(approval, initiator)
+            found.append({"approver_user_ids": requirement["approver_user_ids"],
+                          "group_id": approval.get("group_id"), "threshold": requirement["threshold"],
                           "source": approval.get("source") or result.get("check"),
-                          "initiator_excluded": initiator in named})
+                          "initiator_excluded": requirement["initiator_excluded"]})
     return found
 
 

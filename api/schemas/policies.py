@@ -115,7 +115,11 @@ class Explain(Resource):
     rules: list[RuleVerdict] = Field(description="Every rule's verdict, in order.")
     destination_type: str
     amount_usd: str | None
-    approval: dict[str, Any] | None = Field(description="The approval requirement the decision would create.")
+    approval: dict[str, Any] | None = Field(description=(
+        "The approval requirement the decision would create, as the withdrawal's approval request would hold "
+        "it: approver_user_ids without the initiator (four eyes), group_id, threshold, source, "
+        "initiator_excluded (the rule named the initiator) and meetable (the approvers left can reach the "
+        "threshold; a withdrawal whose requirement cannot is declined)."))
 
     @classmethod
     def of(cls, e: Explanation) -> "Explain":

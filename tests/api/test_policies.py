@@ -91,6 +91,19 @@ async def test_explain_tells_every_rule_verdict_against_the_published_policy_or_
     assert (held["action"], held["approval"]["source"], held["approval"]["threshold"]) == (
         "require_approval", "policy:big", 1)
     assert held["rules"][0]["matched"] is False and "outside" in held["rules"][0]["reason"]
+    # A rule naming the caller: explain shows the approvers a real withdrawal would get, the
+    # initiator (the caller, by default) left out (four eyes), and that two cannot be reached
+    four_eyes = [{"id": "pair", "name": "Two of us", "action": "require_approval",
+                  "approval": {"approver_user_ids": [owner.person_id, person.user_id], "threshold": 2}}]
+    status, mine = await api.post(f"{_base(ws)}/transfer/explain", {"withdrawal": hypothetical, "rules": four_eyes})
+    assert status == 200, mine
+    assert (mine["approval"]["approver_user_ids"], mine["approval"]["initiator_excluded"],
+            mine["approval"]["meetable"]) == ([person.user_id], True, False)
+    # Made by someone else, both named approvers count
+    status, theirs = await api.post(f"{_base(ws)}/transfer/explain", {
+        "withdrawal": {**hypothetical, "initiator_user_id": person.user_id}, "rules": four_eyes})
+    assert (theirs["approval"]["approver_user_ids"], theirs["approval"]["initiator_excluded"]) == (
+        [owner.person_id], True)
     # A draft with a window: the usage is shown and nothing is counted
     draft = [{"id": "hourly", "name": "Two an hour", "action": "allow",
               "window": {"seconds": 3600, "max_count": 2, "match": "within"}}]

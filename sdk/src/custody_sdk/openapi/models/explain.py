@@ -27,7 +27,10 @@ class Explain:
         rules (list[RuleVerdict]): Every rule's verdict, in order.
         destination_type (str):
         amount_usd (None | str):
-        approval (ExplainApproval | None): The approval requirement the decision would create.
+        approval (ExplainApproval | None): The approval requirement the decision would create, as the withdrawal's
+            approval request would hold it: approver_user_ids without the initiator (four eyes), group_id, threshold,
+            source, initiator_excluded (the rule named the initiator) and meetable (the approvers left can reach the
+            threshold; a withdrawal whose requirement cannot is declined).
     """
 
     policy_type: str

@@ -11,7 +11,12 @@ T = TypeVar("T", bound="ExplainApproval")
 
 @_attrs_define
 class ExplainApproval:
-    """The approval requirement the decision would create."""
+    """The approval requirement the decision would create, as the withdrawal's approval request would hold it:
+    approver_user_ids without the initiator (four eyes), group_id, threshold, source, initiator_excluded (the rule named
+    the initiator) and meetable (the approvers left can reach the threshold; a withdrawal whose requirement cannot is
+    declined).
+
+    """
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
