@@ -338,7 +338,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="workspace role of the API user (default ADMIN)")
     p.add_argument("--platform-admin", action="store_true", help="also make the API user PLATFORM_ADMIN")
     p.add_argument("--base-url", default=None, help="the service's URL, written to the file; default CUSTODY_BASE_URL")
-    p.add_argument("--wait", type=float, default=120.0,
+    p.add_argument("--wait", type=float, default=300.0,
                    help="seconds to wait for the service at the base URL to answer (0: do not wait)")
     p.add_argument("--owner-enrollment-out", default=None, metavar="FILE",
                    help="also write the owner's enrollment (the device's secret, mode 0600) to FILE")
