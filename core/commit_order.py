@@ -21,12 +21,19 @@ Reading
     is still running or not yet started has an id of ``xmin`` or more. So the positions below
     ``xmin << 16`` (the *horizon*) are final: none of them can appear later. A reader that serves
     only positions below the horizon of the very snapshot it reads with (one SQL statement: its
-    snapshot and its ``xmin`` are the same) never meets a gap that is filled later.
+    snapshot and its ``xmin`` are the same) never meets a gap that is filled later. The same
+    holds for any id below which every transaction *of this database* has ended (below).
 
 What it costs
-    A transaction that stays open holds the horizon back for every reader of every log until it
-    ends: changes behind it are served late, never lost or reordered. Keep transactions that
-    write positions short, and long-running work out of transactions.
+    A transaction of this database that stays open holds the horizon back for every reader of
+    every log until it ends: changes behind it are served late, never lost or reordered. Keep
+    transactions short, and long-running work out of transactions (``custody_oldest_transaction
+    _age_seconds``-style alerts on ``pg_stat_activity`` catch the ones that are not).
+    Transaction ids are shared by every database of a PostgreSQL server, so the horizon leaves
+    out the transactions that ``pg_stat_activity`` shows running in *other* databases (they never
+    write this one): another service's migration on the same server delays nothing here. An id it
+    cannot place (ended since the snapshot, a prepared or subtransaction, a row the role may not
+    read) holds the horizon, as the plain snapshot xmin would: never a gap, at worst a delay.
 
 Capacity
     Positions fit a signed 64-bit column for 2**47 transaction ids, and stay below 2**53 (exact
@@ -45,8 +52,10 @@ NEXT_POSITION_SQL = (
     " | custody_next_commit_ordinal())"
 )
 
-#: A SQL expression: every position below it is final in the current statement's snapshot.
-HORIZON_SQL = "(pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 16)"
+#: A SQL expression: every position below it is final in the current statement's snapshot. The
+#: function (migration 0252_commit_horizon) is the snapshot's xmin, leaving out the transactions
+#: of other databases on the same server (see "What it costs").
+HORIZON_SQL = "custody_commit_horizon()"
 
 #: The SQL function behind NEXT_POSITION_SQL is created by migration 0135_commit_order (its body
 #: is frozen there, as a migration's must be).

@@ -47,6 +47,11 @@ webhook_deliveries = Gauge("custody_webhook_deliveries", "Webhook deliveries by 
                            multiprocess_mode="mostrecent")
 webhooks_disabled = Gauge("custody_webhooks_disabled", "Webhooks disabled (by failures or by hand).",
                           multiprocess_mode="mostrecent")
+oldest_transaction = Gauge(
+    "custody_oldest_transaction_seconds",
+    "Age of this database's oldest open transaction that wrote (0 when none): it holds back the commit-order "
+    "horizon, so the change log and the audit chain serve nothing committed after it starts.",
+    multiprocess_mode="mostrecent")
 signing_in_flight = Gauge("custody_signing_sessions_in_flight", "Signing sessions in round 1 or 2.",
                           multiprocess_mode="mostrecent")
 key_generations_stuck = Gauge("custody_key_generations_stuck",

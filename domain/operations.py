@@ -57,6 +57,16 @@ class Gauges:
     signing_sessions_oldest_in_flight_seconds: float = 0.0
     key_generations_stuck: int = 0
     webhooks_disabled_by_failures: int = 0
+    oldest_transaction_seconds: float = 0.0
+
+
+#: The oldest open transaction of this database that holds a transaction id (it wrote), other
+#: than this one: what holds back the commit-order horizon (core/commit_order.py).
+_OLDEST_TRANSACTION = """
+SELECT extract(epoch FROM clock_timestamp() - min(xact_start))::float8 AS age
+FROM pg_stat_activity
+WHERE datname = current_database() AND backend_xid IS NOT NULL AND pid <> pg_backend_pid()
+"""
 
 
 async def gauges() -> Gauges:
@@ -69,7 +79,10 @@ async def gauges() -> Gauges:
         "SELECT status, count(*) AS n FROM webhook_deliveries GROUP BY status")
     in_flight = SigningSession.filter(status__in=["round1", "round2"])
     oldest_session = await in_flight.order_by("created_at").limit(1).values_list("created_at", flat=True)
+    # Real time on both sides (the server's clock): a transaction's age, not a domain time.
+    oldest_transaction = await connection.execute_query_dict(_OLDEST_TRANSACTION)
     return Gauges(
+        oldest_transaction_seconds=float(oldest_transaction[0]["age"] or 0.0),
         outbox_pending=await Command.filter(status="pending").count(),
         outbox_oldest_pending_seconds=max((now - oldest).total_seconds(), 0.0) if oldest else 0.0,
         outbox_failed=await Command.filter(status="failed").count(),

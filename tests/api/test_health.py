@@ -52,7 +52,7 @@ async def test_metrics_count_requests_by_route_and_export_the_domain_gauges(clie
     assert pending == await Command.filter(status="pending").count() >= 1
     assert 'custody_webhook_deliveries{status="pending"}' in text
     for gauge in ("custody_webhooks_disabled", "custody_signing_sessions_in_flight", "custody_key_generations_stuck",
-                  "custody_outbox_oldest_pending_seconds"):
+                  "custody_outbox_oldest_pending_seconds", "custody_oldest_transaction_seconds"):
         assert gauge in text
     # No secret, no token in the exposition
     assert caller.token not in text

@@ -113,3 +113,26 @@ async def test_a_rolled_back_writer_leaves_no_position_and_holds_nothing_back(po
     finally:
         await writer.close()
         await reader.close()
+
+
+async def test_a_transaction_of_another_database_on_the_server_holds_nothing_back(positions_table: str) -> None:
+    # Given a transaction of another database on the same server (another service, another test
+    # run's migration) that took a transaction id and stays open
+    elsewhere = await asyncpg.connect(positions_table.rsplit("/", 1)[0] + "/postgres")
+    writer = await asyncpg.connect(positions_table)
+    reader = await asyncpg.connect(positions_table)
+    try:
+        other = elsewhere.transaction()
+        await other.start()
+        other_xid = int(await elsewhere.fetchval("SELECT pg_current_xact_id()::text"))
+        # When this database commits a position after it began
+        async with writer.transaction():
+            position = await writer.fetchval(
+                f"INSERT INTO commit_order_probe VALUES ('here', {NEXT_POSITION_SQL}) RETURNING position")
+        assert transaction_id_of(position) > other_xid
+        # Then the reader is served it while the other database's transaction is still open
+        assert [label for label, _ in await _read_final_once(reader, 0, 1)] == ["here"]
+        await other.rollback()
+    finally:
+        for conn in (elsewhere, writer, reader):
+            await conn.close()
