@@ -376,7 +376,7 @@ def endpoint(
     ``workspace`` marks wallet-side operations that take ``X-Workspace-Id``; ``headers`` adds
     other request headers as ``(name, schema, description)``.
     """
-    auth_errors = {True: AUTH_ERRORS, "token": {401: ["UNAUTHENTICATED"]}}.get(auth, {})  # type: ignore[call-overload]
+    auth_errors = {True: AUTH_ERRORS, "token": {401: ["UNAUTHENTICATED"]}}.get(auth, {})
     declared = _merge(REQUEST_ERRORS, auth_errors, WORKSPACE_ERRORS if workspace else {},
                       BODY_ERRORS if body is not None else {}, QUERY_ERRORS if query is not None else {},
                       errors or {})

@@ -39,7 +39,7 @@ async def health(request: Request) -> Health:
     return Health(status="ok")
 
 
-async def _check(name: str, probe) -> Check:  # type: ignore[no-untyped-def]
+async def _check(name: str, probe) -> Check:
     try:
         detail = await asyncio.wait_for(probe(), timeout=2.0)
     except Exception as exc:  # noqa: BLE001 - any failure means not ready

@@ -275,7 +275,7 @@ class CoSigner:
         if status != 200:
             raise ApiError(status, body)
         self._token = body["access_token"]
-        return self._token  # type: ignore[return-value]
+        return self._token
 
     async def call(self, method: str, path: str, body: Any = None) -> Any:
         """An authenticated call; logs in again once if the token expired."""

@@ -107,7 +107,7 @@ async def add_command(
         run_at=run_at or clock.now(),
     )
     # Not a column: only the dispatch after this unit of work's commit reads it.
-    command.coalesce = coalesce  # type: ignore[attr-defined]
+    command.coalesce = coalesce
     pending.append(command)
     return command
 

@@ -70,7 +70,7 @@ async def enroll(*, workspace: str | None, base_url: str) -> dict[str, Any]:
     async with unit_of_work():
         invitation = await devices.start_owner_enrollment(workspace_id=workspace_id)
         owner = await WorkspaceMember.get(workspace_id=workspace_id, role=WorkspaceRole.OWNER)
-    return enrollment_document(base_url=base_url, workspace_id=workspace_id, owner_id=owner.user_id,  # type: ignore[attr-defined]
+    return enrollment_document(base_url=base_url, workspace_id=workspace_id, owner_id=owner.user_id,
                                invitation=invitation)
 
 
@@ -153,7 +153,7 @@ def cmd_owner(args: argparse.Namespace) -> int:
         return 2
     finally:
         if servers is not None:
-            servers.stop()  # type: ignore[attr-defined]
+            servers.stop()
     if args.out and args.owner_command == "enroll":
         write_private_file(Path(args.out), json.dumps(result, indent=2))
     if args.json:

@@ -227,7 +227,7 @@ def _queues(args: argparse.Namespace, settings: Settings) -> int:
 
         broker = install_broker(settings)
         selection = _selection(args, kind)
-        count = len(select_messages(broker.client, selection))  # type: ignore[attr-defined]
+        count = len(select_messages(broker.client, selection))
         what = "dead letter(s)" if kind == "dead" else "ready message(s)"
         filters = "".join([f" of {args.actor}" if args.actor else "",
                            f" older than {args.older_than:g} s" if args.older_than is not None else ""])
@@ -239,7 +239,7 @@ def _queues(args: argparse.Namespace, settings: Settings) -> int:
             print("nothing done")
             return 1
         done = (requeue_dead(broker, selection) if action == "requeue"
-                else purge(broker.client, selection))  # type: ignore[attr-defined]
+                else purge(broker.client, selection))
         print(f"{'requeued' if action == 'requeue' else 'purged'} {done} {what} in {args.queue}")
         return 0
     while True:

@@ -198,8 +198,8 @@ def parse_registry(document: Mapping[str, Any], *, enable: frozenset[str] = froz
             id=network_id,
             blockchain_name=_text(entry, "blockchain_name", where),  # type: ignore[arg-type]
             blockchain_icon_url=_text(entry, "blockchain_icon_url", where, optional=True) or "",
-            network_type=network_type,  # type: ignore[arg-type]
-            family=family,  # type: ignore[arg-type]
+            network_type=network_type,
+            family=family,
             adapter=_text(entry, "adapter", where),  # type: ignore[arg-type]
             native_currency_id=_text(entry, "native_currency_id", where),  # type: ignore[arg-type]
             confirmations=confirmations,
@@ -224,7 +224,7 @@ def parse_registry(document: Mapping[str, Any], *, enable: frozenset[str] = froz
             raise RegistryError(f"{where}: decimals must be an integer from 0 to {MAX_DECIMALS}")
         symbol = _text(entry, "symbol", where)
         # Balances are summed per symbol inside a workspace (one network type): keep them unique there.
-        if (network.network_type, symbol) in symbols:  # type: ignore[comparison-overlap]
+        if (network.network_type, symbol) in symbols:
             raise RegistryError(f"{where}: symbol {symbol!r} is used twice on {network.network_type}")
         symbols.add((network.network_type, symbol))  # type: ignore[arg-type]
         contract = _text(entry, "contract", where, optional=True)

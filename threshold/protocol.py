@@ -136,12 +136,12 @@ class GroupBound:
             raise TypeError(f"{cls.__name__} is already bound to a group")
         bound = _BOUND.get((cls, group))
         if bound is not None:
-            return bound  # type: ignore[return-value]
+            return bound
         with _BINDING:
             if (cls, group) not in _BOUND:
                 namespace = {"__module__": module or cls.__module__, "__qualname__": cls.__name__, "__doc__": cls.__doc__}
                 type(cls.__name__, (cls,), namespace, group=group)
-            return _BOUND[(cls, group)]  # type: ignore[return-value]
+            return _BOUND[(cls, group)]
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         if getattr(cls, "group", None) is None:

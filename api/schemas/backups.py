@@ -114,9 +114,9 @@ class Backup(Resource):
     def of(cls, backup: BackupRow) -> "Backup":
         return cls(
             backup_id=backup.id, status=backup.status, completed_at=backup.completed_at,
-            completed_by=backup.requested_by_id,  # type: ignore[attr-defined]
+            completed_by=backup.requested_by_id,
             requested_at=backup.created_at, verified_at=backup.verified_at,
-            verified_by=backup.verified_by_id,  # type: ignore[attr-defined]
+            verified_by=backup.verified_by_id,
             public_key=base64.b64encode(bytes(backup.public_key)).decode(),
             key_set_count=len(backup.key_set_ids or []), file_sha256=backup.file_sha256, error=backup.error,
         )

@@ -92,7 +92,7 @@ class ChangeApprovalRequest(Resource):
                                          for a, u in s.approvers])
                   for s in card.sets])
 
-    def model_dump_json(self, **kwargs: Any) -> str:  # type: ignore[override]
+    def model_dump_json(self, **kwargs: Any) -> str:
         # "absent when no snapshot exists": the display key is left out rather than null.
         kwargs.setdefault("exclude", {"display"} if self.display is None else None)
         return super().model_dump_json(**kwargs)
@@ -101,7 +101,7 @@ class ChangeApprovalRequest(Resource):
 class ChangeApprovalCard(Resource):
     request: ChangeApprovalRequest
 
-    def model_dump_json(self, **kwargs: Any) -> str:  # type: ignore[override]
+    def model_dump_json(self, **kwargs: Any) -> str:
         if self.request.display is None:
             kwargs.setdefault("exclude", {"request": {"display"}})
         return super().model_dump_json(**kwargs)

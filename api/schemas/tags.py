@@ -104,7 +104,7 @@ class Tag(Resource):
 
     @classmethod
     def fields_of(cls, tag: TagRow) -> dict[str, Any]:
-        return {"id": tag.id, "workspace_id": tag.workspace_id,  # type: ignore[attr-defined]
+        return {"id": tag.id, "workspace_id": tag.workspace_id,
                 "label": tag.label, "description": tag.description, "color": tag.color,
                 "is_protected": tag.is_protected, "created_at": tag.created_at, "updated_at": tag.updated_at}
 

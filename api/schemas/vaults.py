@@ -62,7 +62,7 @@ class Vault(Resource):
     def of(cls, view: VaultView) -> "Vault":
         vault, key_set = view.vault, view.key_set
         return cls(
-            id=vault.id, workspace_id=vault.workspace_id,  # type: ignore[attr-defined]
+            id=vault.id, workspace_id=vault.workspace_id,
             name=vault.name, is_frozen=vault.is_frozen,
             key_set=None if key_set is None else KeySetSummary.of(key_set),
             key_sets=[KeySetSummary.of(k) for k in view.key_sets],

@@ -65,7 +65,7 @@ class Asset(Resource):
         converted = balances.convert(parts, currency)
         converted_balances = ConvertedBalances.of(converted) if converted else None
         return cls(
-            id=wallet.id, vault_id=wallet.vault_id, workspace_id=wallet.workspace_id,  # type: ignore[attr-defined]
+            id=wallet.id, vault_id=wallet.vault_id, workspace_id=wallet.workspace_id,
             currency=Currency.of(currency), decimals=currency.decimals, status=wallet.status,
             primary_address=Address(address=address.address, network_id=address.network,
                                     blockchain_name=currency.network.blockchain_name, type="receive",

@@ -135,7 +135,7 @@ class Webhook(Resource):
 
     @classmethod
     def of(cls, webhook: WebhookRow) -> "Webhook":
-        return cls(**cls.fields_of(webhook))  # type: ignore[arg-type]
+        return cls(**cls.fields_of(webhook))
 
 
 class WebhookWithSecret(Webhook):
@@ -146,7 +146,7 @@ class WebhookWithSecret(Webhook):
 
     @classmethod
     def with_secret(cls, webhook: WebhookRow, secret: str) -> "WebhookWithSecret":
-        return cls(**cls.fields_of(webhook), secret=secret)  # type: ignore[arg-type]
+        return cls(**cls.fields_of(webhook), secret=secret)
 
 
 class WebhookList(Page[Webhook]):
@@ -179,8 +179,8 @@ class WebhookDelivery(Resource):
     @classmethod
     def fields_of(cls, delivery: WebhookDeliveryRow) -> dict[str, object]:
         return {
-            "id": delivery.id, "webhook_id": delivery.webhook_id,  # type: ignore[attr-defined]
-            "event_id": delivery.event_id,  # type: ignore[attr-defined]
+            "id": delivery.id, "webhook_id": delivery.webhook_id,
+            "event_id": delivery.event_id,
             "event_type": delivery.event_type, "status": delivery.status, "attempt": delivery.attempt_count,
             "response_status_code": delivery.last_response_status, "response_body": delivery.last_response_body,
             "error": delivery.last_error, "created_at": delivery.created_at,
@@ -190,7 +190,7 @@ class WebhookDelivery(Resource):
 
     @classmethod
     def of(cls, delivery: WebhookDeliveryRow) -> "WebhookDelivery":
-        return cls(**cls.fields_of(delivery))  # type: ignore[arg-type]
+        return cls(**cls.fields_of(delivery))
 
 
 class WebhookAttempt(Resource):
@@ -216,7 +216,7 @@ class WebhookDeliveryDetail(WebhookDelivery):
 
     @classmethod
     def with_attempts(cls, delivery: WebhookDeliveryRow, attempts: list[WebhookAttemptRow]) -> "WebhookDeliveryDetail":
-        return cls(**cls.fields_of(delivery), attempts=[WebhookAttempt.of(a) for a in attempts])  # type: ignore[arg-type]
+        return cls(**cls.fields_of(delivery), attempts=[WebhookAttempt.of(a) for a in attempts])
 
 
 class WebhookDeliveryList(Page[WebhookDelivery]):

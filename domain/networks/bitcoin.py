@@ -353,7 +353,7 @@ class BitcoinAdapter:
                     or not verify_bip340(output_key, payload.message, bytes(signature)):
                 raise InvalidSignature("a signature does not verify for its input (BIP-340, Taproot output key)",
                                        details={"input_index": payload.input_index})
-            tx.vin[payload.input_index].witness = Witness([bytes(signature)])  # type: ignore[index]
+            tx.vin[payload.input_index].witness = Witness([bytes(signature)])
         txid = tx.txid().hex()
         try:
             await self.node.broadcast(tx.serialize())
@@ -386,7 +386,7 @@ class BitcoinAdapter:
         row = await ChainUtxo.filter(network=self.network.id, spent_by=tx_hash, spent_height__isnull=False).first()
         if row is None:
             return None
-        return int(row.spent_height), max(0, await self.latest_height() - int(row.spent_height) + 1)  # type: ignore[arg-type]
+        return int(row.spent_height), max(0, await self.latest_height() - int(row.spent_height) + 1)
 
     # --- reading -------------------------------------------------------------------------------
 

@@ -179,7 +179,7 @@ class DevnetAccountAdapter:
             except addresses.InvalidAddress:
                 raise malformed(f"{name} is not an account address") from None
         asset = body.get("asset")
-        if asset != NATIVE and registry().currency_by_contract(self.network.id, asset) is None:  # type: ignore[arg-type]
+        if asset != NATIVE and registry().currency_by_contract(self.network.id, asset) is None:
             raise TransferRejected("the asset is not a token of this network", code="UNKNOWN_ASSET")
         amount = amount_field(body, "amount", minimum=1)
         nonce = int_field(body, "nonce")
@@ -241,7 +241,7 @@ class DevnetAccountAdapter:
             return True
         account = await self._lock_account(tx.from_address)
         gas_used = self.gas_for(tx.asset)
-        fee = gas_used * int(tx.gas_price)  # type: ignore[arg-type]
+        fee = gas_used * int(tx.gas_price)
         native = await self._balance(tx.from_address, NATIVE)
         if tx.nonce != account.nonce or native < fee:
             tx.status, tx.error = "dropped", "nonce or gas no longer valid"

@@ -381,7 +381,7 @@ class EvmAdapter:
                                  chain_nonce=await self.chain_nonce(sender))
         replaces = bool(nonce.tx_hashes) and nonce.max_fee_per_gas is not None
         if replaces:  # an attempt of this payment reached the node: a replacement must outbid it
-            max_fee = _bumped(int(nonce.max_fee_per_gas), max_fee)  # type: ignore[arg-type]
+            max_fee = _bumped(int(nonce.max_fee_per_gas), max_fee)
             tip = min(_bumped(int(nonce.max_priority_fee_per_gas or 0), tip), max_fee)
         fee_limit = gas * max_fee
         balance = await self._native_balance(sender)
@@ -390,7 +390,7 @@ class EvmAdapter:
             raise error("the sender cannot pay amount plus fee limit in ETH" if currency.is_native else
                         "the sender cannot pay the fee limit in ETH",
                         details={"available": str(balance), "needed": str(value + fee_limit)})
-        nonce.max_fee_per_gas, nonce.max_priority_fee_per_gas = max_fee, tip  # type: ignore[assignment]
+        nonce.max_fee_per_gas, nonce.max_priority_fee_per_gas = max_fee, tip
         await nonce.save(update_fields=["max_fee_per_gas", "max_priority_fee_per_gas"])
         transaction = {"type": 2, "chainId": self.chain_id, "nonce": int(nonce.nonce), "to": to, "value": value,
                        "data": data, "gas": gas, "maxFeePerGas": max_fee, "maxPriorityFeePerGas": tip,

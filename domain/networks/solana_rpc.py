@@ -70,7 +70,7 @@ class RpcSolanaChain:
         self.url = url
         self.client = AsyncClient(url, commitment=Confirmed, timeout=timeout)
 
-    async def _call(self, method, *args, **kwargs):  # type: ignore[no-untyped-def]
+    async def _call(self, method, *args, **kwargs):
         try:
             return await method(*args, **kwargs)
         except (SolanaRpcException, OSError) as exc:

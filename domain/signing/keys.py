@@ -71,7 +71,7 @@ async def step_done(key_set: KeySet, collector: str) -> None:
     (:data:`COLLECT_ROUND1`, :data:`COLLECT_ROUND2` or :data:`COLLECT_RESULTS`), which moves the
     key set on once every participant's part is in and does nothing otherwise."""
     await add_command(actor_name=collector, payload={"key_set_id": str(key_set.id)},
-                      workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+                      workspace_id=key_set.workspace_id)
 
 
 def signer_actor(participant: int, step: str) -> str:
@@ -120,7 +120,7 @@ async def request_key_generation(*, vault: Vault, actor_id: uuid.UUID | None = N
                        details={"key_set_id": str(existing.id), "status": existing.status, "scheme": scheme})
     limit = get_settings().max_key_generations_in_progress
     # Counted per vault: a vault's key sets of several schemes are one key generation to the limit.
-    in_progress = len(set(await KeySet.filter(workspace_id=locked.workspace_id,  # type: ignore[attr-defined]
+    in_progress = len(set(await KeySet.filter(workspace_id=locked.workspace_id,
                                               status__in=list(IN_PROGRESS)).exclude(vault_id=locked.id)
                           .values_list("vault_id", flat=True)))
     if in_progress >= limit:
@@ -129,14 +129,14 @@ async def request_key_generation(*, vault: Vault, actor_id: uuid.UUID | None = N
                        details={"limit": limit, "in_progress": in_progress})
     key_set_id = uuid.uuid4()
     key_set = await KeySet.create(
-        id=key_set_id, workspace_id=locked.workspace_id, vault_id=locked.id,  # type: ignore[attr-defined]
+        id=key_set_id, workspace_id=locked.workspace_id, vault_id=locked.id,
         scheme=scheme, min_signers=MIN_SIGNERS, max_signers=MAX_SIGNERS, context=dkg_context(key_set_id),
     )
     for participant in SERVICE_PARTICIPANTS:
         await add_command(actor_name=signer_actor(participant, "dkg_round1"),
-                          payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+                          payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)
     await audit.record(action="key_set.generation_requested", object_type="key_set", object_id=key_set.id,
-                       actor_id=actor_id, workspace_id=key_set.workspace_id,  # type: ignore[attr-defined]
+                       actor_id=actor_id, workspace_id=key_set.workspace_id,
                        details={"vault_id": str(locked.id), "min_signers": MIN_SIGNERS, "max_signers": MAX_SIGNERS,
                                 "scheme": scheme})
     return key_set
@@ -205,7 +205,7 @@ async def fail(key_set: KeySet, *, participant: int | None, reason: str) -> None
     await SignerDkgState.filter(key_set_id=key_set.id).delete()
     await SignerKeyShare.filter(key_set_id=key_set.id).delete()
     await audit.record(action="key_set.failed", object_type="key_set", object_id=key_set.id, actor_id=None,
-                       workspace_id=key_set.workspace_id,  # type: ignore[attr-defined]
+                       workspace_id=key_set.workspace_id,
                        details={"participant": participant, "reason": reason[:500]})
 
 
@@ -252,7 +252,7 @@ async def collect_round1(*, key_set_id: uuid.UUID | str) -> bool:
     await key_set.save(update_fields=["status"])
     for participant in SERVICE_PARTICIPANTS:
         await add_command(actor_name=signer_actor(participant, "dkg_round2"),
-                          payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+                          payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)
     return True
 
 
@@ -269,7 +269,7 @@ async def collect_round2(*, key_set_id: uuid.UUID | str) -> bool:
     await key_set.save(update_fields=["status"])
     for participant in SERVICE_PARTICIPANTS:
         await add_command(actor_name=signer_actor(participant, "dkg_finalize"),
-                          payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+                          payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)
     return True
 
 
@@ -303,8 +303,8 @@ async def collect_results(*, key_set_id: uuid.UUID | str) -> bool:
     key_set.ready_at = clock.now()
     await key_set.save(update_fields=["status", "group_public_key", "verifying_shares", "ready_at"])
     await audit.record(action="key_set.ready", object_type="key_set", object_id=key_set.id, actor_id=None,
-                       workspace_id=key_set.workspace_id,  # type: ignore[attr-defined]
-                       details={"vault_id": str(key_set.vault_id),  # type: ignore[attr-defined]
+                       workspace_id=key_set.workspace_id,
+                       details={"vault_id": str(key_set.vault_id),
                                 "master_xpub": master_xpub(expected.group_public_key), "scheme": key_set.scheme})
     return True
 

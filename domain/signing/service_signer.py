@@ -256,7 +256,7 @@ async def commit(*, participant: int, share_key: bytes, session_id: uuid.UUID | 
         return None
     if await SigningCommitment.exists(session_id=session.id, participant=participant):
         return None
-    key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+    key_set = await KeySet.get(id=session.key_set_id)
     key_package = await load_key_package(participant=participant, share_key=share_key, cached=True,
                                          key_set_id=key_set.id, scheme=key_set.scheme)
     nonces, commitments = keys.suite(key_set).frost.commit(key_package)
@@ -290,7 +290,7 @@ async def sign(
     if nonce_row is None:
         raise NonceAlreadyUsed(f"signer {participant} has no unused nonce for this session; it will not sign again",
                                details={"participant": participant, "session_id": str(session.id)})
-    key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+    key_set = await KeySet.get(id=session.key_set_id)
     suite = keys.suite(key_set)
     nonces = suite.SigningNonces.from_bytes(sealing.unseal(bytes(nonce_row.sealed_nonces), key=share_key))
     key_package = await load_key_package(participant=participant, share_key=share_key, cached=True,
@@ -337,5 +337,5 @@ async def export_backup(*, participant: int, share_key: bytes, backup_id: uuid.U
                         "sealed_key_package": base64.b64encode(bytes(sealed)).decode()})
     await BackupPart.create(backup_id=backup.id, participant=participant, entries=entries)
     await add_command(actor_name=ASSEMBLE, payload={"backup_id": str(backup.id)},
-                      workspace_id=backup.workspace_id)  # type: ignore[attr-defined]
+                      workspace_id=backup.workspace_id)
     return True
