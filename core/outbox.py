@@ -38,7 +38,7 @@ class Command(Model):
     #: The dramatiq actor ("domain.verb") that carries the command out.
     actor_name = fields.CharField(max_length=100, db_index=True)
     #: Keyword arguments of the actor's handler besides ``command_id``; JSON only.
-    payload = fields.JSONField(default=dict)
+    payload: fields.JSONField[dict[str, Any]] = fields.JSONField(default=dict)
     workspace_id = fields.UUIDField(null=True)
     #: pending -> running -> done | failed.
     status = fields.CharField(max_length=10, default="pending", db_index=True)

@@ -53,7 +53,7 @@ async def _workspace_id(value: str | None) -> uuid.UUID:
     if len(found) != 1:
         raise OwnerCommandError("name the workspace with --workspace (the database holds "
                                 f"{'none' if not found else 'several'})")
-    return found[0]
+    return found[0]  # type: ignore[return-value]  # flat values_list
 
 
 def enrollment_document(*, base_url: str, workspace_id: uuid.UUID | str, owner_id: uuid.UUID | str,

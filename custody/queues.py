@@ -150,7 +150,7 @@ def select_messages(client: redis.Redis, selection: Selection, namespace: str = 
     else:
         raise ValueError(f"kind must be dead or ready, not {selection.kind!r}")
     now_ms = time.time() * 1000
-    return [(key.decode(), body) for key, body in bodies.items() if _matches(body, selection, now_ms)]
+    return [(key.decode(), body) for key, body in bodies.items() if _matches(body, selection, now_ms)]  # type: ignore[arg-type, misc, union-attr]  # redis replies bytes here
 
 
 def requeue_dead(broker: dramatiq.Broker, selection: Selection) -> int:

@@ -115,7 +115,7 @@ async def watched_networks() -> list[str]:
     enabled = registry().enabled_networks()
     used = set(await WalletAddress.filter(network__in=[n.id for n in enabled if n.adapter != "devnet"])
                .distinct().values_list("network", flat=True))
-    return sorted(n.id for n in enabled if n.adapter == "devnet" or n.id in used)
+    return sorted(n.id for n in enabled if n.adapter == "devnet" or n.id in used)  # type: ignore[comparison-overlap]  # flat values_list
 
 
 async def final_height(adapter: NetworkAdapter) -> int:
@@ -196,7 +196,7 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
         return []
     refs = [chain_ref(network_id, t) for t, _, _ in matched]
     known = set(await Transaction.filter(chain_ref__in=refs).values_list("chain_ref", flat=True))
-    matched = [m for m, ref in zip(matched, refs) if ref not in known]
+    matched = [m for m, ref in zip(matched, refs) if ref not in known]  # type: ignore[comparison-overlap]  # flat values_list
     if not matched:
         return []
     locked = await balances.lock_wallets(w.id for _, _, w in matched)
@@ -240,7 +240,7 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
         vault = vaults[wallet.vault_id]
         workspace = workspaces[wallet.workspace_id]
         from_side = transactions.external_side(address=transfer.from_address, block_height=block.height)
-        if internal_sender:
+        if internal_sender and sender is not None:
             # A transfer between vaults of the workspace: name the sending vault (its balance
             # change belongs to its own outgoing transaction).
             sending_vault = await Vault.get(id=sender.vault_id)

@@ -375,7 +375,7 @@ async def cancel_owner_enrollment(*, principal: Principal, workspace_id: uuid.UU
     if not live:
         return 0
     await PairingSession.filter(id__in=[s.id for s in live]).update(expires_at=now)
-    await revoke_devices(workspace_id=workspace_id, user_id=principal.user.id, only=list(unconfirmed),
+    await revoke_devices(workspace_id=workspace_id, user_id=principal.user.id, only=list(unconfirmed),  # type: ignore[arg-type]  # flat values_list
                          reason="owner enrollment cancelled by the owner")
     details = {"enrollments": len(live), "device_id": str(principal.device.id)}
     await audit.record(action="device.owner_enrollment_cancelled", object_type="workspace", object_id=workspace_id,
@@ -396,7 +396,7 @@ async def _revoke_unconfirmed_enrollment_devices(workspace_id: uuid.UUID, user_i
                                            device_id__isnull=False).values_list("device_id", flat=True)
     pending = await Device.filter(id__in=list(enrolled), status="pending_confirmation").values_list("id", flat=True)
     if pending:
-        await revoke_devices(workspace_id=workspace_id, user_id=user_id, only=list(pending), reason=reason)
+        await revoke_devices(workspace_id=workspace_id, user_id=user_id, only=list(pending), reason=reason)  # type: ignore[arg-type]  # flat values_list
 
 
 async def revoke_devices(*, workspace_id: uuid.UUID, user_id: uuid.UUID, reason: str,
@@ -425,9 +425,9 @@ async def revoke_devices(*, workspace_id: uuid.UUID, user_id: uuid.UUID, reason:
     if device_ids:
         await audit.record_each(action="device.revoked", object_type="device", actor_id=None,
                                 workspace_id=workspace_id,
-                                objects=[(device_id, {"reason": reason, "user_id": str(user_id)})
+                                objects=[(device_id, {"reason": reason, "user_id": str(user_id)})  # type: ignore[misc]  # flat values_list
                                          for device_id in device_ids])
-    return device_ids
+    return device_ids  # type: ignore[return-value]  # flat values_list
 
 
 async def revoke_member_devices(*, workspace_id: uuid.UUID, user_id: uuid.UUID,

@@ -50,7 +50,7 @@ async def record(group: Group) -> GroupRecord:
     members = list(await GroupMember.filter(group_id=group.id).order_by("created_at", "id")
                    .values_list("user_id", flat=True))
     active = await pools.group_active_members(workspace_id=group.workspace_id, group_id=group.id)
-    return GroupRecord(group=group, member_ids=members, active_member_ids=active or [])
+    return GroupRecord(group=group, member_ids=members, active_member_ids=active or [])  # type: ignore[arg-type]  # flat values_list
 
 
 def _actor(principal: Principal | None) -> uuid.UUID | None:

@@ -262,7 +262,7 @@ async def settle(*, transaction_id: uuid.UUID | str) -> bool:
 
 
 async def due_for_expiry(*, limit: int = 500) -> list[uuid.UUID]:
-    return list(await TransactionApproval.filter(status=PENDING, expires_at__lte=clock.now()).order_by(
+    return list(await TransactionApproval.filter(status=PENDING, expires_at__lte=clock.now()).order_by(  # type: ignore[arg-type]  # flat values_list
         "expires_at").limit(limit).values_list("transaction_id", flat=True))
 
 

@@ -378,7 +378,7 @@ async def compact(*, workspace_id: uuid.UUID, retention: timedelta) -> int:
 
 
 async def compactable_workspaces() -> list[uuid.UUID]:
-    return list(await ChangeLog.all().order_by("workspace_id").values_list("workspace_id", flat=True))
+    return list(await ChangeLog.all().order_by("workspace_id").values_list("workspace_id", flat=True))  # type: ignore[arg-type]  # flat values_list
 
 
 async def get_transaction(*, principal: Principal | None, workspace_id: uuid.UUID, transaction_id: uuid.UUID) -> Transaction:

@@ -324,8 +324,10 @@ class Presignature(_SingleUse):
         if data.get("scheme", SCHEME) != SCHEME:
             raise InvalidParameters(f"not a {SCHEME} presignature")
         try:
+            public_key, big_r, k, sigma = (bytes.fromhex(str(_require(data, name)))
+                                           for name in ("public_key", "big_r", "k", "sigma"))
             return cls(int(_require(data, "participant")), _check_pair(_require(data, "participants")),
-                       *(bytes.fromhex(str(_require(data, k))) for k in ("public_key", "big_r", "k", "sigma")))
+                       public_key, big_r, k, sigma)
         except ValueError:
             raise InvalidParameters("a presignature's fields are integers and hex strings") from None
 

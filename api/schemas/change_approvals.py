@@ -14,9 +14,9 @@ from domain.change_approvals.requests import Card
 from domain.change_approvals.rules import RuleView, SettingsView
 from models.users import User
 
-Scope = Literal[registry.PENDING_MY_VOTE, registry.INITIATED_BY_ME, registry.ALL]  # type: ignore[valid-type]
-Mode = Literal[registry.OWNER_ONLY, registry.ADMIN_QUORUM, registry.SPECIFIC_GROUP]  # type: ignore[valid-type]
-Status = Literal[tuple(registry.REQUEST_STATUSES)]  # type: ignore[valid-type]
+Scope = Literal[registry.PENDING_MY_VOTE, registry.INITIATED_BY_ME, registry.ALL]
+Mode = Literal[registry.OWNER_ONLY, registry.ADMIN_QUORUM, registry.SPECIFIC_GROUP]
+Status = Literal[tuple(registry.REQUEST_STATUSES)]
 
 
 class ChangeApprovalListQuery(page_query(default=50, maximum=200, name="_ChangeApprovalPage")):  # type: ignore[misc]

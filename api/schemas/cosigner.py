@@ -36,11 +36,11 @@ _BOX_MIN_TEXT = 4 * ((40 + 2) // 3)
 _BOX_MAX_TEXT = 4 * ((cosigner.MAX_ROUND2_CIPHERTEXT + 2) // 3)
 
 Participant = Annotated[int, Field(ge=1, le=scheme.MAX_SIGNERS)]
-ServiceParticipant = Literal[scheme.SERVICE_PARTICIPANTS]  # type: ignore[valid-type]
-KeySetStatus = Literal[keys.STATUSES]  # type: ignore[valid-type]
-SessionStatus = Literal[sessions.STATUSES]  # type: ignore[valid-type]
+ServiceParticipant = Literal[scheme.SERVICE_PARTICIPANTS]
+KeySetStatus = Literal[keys.STATUSES]
+SessionStatus = Literal[sessions.STATUSES]
 PartStatus = Literal["registered", "committed"]
-CosignerParticipant = Literal[scheme.COSIGNER_PARTICIPANT]  # type: ignore[valid-type]
+CosignerParticipant = Literal[scheme.COSIGNER_PARTICIPANT]
 ComplaintReason = text(max_length=500)
 
 

@@ -15,7 +15,7 @@ from domain import users
 from domain.users import Acceptance, Member
 from models.users import Invitation as InvitationRow
 
-InvitationStatus = Literal[tuple(users.INVITATION_STATUSES)]  # type: ignore[valid-type]
+InvitationStatus = Literal[tuple(users.INVITATION_STATUSES)]
 InvitationToken = text(max_length=200)
 
 _GRANT_RULE = ("A role whose permissions are a subset of the caller's; never OWNER, which passes only by an "

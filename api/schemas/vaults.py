@@ -26,7 +26,7 @@ class VaultRename(RequestBody):
 
 
 class KeySetRequest(RequestBody):
-    scheme: Literal[REQUESTABLE_SCHEMES] = Field(  # type: ignore[valid-type]
+    scheme: Literal[REQUESTABLE_SCHEMES] = Field(
         description="The threshold scheme of the key set to generate: FROST-secp256k1-SHA256-TR-v1 for Bitcoin "
                     "networks, FROST-ED25519-SHA512-v1 for the others.")
 
@@ -80,6 +80,6 @@ class VaultListQuery(page_query(default=100, maximum=1000, name="VaultPageQuery"
     tag_ids: list[uuid.UUID] | None = Field(
         None, max_length=tags.TAG_IDS_PER_VAULT_FILTER,
         description=f"Only vaults carrying these tags (repeat the parameter; up to {tags.TAG_IDS_PER_VAULT_FILTER}).")
-    tag_match_mode: Literal[tags.MATCH_MODES] | None = Field(  # type: ignore[valid-type]
+    tag_match_mode: Literal[tags.MATCH_MODES] | None = Field(
         None, description="any (the default): vaults carrying at least one of tag_ids; all: carrying every one. "
                           "Only with tag_ids (400 otherwise).")

@@ -168,7 +168,7 @@ async def _decide(rec: AmlScreening, tx: Transaction, result: ScreeningResult) -
     decision = await decisions.decide(_facts(rec, tx, result))
     rec.status, rec.screened_at = COMPLETED, clock.now()
     rec.post_screening_action = decision.action
-    rec.decision_source, rec.decision_reason = decision.source, decision.reason
+    rec.decision_source, rec.decision_reason = decision.source, decision.reason  # type: ignore[assignment]  # nullable TextField
     rec.decision_approval = decision.approval
     await audit.record(action="aml.screened", object_type="transaction", object_id=tx.id, actor_id=None,
                        workspace_id=rec.workspace_id,
@@ -418,14 +418,14 @@ async def advance_pending(*, screening_id: uuid.UUID) -> str | None:
         return None
     if found.direction == OUTGOING:
         # Only asks: the check stage records the result under the withdrawal's lock.
-        tx = await Transaction.get(id=found.transaction_id)
-        if tx.status != statuses.CHECKS:
+        withdrawal = await Transaction.get(id=found.transaction_id)
+        if withdrawal.status != statuses.CHECKS:
             return None
-        answer = await _ask(get_provider(found.provider), found, tx)
+        answer = await _ask(get_provider(found.provider), found, withdrawal)
         if answer is None or answer.pending:
             return None
-        await add_command(actor_name=CHECK, payload={"transaction_id": str(tx.id)},
-                          workspace_id=tx.workspace_id)
+        await add_command(actor_name=CHECK, payload={"transaction_id": str(withdrawal.id)},
+                          workspace_id=withdrawal.workspace_id)
         return "check"
     # Lock order as everywhere: the transaction, then its record (then wallets).
     tx = await Transaction.filter(id=found.transaction_id).select_for_update().first()

@@ -144,7 +144,7 @@ async def security_notice_to_approvers(notice: SecurityNotice) -> None:
         await pools.admin_approvers(notice.workspace_id))
     for group_id in await ActionRule.filter(workspace_id=notice.workspace_id, enabled=True,
                                             group_id__isnull=False).values_list("group_id", flat=True):
-        approvers |= set(await pools.group_active_members(workspace_id=notice.workspace_id, group_id=group_id) or [])
+        approvers |= set(await pools.group_active_members(workspace_id=notice.workspace_id, group_id=group_id) or [])  # type: ignore[arg-type]  # flat values_list
     if approvers:
         await add_command(actor_name=PUSH, workspace_id=notice.workspace_id, payload={
             "request_id": None, "event": notice.action, "user_ids": sorted(str(u) for u in approvers),

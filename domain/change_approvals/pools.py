@@ -70,7 +70,7 @@ async def group_active_members(*, workspace_id: uuid.UUID, group_id: uuid.UUID) 
         .values_list("user_id", flat=True)
     eligible = {m.user_id for m in await _eligible(workspace_id, user_id__in=list(member_ids))
                 if m.role not in NO_APP_ROLES}
-    return [user_id for user_id in member_ids if user_id in eligible]
+    return [user_id for user_id in member_ids if user_id in eligible]  # type: ignore[misc]  # flat values_list
 
 
 async def admin_threshold(workspace_id: uuid.UUID) -> int:

@@ -110,7 +110,7 @@ async def _load(workspace_id: uuid.UUID, request_id: uuid.UUID, *, lock: bool = 
 
 
 async def _participants(request_id: uuid.UUID) -> set[uuid.UUID]:
-    return set(await SetApprover.filter(request_id=request_id).values_list("user_id", flat=True))
+    return set(await SetApprover.filter(request_id=request_id).values_list("user_id", flat=True))  # type: ignore[arg-type]  # flat values_list
 
 
 async def card(*, request: ChangeRequest, viewer_id: uuid.UUID) -> Card:
@@ -222,7 +222,7 @@ async def _pool(workspace_id: uuid.UUID, approver_set: ApproverSet) -> set[uuid.
 async def _active_devices(workspace_id: uuid.UUID, device_ids: set[uuid.UUID]) -> set[uuid.UUID]:
     if not device_ids:
         return set()
-    return set(await Device.filter(id__in=list(device_ids), workspace_id=workspace_id, status="active")
+    return set(await Device.filter(id__in=list(device_ids), workspace_id=workspace_id, status="active")  # type: ignore[arg-type]  # flat values_list
                .values_list("id", flat=True))
 
 

@@ -118,7 +118,7 @@ async def settings_view(*, principal: Principal | None, workspace_id: uuid.UUID)
         members = list(await GroupMember.filter(group_id=group.id).order_by("created_at", "id")
                        .values_list("user_id", flat=True))
         active = await pools.group_active_members(workspace_id=workspace_id, group_id=group.id) or []
-        groups.append(GroupView(group=group, member_ids=members, active_member_ids=active))
+        groups.append(GroupView(group=group, member_ids=members, active_member_ids=active))  # type: ignore[arg-type]  # flat values_list
     owners = await pools.owner_approvers(workspace_id)
     admins = await pools.admin_approvers(workspace_id)
     ids = set(owners) | set(admins) | {u for r in rules for s in r.sets for u in s.approvers}

@@ -147,13 +147,13 @@ async def create_missing_assets(station: GasStation, network_type: str) -> list[
     currency_ids = await Wallet.filter(vault_id=station.vault_id).values_list(
         "currency_id", flat=True)
     for currency_id in sorted(set(currency_ids)):
-        currency = registry().currencies.get(currency_id)
+        currency = registry().currencies.get(currency_id)  # type: ignore[call-overload]  # flat values_list
         if (currency is None or not currency.is_native or currency.network_type != network_type
                 or not supported(currency) or currency_id in existing):
             continue
         await _new_asset(station, currency).save()
         created.append(currency_id)
-    return created
+    return created  # type: ignore[return-value]  # flat values_list
 
 
 async def _view(station: GasStation) -> StationView:
@@ -229,7 +229,7 @@ async def _check_token_networks(workspace_id: uuid.UUID, vault_id: uuid.UUID) ->
     """Queue a refuel check for each supported base asset where the vault holds a token wallet."""
     bases = set()
     for currency_id in await Wallet.filter(vault_id=vault_id).values_list("currency_id", flat=True):
-        currency = registry().currencies.get(currency_id)
+        currency = registry().currencies.get(currency_id)  # type: ignore[call-overload]  # flat values_list
         if currency is None or currency.is_native:
             continue
         native = registry().native_currency(currency.network.id)

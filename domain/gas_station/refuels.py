@@ -158,7 +158,7 @@ async def _waiting_fees(network: str, address: str) -> int:
     """The fees token withdrawals waiting for gas at the address need."""
     rows = await Transaction.filter(direction="withdrawal", network=network, from_address=address, awaiting_gas=True,
                                     status__in=list(statuses.LIVE)).values_list("fee_limit", flat=True)
-    return sum(int(v) for v in rows)
+    return sum(int(v) for v in rows)  # type: ignore[call-overload]  # flat values_list
 
 
 async def _emit(workspace_id: uuid.UUID, event_type: str, data: dict[str, Any]) -> None:
@@ -330,7 +330,7 @@ async def due_held_back(*, limit: int = 500) -> list[Refuel]:
 
 
 async def in_flight(*, limit: int = 500) -> list[uuid.UUID]:
-    return list(await Refuel.filter(status=IN_FLIGHT).order_by("created_at").limit(limit).values_list(
+    return list(await Refuel.filter(status=IN_FLIGHT).order_by("created_at").limit(limit).values_list(  # type: ignore[arg-type]  # flat values_list
         "id", flat=True))
 
 
@@ -341,7 +341,7 @@ async def close_refuel(*, refuel_id: uuid.UUID) -> bool:
 
 async def waiting_for_gas(*, limit: int = 500) -> list[uuid.UUID]:
     """Token withdrawals approved and waiting for gas (their step is resumed or their address checked)."""
-    return list(await Transaction.filter(direction="withdrawal", status=statuses.APPROVED, awaiting_gas=True,
+    return list(await Transaction.filter(direction="withdrawal", status=statuses.APPROVED, awaiting_gas=True,  # type: ignore[arg-type]  # flat values_list
                                          signing_session_id__isnull=True).order_by("created_at").limit(limit)
                 .values_list("id", flat=True))
 

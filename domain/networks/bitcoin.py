@@ -424,7 +424,7 @@ class BitcoinAdapter:
             funding = await self._spend_inputs(tx, txid, height, coinbase=position == 0)
             received: dict[str, int] = {}
             for index, (output, address) in enumerate(zip(tx.vout, addresses)):
-                if address in watched:
+                if address is not None and address in watched:  # type: ignore[comparison-overlap]  # flat values_list
                     await self._index_output(txid, index, address, output, height=height)
                     if address not in funding:  # outputs back to a funding address are change
                         received[address] = received.get(address, 0) + output.value

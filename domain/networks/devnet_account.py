@@ -292,4 +292,4 @@ class DevnetAccountAdapter:
         heights = await DevnetTransaction.filter(
             network=self.network.id, to_address=address, asset=self._asset_of(currency), status="confirmed",
             block_height__lte=up_to_height).distinct().values_list("block_height", flat=True)
-        return await blocks_received(self, sorted({int(h) for h in heights if h is not None}), address, currency)
+        return await blocks_received(self, sorted({int(h) for h in heights if h is not None}), address, currency)  # type: ignore[call-overload]  # flat values_list

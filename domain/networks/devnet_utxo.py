@@ -287,7 +287,7 @@ class DevnetUtxoAdapter:
         heights = await DevnetUtxo.filter(network=self.network.id, address=address,
                                           created_height__lte=up_to_height).distinct().values_list(
             "created_height", flat=True)
-        return await blocks_received(self, sorted({int(h) for h in heights}), address, currency)
+        return await blocks_received(self, sorted({int(h) for h in heights}), address, currency)  # type: ignore[call-overload]  # flat values_list
 
     async def balance_of(self, *, address: str, currency: Currency) -> int:
         self._check_currency(currency)

@@ -539,7 +539,7 @@ class EvmAdapter:
             return set()
         rows = await WalletAddress.filter(network=self.network.id, address__in=sorted(candidates)).values_list(
             "address", flat=True)
-        return set(rows)
+        return set(rows)  # type: ignore[arg-type]  # flat values_list
 
     async def read_block(self, height: int) -> Block | None:
         block = await self._call("eth_getBlockByNumber", quantity(height), True)
@@ -584,7 +584,7 @@ class EvmAdapter:
             add(log["transactionHash"], (to_int(log.get("transactionIndex")), to_int(log.get("logIndex"))),
                 to_checksum_address("0x" + str(topics[1])[-40:]), recipient, currency.id, amount)
         transfers: list[Transfer] = []
-        for (tx_hash, recipient, currency_id), entry in sorted(found.items(), key=lambda item: item[1]["order"]):
+        for (tx_hash, to_address, currency_id), entry in sorted(found.items(), key=lambda item: item[1]["order"]):
             if entry["amount"] <= 0:
                 continue
             receipt = receipts.get(tx_hash)
@@ -592,7 +592,7 @@ class EvmAdapter:
                 receipt = receipts[tx_hash] = await self._call("eth_getTransactionReceipt", tx_hash) or {}
             fee = to_int(receipt.get("gasUsed")) * to_int(receipt.get("effectiveGasPrice"))
             transfers.append(Transfer(tx_hash=tx_hash, index=len(transfers), from_address=entry["from"],
-                                      to_address=recipient, currency_id=currency_id, amount=entry["amount"], fee=fee,
+                                      to_address=to_address, currency_id=currency_id, amount=entry["amount"], fee=fee,
                                       fee_currency_id=native))
         return Block(network_id=self.network.id, height=height, hash=block["hash"], parent_hash=block["parentHash"],
                      time=_block_time(block), transfers=transfers)

@@ -175,14 +175,14 @@ async def validate_policy(*, workspace_id: uuid.UUID, policy_type: str, rules: A
         if rule.initiator is not None:
             people |= set(rule.initiator.user_ids)
         if people:
-            members = {str(m.user_id): m for m in await WorkspaceMember.filter(
+            member_of = {str(m.user_id): m for m in await WorkspaceMember.filter(
                 workspace_id=workspace_id, user_id__in=list(people))}
             for uid in sorted(people):
-                if uid not in members:
+                if uid not in member_of:
                     raise _refuse(f"{p}", f"user {uid} is not a member of this workspace")
             if rule.approval is not None:
                 for uid in rule.approval.approver_user_ids:
-                    if members[uid].role == "VIEWER":
+                    if member_of[uid].role == "VIEWER":
                         raise _refuse(f"{p}.approval.approver_user_ids", f"user {uid} is a VIEWER: viewers cannot "
                                                                          "vote from a device")
     return parsed_rules

@@ -42,7 +42,7 @@ from domain.errors import Conflict, NotFound
 from models.cosigner import CosignerPart
 from models.keys import DkgPackage, DkgResult, KeySet, SignerDkgState, SignerKeyShare
 from models.vaults import Vault
-from threshold import frost
+from threshold import frost, protocol
 from threshold.cosigner_part import parse_config
 from threshold.pedersen import DkgCheatingParticipant
 from threshold.scheme import (
@@ -168,7 +168,7 @@ async def group_public_key(*, vault_id: uuid.UUID, workspace_id: uuid.UUID | Non
     return bytes(key_set.group_public_key)  # type: ignore[arg-type]
 
 
-def public_key_package(key_set: KeySet) -> frost.PublicKeyPackage:
+def public_key_package(key_set: KeySet) -> protocol.PublicKeyPackage:
     """The ready key set's public package (group key, every verifying share, threshold)."""
     if key_set.status != "ready" or key_set.group_public_key is None or not key_set.verifying_shares:
         raise KeySetNotReady("the key set is not ready", details={"status": key_set.status})
@@ -220,7 +220,7 @@ async def round1_commitments(key_set: KeySet) -> dict[int, tuple[bytes, ...]]:
     return {row.sender: round1_package.from_dict(row.payload["package"]).commitments for row in rows}
 
 
-async def expected_public_key_package(key_set: KeySet) -> frost.PublicKeyPackage:
+async def expected_public_key_package(key_set: KeySet) -> protocol.PublicKeyPackage:
     """The public package every honest participant must derive, from the round-1 broadcasts."""
     return suite(key_set).dkg.public_key_package_from_commitments(await round1_commitments(key_set),
                                                                   key_set.min_signers)
@@ -237,7 +237,7 @@ async def collect_round1(*, key_set_id: uuid.UUID | str) -> bool:
     if key_set is None or key_set.status != "round1":
         return False
     senders = set(await DkgPackage.filter(key_set_id=key_set.id, round=1).values_list("sender", flat=True))
-    if senders != set(all_participants(key_set)):
+    if senders != set(all_participants(key_set)):  # type: ignore[comparison-overlap]  # flat values_list
         return False
     try:
         # Public sanity check of the broadcast: a joint key equal to the identity is unusable.
@@ -321,13 +321,13 @@ async def waiting_for(key_set: KeySet) -> list[int]:
     ids = all_participants(key_set)
     if key_set.status == "round1":
         sent = set(await DkgPackage.filter(key_set_id=key_set.id, round=1).values_list("sender", flat=True))
-        return [p for p in ids if p not in sent]
+        return [p for p in ids if p not in sent]  # type: ignore[comparison-overlap]  # flat values_list
     if key_set.status == "round2":
         pairs = set(await DkgPackage.filter(key_set_id=key_set.id, round=2).values_list("sender", "recipient"))
         return [s for s in ids if any((s, r) not in pairs for r in ids if r != s)]
     if key_set.status == "finalize":
         reported = set(await DkgResult.filter(key_set_id=key_set.id).values_list("participant", flat=True))
-        missing = [p for p in SERVICE_PARTICIPANTS if p not in reported]
+        missing = [p for p in SERVICE_PARTICIPANTS if p not in reported]  # type: ignore[comparison-overlap]  # flat values_list
         part = await CosignerPart.get_or_none(key_set_id=key_set.id)
         if part is None or part.status != "committed":
             missing.append(COSIGNER_PARTICIPANT)

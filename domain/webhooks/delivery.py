@@ -206,8 +206,8 @@ async def record_attempt(*, job: DeliveryJob, outcome: AttemptOutcome) -> Record
         return Recorded(status=delivery.status)
     delivery.last_attempt_at = outcome.started_at
     delivery.last_response_status = outcome.response_status
-    delivery.last_response_body = outcome.response_body
-    delivery.last_error = outcome.error
+    delivery.last_response_body = outcome.response_body  # type: ignore[assignment]  # nullable TextField
+    delivery.last_error = outcome.error  # type: ignore[assignment]  # nullable TextField
     delivery.lease_expires_at = None
     if outcome.succeeded:
         _finish(delivery, status=SUCCEEDED, now=now)

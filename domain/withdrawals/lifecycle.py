@@ -157,7 +157,7 @@ async def expire(*, transaction_id: uuid.UUID) -> bool:
 
 
 async def due_for_expiry(*, limit: int = 500) -> list[uuid.UUID]:
-    return list(await Transaction.filter(direction="withdrawal", status__in=list(statuses.BEFORE_SIGNING),
+    return list(await Transaction.filter(direction="withdrawal", status__in=list(statuses.BEFORE_SIGNING),  # type: ignore[arg-type]  # flat values_list
                                          expires_at__lte=clock.now()).order_by("expires_at").limit(limit)
                 .values_list("id", flat=True))
 

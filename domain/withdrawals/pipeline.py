@@ -501,5 +501,5 @@ async def track(*, transaction_id: uuid.UUID | str) -> None:
 
 async def broadcast_withdrawals(*, limit: int = 1000) -> list[uuid.UUID]:
     """Ids of withdrawals the tracker follows (broadcast, oldest first)."""
-    return list(await Transaction.filter(direction="withdrawal", status=statuses.BROADCAST).order_by(
+    return list(await Transaction.filter(direction="withdrawal", status=statuses.BROADCAST).order_by(  # type: ignore[arg-type]  # flat values_list
         "broadcast_at").limit(limit).values_list("id", flat=True))
