@@ -124,7 +124,7 @@ class TimestampedModel(Model):
     class Meta:
         abstract = True
 
-    async def save(self, *args, **kwargs) -> None:
+    async def save(self, *args: Any, **kwargs: Any) -> None:
         # Stamp updated_at from the injectable clock rather than tortoise's auto_now.
         if self._saved_in_db:
             self.updated_at = clock.now()

@@ -35,6 +35,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from tortoise.queryset import QuerySet
 from tortoise.transactions import in_transaction
 
 from core import clock
@@ -142,7 +143,7 @@ async def get_card(*, principal: Principal, workspace_id: uuid.UUID, request_id:
 # --- lists ----------------------------------------------------------------------------------------
 
 
-async def _query(*, principal: Principal, workspace_ids: list[uuid.UUID], scope: str):
+async def _query(*, principal: Principal, workspace_ids: list[uuid.UUID], scope: str) -> QuerySet[ChangeRequest]:
     me = principal.user.id
     query = ChangeRequest.filter(workspace_id__in=workspace_ids)
     if scope == PENDING_MY_VOTE:
