@@ -399,12 +399,12 @@ def endpoint(
             return _serialize(result, answers, operation=handler.__name__)
 
         signature = inspect.signature(handler)
-        run.__signature__ = signature  # type: ignore[attr-defined]
+        run.__signature__ = signature  # type: ignore[attr-defined]  # an attribute of the wrapper
         path_parameters = [name for name in signature.parameters if name not in ("request", "body", "query")]
         # A path parameter of the wrong type (a malformed id) matches no route: 404 NOT_FOUND.
         errors_here = _merge(declared, {404: ["NOT_FOUND"]}) if path_parameters else declared
         contract = Contract(operation_id=handler.__name__, responses=answers, errors=errors_here)
-        run.__contract__ = contract  # type: ignore[attr-defined]
+        run.__contract__ = contract  # type: ignore[attr-defined]  # an attribute of the wrapper
         _document(run, contract, summary=summary, description=description, body=body, body_required=body_required,
                   query=query, auth=auth,
                   workspace=workspace, headers=headers, tag=tag)

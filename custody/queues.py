@@ -82,7 +82,7 @@ async def outbox_state(connection: asyncpg.Connection, settings: Settings) -> di
 async def queue_report(settings: Settings, *, namespace: str = NAMESPACE,
                        queues: Iterable[str] | None = None) -> dict[str, Any]:
     """The whole picture, as ``custody queues --json`` prints it."""
-    client = redis.Redis.from_url(settings.redis_url)  # type: ignore[arg-type]
+    client = redis.Redis.from_url(settings.redis_url)  # type: ignore[arg-type]  # always set in a process
     try:
         depths = queue_depths(client, queues or QUEUES, namespace)
     finally:
@@ -157,10 +157,10 @@ def requeue_dead(broker: dramatiq.Broker, selection: Selection) -> int:
     """Move the selected dead letters back to their queue (fresh retries); returns how many."""
     if selection.kind != "dead":
         raise ValueError("only dead letters are requeued")
-    client: redis.Redis = broker.client  # type: ignore[attr-defined]
-    base = f"{broker.namespace}:{selection.queue}"  # type: ignore[attr-defined]
+    client: redis.Redis = broker.client  # type: ignore[attr-defined]  # a RedisBroker
+    base = f"{broker.namespace}:{selection.queue}"  # type: ignore[attr-defined]  # a RedisBroker
     moved = 0
-    for message_id, body in select_messages(client, selection, broker.namespace):  # type: ignore[attr-defined]
+    for message_id, body in select_messages(client, selection, broker.namespace):  # type: ignore[attr-defined]  # a RedisBroker
         # Removed first: a second requeue running at once cannot send it twice.
         if not client.zrem(f"{base}.XQ", message_id):
             continue

@@ -68,7 +68,7 @@ class MoneyField(_SqlDecimal):
     #: Convert what asyncpg reads too (it gives a Decimal): a loaded row holds an int.
     skip_to_python_if_native = False
 
-    def to_python_value(self, value: Any) -> int | None:  # type: ignore[override]
+    def to_python_value(self, value: Any) -> int | None:  # type: ignore[override]  # an int, not a Decimal
         return None if value is None else exact_integer(value)
 
     def to_db_value(self, value: Any, instance: Any) -> Decimal | None:

@@ -201,7 +201,7 @@ class _SessionState:
     @staticmethod
     def _session_fields(data: Mapping[str, Any]) -> tuple[int, int, int, bytes]:
         ints = (_int_field(_get(data, name), name) for name in ("identifier", "min_signers", "max_signers"))
-        return (*ints, _unhex(_get(data, "context"), "context"))  # type: ignore[return-value]
+        return (*ints, _unhex(_get(data, "context"), "context"))  # type: ignore[return-value]  # the fields as parsed
 
 
 # --------------------------------------------------------------------------

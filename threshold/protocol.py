@@ -178,7 +178,7 @@ class BoundClass(Generic[_T]):
     def __get__(self, engine: object | None, owner: type) -> type[_T]:
         if engine is None:
             return self.generic
-        bound = self.generic.bound_to(engine.group)  # type: ignore[attr-defined]
+        bound = self.generic.bound_to(engine.group)  # type: ignore[attr-defined]  # a GroupBound class
         engine.__dict__[self.name] = bound  # later lookups find the instance attribute first
         return bound
 

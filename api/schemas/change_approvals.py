@@ -19,7 +19,7 @@ Mode = Literal[registry.OWNER_ONLY, registry.ADMIN_QUORUM, registry.SPECIFIC_GRO
 Status = Literal[tuple(registry.REQUEST_STATUSES)]
 
 
-class ChangeApprovalListQuery(page_query(default=50, maximum=200, name="_ChangeApprovalPage")):  # type: ignore[misc]
+class ChangeApprovalListQuery(page_query(default=50, maximum=200, name="_ChangeApprovalPage")):  # type: ignore[misc]  # a page_query class
     scope: Scope = Field(registry.PENDING_MY_VOTE, description="PENDING_MY_VOTE (default), INITIATED_BY_ME or ALL "
                                                               "(VIEW_CHANGE_APPROVALS; not from a device).")
 

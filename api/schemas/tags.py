@@ -72,7 +72,7 @@ class VaultTagsChange(RequestBody):
                                     detach=tuple(self.tag_ids_to_detach))
 
 
-class TagListQuery(page_query(default=100, maximum=1000, name="TagPageQuery")):  # type: ignore[misc]
+class TagListQuery(page_query(default=100, maximum=1000, name="TagPageQuery")):  # type: ignore[misc]  # a page_query class
     is_protected: bool | None = Field(None, description="Only protected (true) or only normal (false) tags.")
     label: LabelPrefix | None = Field(
         None, description="Only tags whose label starts with this, ignoring case.")

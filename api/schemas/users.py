@@ -24,7 +24,7 @@ _GRANT_RULE = ("A role whose permissions are a subset of the caller's; never OWN
 MemberListQuery = page_query(default=100, maximum=1000, name="MemberListQuery")
 
 
-class InvitationListQuery(page_query(default=100, maximum=1000, name="_InvitationPage")):  # type: ignore[misc]
+class InvitationListQuery(page_query(default=100, maximum=1000, name="_InvitationPage")):  # type: ignore[misc]  # a page_query class
     status: InvitationStatus | None = Field(None, description="Only invitations in this status.")
 
 

@@ -76,7 +76,7 @@ class VaultList(Resource):
     total: int
 
 
-class VaultListQuery(page_query(default=100, maximum=1000, name="VaultPageQuery")):  # type: ignore[misc]
+class VaultListQuery(page_query(default=100, maximum=1000, name="VaultPageQuery")):  # type: ignore[misc]  # a page_query class
     tag_ids: list[uuid.UUID] | None = Field(
         None, max_length=tags.TAG_IDS_PER_VAULT_FILTER,
         description=f"Only vaults carrying these tags (repeat the parameter; up to {tags.TAG_IDS_PER_VAULT_FILTER}).")

@@ -74,7 +74,7 @@ class Asset(Resource):
             balances=Balances.of(parts, currency.decimals), converted_balances=converted_balances,
             balance=format_amount(parts.total, currency.decimals), balance_atomic=str(parts.total),
             converted_balance=None if converted_balances is None else ConvertedBalance(
-                formatted_value=format_fiat(converted.total), relevant_on=converted_balances.relevant_on,  # type: ignore[union-attr]
+                formatted_value=format_fiat(converted.total), relevant_on=converted_balances.relevant_on,  # type: ignore[union-attr]  # converted when the balances are
                 symbol=converted_balances.symbol),
         )
 

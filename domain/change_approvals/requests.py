@@ -364,7 +364,7 @@ async def initiator_principal(request: ChangeRequest) -> Principal | None:
     if member is None:
         return None
     access = Access(workspace_id=member.workspace_id, role=member.role, role_status=member.role_status)
-    return Principal(user=user, token=None, device=None, accesses={access.workspace_id: access})  # type: ignore[arg-type]
+    return Principal(user=user, token=None, device=None, accesses={access.workspace_id: access})  # type: ignore[arg-type]  # a principal without a token
 
 
 async def apply_request(*, request_id: uuid.UUID | str) -> str | None:

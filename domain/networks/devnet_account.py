@@ -80,7 +80,7 @@ class DevnetAccountAdapter:
     def _asset_of(self, currency: Currency) -> str:
         if currency.network.id != self.network.id:
             raise TransferRejected(f"{currency.id} is not a currency of {self.network.id}", code="WRONG_NETWORK")
-        return NATIVE if currency.is_native else currency.contract  # type: ignore[return-value]
+        return NATIVE if currency.is_native else currency.contract  # type: ignore[return-value]  # a token has a contract
 
     def gas_for(self, asset: str) -> int:
         return self.native_transfer_gas if asset == NATIVE else self.token_transfer_gas
@@ -174,7 +174,7 @@ class DevnetAccountAdapter:
             raise malformed(f"chain_id must be {self.chain_id}")
         for name in ("from", "to"):
             try:
-                if self.normalize_address(body.get(name)) != body.get(name):  # type: ignore[arg-type]
+                if self.normalize_address(body.get(name)) != body.get(name):  # type: ignore[arg-type]  # checked above
                     raise malformed(f"{name} must be a lowercase account address")
             except addresses.InvalidAddress:
                 raise malformed(f"{name} is not an account address") from None
@@ -195,8 +195,8 @@ class DevnetAccountAdapter:
         if nonce != expected:
             raise TransferRejected(f"nonce must be {expected}", code="NONCE_MISMATCH",
                                    details={"expected_nonce": expected, "nonce": nonce})
-        if gas_limit < self.gas_for(asset):  # type: ignore[arg-type]
-            raise TransferRejected(f"gas_limit must be at least {self.gas_for(asset)}", code="GAS_LIMIT_TOO_LOW")  # type: ignore[arg-type]
+        if gas_limit < self.gas_for(asset):  # type: ignore[arg-type]  # checked above
+            raise TransferRejected(f"gas_limit must be at least {self.gas_for(asset)}", code="GAS_LIMIT_TOO_LOW")  # type: ignore[arg-type]  # checked above
         if gas_price < self.gas_price:
             raise TransferRejected(f"gas_price must be at least {self.gas_price}", code="GAS_PRICE_TOO_LOW")
         max_fee = gas_limit * gas_price
@@ -210,7 +210,7 @@ class DevnetAccountAdapter:
             if max_fee > native_available:
                 raise InsufficientGas("a token transfer needs native coin for gas",
                                       details={"available_gas": str(native_available), "needed": str(max_fee)})
-            token_available = await self._balance(sender, asset) - pending_tokens.get(asset, 0)  # type: ignore[arg-type]
+            token_available = await self._balance(sender, asset) - pending_tokens.get(asset, 0)  # type: ignore[arg-type]  # checked above
             if amount > token_available:
                 raise InsufficientFunds("the sender does not hold enough of the token",
                                         details={"available": str(token_available), "needed": str(amount)})

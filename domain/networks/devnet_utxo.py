@@ -167,7 +167,7 @@ class DevnetUtxoAdapter:
             raise malformed(f"type must be utxo-transfer on {self.network.id}")
         sender = body.get("from")
         try:
-            if self.normalize_address(sender) != sender:  # type: ignore[arg-type]
+            if self.normalize_address(sender) != sender:  # type: ignore[arg-type]  # checked above
                 raise malformed("from must be a lowercase address")
         except addresses.InvalidAddress:
             raise malformed("from is not an address of this network") from None
@@ -189,7 +189,7 @@ class DevnetUtxoAdapter:
             if not isinstance(item, dict):
                 raise malformed("each output names address and amount")
             try:
-                address = self.normalize_address(item.get("address"))  # type: ignore[arg-type]
+                address = self.normalize_address(item.get("address"))  # type: ignore[arg-type]  # checked above
             except addresses.InvalidAddress:
                 raise malformed("an output address is not an address of this network") from None
             value = amount_field(item, "amount", minimum=1)

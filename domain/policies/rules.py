@@ -228,7 +228,7 @@ def _uuid_list(value: Any, path: str) -> tuple[str, ...]:
             raise _bad(f"{path}[{i}]", "must be a UUID")
     if len(set(out)) != len(out):
         raise _bad(path, "names an id twice")
-    return tuple(out)  # type: ignore[arg-type]
+    return tuple(out)  # type: ignore[arg-type]  # None raised above
 
 
 def _str_list(value: Any, path: str, *, max_len: int = 100) -> tuple[str, ...]:

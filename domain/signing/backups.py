@@ -228,7 +228,7 @@ async def _groups(backup: Backup) -> list[dict[str, Any]]:
     groups = []
     for key_set_id in backup.key_set_ids:
         key_set = key_sets[key_set_id]
-        groups.append({"master_xpub": keys.master_xpub(bytes(key_set.group_public_key)),  # type: ignore[arg-type]
+        groups.append({"master_xpub": keys.master_xpub(bytes(key_set.group_public_key)),  # type: ignore[arg-type]  # set once ready
                        "schema": key_set.scheme, "key_set_id": key_set_id,
                        "vault_id": str(key_set.vault_id)})
     return groups
@@ -352,7 +352,7 @@ async def assemble(*, backup_id: uuid.UUID | str) -> bool:
             "scheme": key_set.scheme,
             "min_signers": key_set.min_signers,
             "max_signers": key_set.max_signers,
-            "master_xpub": keys.master_xpub(bytes(key_set.group_public_key)),  # type: ignore[arg-type]
+            "master_xpub": keys.master_xpub(bytes(key_set.group_public_key)),  # type: ignore[arg-type]  # set once ready
             "verifying_shares": dict(key_set.verifying_shares or {}),
             "shares": shares[key_set_id],
             "cosigner_part": {"part_id": str(part.id), "config": part.config} if part else None,

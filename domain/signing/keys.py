@@ -165,7 +165,7 @@ async def group_public_key(*, vault_id: uuid.UUID, workspace_id: uuid.UUID | Non
     key_set = await get_key_set(vault_id=vault_id, workspace_id=workspace_id, scheme=scheme)
     if key_set.status != "ready":
         raise KeySetNotReady("the vault's key is not ready", details={"status": key_set.status, "scheme": scheme})
-    return bytes(key_set.group_public_key)  # type: ignore[arg-type]
+    return bytes(key_set.group_public_key)  # type: ignore[arg-type]  # set once ready
 
 
 def public_key_package(key_set: KeySet) -> protocol.PublicKeyPackage:

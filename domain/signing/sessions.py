@@ -226,7 +226,7 @@ async def wait_for_signature(
     while True:
         session = await get_session(workspace_id=workspace_id, session_id=session_id)
         if session.status == "completed":
-            return bytes(session.signature)  # type: ignore[arg-type]
+            return bytes(session.signature)  # type: ignore[arg-type]  # set once signed
         if session.status == "failed":
             raise SigningFailed(f"signing failed: {session.failure_reason}",
                                 details={"participant": session.failed_participant,

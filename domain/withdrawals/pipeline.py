@@ -363,7 +363,7 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0) -
     failed = next((s for s in found if s.status == "failed"), None)
     session = failed or found[0]
     if failed is None and all(s.status == "completed" for s in found):
-        signatures = [bytes(s.signature) for s in found]  # type: ignore[arg-type]
+        signatures = [bytes(s.signature) for s in found]  # type: ignore[arg-type]  # set once signed
         parties = await ledger.load(tx, lock=False)
         address = await WalletAddress.get(id=parties.source.address_id)
         for s, signature in zip(found, signatures):
