@@ -9,6 +9,7 @@ runs in its own unit of work, so one failure does not hold up the others.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Awaitable, Callable
 
 from core.jobs import actor, command_actor
@@ -42,8 +43,8 @@ async def retry() -> None:
     """Held-back refuels due again; in-flight refuels whose withdrawal is final; withdrawals
     waiting for gas (resumed when the gas is there, else their address checked again)."""
     for refuel in await refuels.due_held_back():
-        await _each(f"held-back refuel {refuel.id}", lambda r=refuel: refuels.retry_held_back(refuel_id=r.id))
+        await _each(f"held-back refuel {refuel.id}", partial(refuels.retry_held_back, refuel_id=refuel.id))
     for refuel_id in await refuels.in_flight():
-        await _each(f"refuel {refuel_id}", lambda r=refuel_id: refuels.close_refuel(refuel_id=r))
+        await _each(f"refuel {refuel_id}", partial(refuels.close_refuel, refuel_id=refuel_id))
     for transaction_id in await refuels.waiting_for_gas():
-        await _each(f"withdrawal {transaction_id}", lambda t=transaction_id: refuels.attend_waiting(transaction_id=t))
+        await _each(f"withdrawal {transaction_id}", partial(refuels.attend_waiting, transaction_id=transaction_id))

@@ -45,7 +45,7 @@ def endpoint_slots(broker: dramatiq.Broker | None = None) -> ConcurrencySlots:
     slots = _slots.get((id(broker), id(settings)))
     if slots is None:
         slots = _slots[(id(broker), id(settings))] = ConcurrencySlots(
-            broker.client, prefix=f"{broker.namespace}:webhook-slots:",  # type: ignore[attr-defined]
+            broker.client, prefix=f"{broker.namespace}:webhook-slots:",  # type: ignore[attr-defined]  # a RedisBroker
             limit=settings.webhook_concurrency_per_endpoint,
             ttl_ms=int((settings.webhook_timeout_seconds + LEASE_MARGIN.total_seconds()) * 1000))
     return slots

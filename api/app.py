@@ -81,7 +81,7 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
     docs.install(app)
     errors.install(app)
 
-    @app.on_request(priority=100)
+    @app.on_request(priority=100)  # type: ignore[call-arg]  # sanic's types
     async def assign_request_id(request: Request) -> None:
         incoming = request.headers.get("x-request-id", "")
         request.ctx.request_id = incoming if _REQUEST_ID.match(incoming) else str(uuid.uuid4())
@@ -89,7 +89,7 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
         request.ctx.started = time.perf_counter()
         metrics.http_in_progress.inc()
 
-    @app.on_request(priority=90)
+    @app.on_request(priority=90)  # type: ignore[call-arg]  # sanic's types
     async def refuse_large_bodies(request: Request) -> None:
         # Sanic's own server stops reading at REQUEST_MAX_SIZE; behind an ASGI server it does not,
         # so the limit is enforced here too: by the declared length, then by what arrived.

@@ -41,7 +41,7 @@ def _converted_or_zero(totals: list[CurrencyTotal]) -> ConvertedBalances:
         return ConvertedBalances.of(converted)
     zero = prices.format_fiat(Decimal(0))
     return ConvertedBalances(available=zero, frozen=zero, held=zero, total=zero,
-                             relevant_on=rfc3339(clock.now()),  # type: ignore[arg-type]
+                             relevant_on=rfc3339(clock.now()),
                              symbol=prices.price_source().fiat_symbol)
 
 

@@ -70,7 +70,7 @@ async def _list(request: Request, tenant_uuid: uuid.UUID | None, query: ChangeAp
     return ChangeApprovalList(
         items=[ChangeApprovalListItem(request_uuid=r.id, tenant_uuid=ws.id, tenant_name=ws.name, action=r.action,
                                       action_display_name=names[r.action], operation=r.operation, status=r.status,
-                                      initiated_by_me=r.initiator_id == caller.user.id,  # type: ignore[attr-defined]
+                                      initiated_by_me=r.initiator_id == caller.user.id,
                                       created_at=r.created_at, expires_at=r.expires_at) for r, ws in rows],
         total=total, limit=query.limit, offset=query.offset)
 

@@ -31,7 +31,7 @@ _PLATFORM_ADMIN = {403: ["PERMISSION_DENIED"]}
           query=CompanyListQuery, responses={200: CompanyList})
 async def list_companies(request: Request, query: CompanyListQuery) -> CompanyList:
     caller = await principal(request)
-    page = await companies.list_companies(principal=caller, limit=query.limit, offset=query.offset)
+    page = await companies.list_companies(principal=caller, limit=query.limit, offset=query.offset)  # type: ignore[attr-defined]  # a page_query class
     return CompanyList(companies=[Company.of(c) for c in page.companies], offset=page.offset, total=page.total)
 
 

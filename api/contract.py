@@ -346,7 +346,7 @@ def _query_parameters(model: type[BaseModel]) -> list[Parameter]:
     for name, prop in schema.get("properties", {}).items():
         prop = to_openapi30(prop)
         description = prop.pop("description", None)
-        extra = {"explode": True, "style": "form"} if prop.get("type") == "array" else {}
+        extra: dict[str, Any] = {"explode": True, "style": "form"} if prop.get("type") == "array" else {}
         parameters.append(Parameter(name, prop, "query", required=name in required, description=description,
                                     **extra))
     return parameters
@@ -376,7 +376,7 @@ def endpoint(
     ``workspace`` marks wallet-side operations that take ``X-Workspace-Id``; ``headers`` adds
     other request headers as ``(name, schema, description)``.
     """
-    auth_errors = {True: AUTH_ERRORS, "token": {401: ["UNAUTHENTICATED"]}}.get(auth, {})  # type: ignore[call-overload]
+    auth_errors = {True: AUTH_ERRORS, "token": {401: ["UNAUTHENTICATED"]}}.get(auth, {})
     declared = _merge(REQUEST_ERRORS, auth_errors, WORKSPACE_ERRORS if workspace else {},
                       BODY_ERRORS if body is not None else {}, QUERY_ERRORS if query is not None else {},
                       errors or {})
@@ -385,8 +385,8 @@ def endpoint(
         body_required = body is not None and any(info.is_required() for info in body.model_fields.values())
 
     def decorate(handler: Handler) -> Handler:
-        validated = validate(json=_BodyValidator(body) if body is not None else None,
-                             query=_QueryValidator(query) if query is not None else None)(handler)
+        validated = validate(json=_BodyValidator(body) if body is not None else None,  # type: ignore[arg-type]  # sanic-ext's types
+                             query=_QueryValidator(query) if query is not None else None)(handler)  # type: ignore[arg-type]  # sanic-ext's types
         answers = dict(responses)
 
         @functools.wraps(handler)
@@ -399,12 +399,12 @@ def endpoint(
             return _serialize(result, answers, operation=handler.__name__)
 
         signature = inspect.signature(handler)
-        run.__signature__ = signature  # type: ignore[attr-defined]
+        run.__signature__ = signature  # type: ignore[attr-defined]  # an attribute of the wrapper
         path_parameters = [name for name in signature.parameters if name not in ("request", "body", "query")]
         # A path parameter of the wrong type (a malformed id) matches no route: 404 NOT_FOUND.
         errors_here = _merge(declared, {404: ["NOT_FOUND"]}) if path_parameters else declared
         contract = Contract(operation_id=handler.__name__, responses=answers, errors=errors_here)
-        run.__contract__ = contract  # type: ignore[attr-defined]
+        run.__contract__ = contract  # type: ignore[attr-defined]  # an attribute of the wrapper
         _document(run, contract, summary=summary, description=description, body=body, body_required=body_required,
                   query=query, auth=auth,
                   workspace=workspace, headers=headers, tag=tag)
@@ -452,11 +452,11 @@ def _document(run: Handler, contract: Contract, *, summary: str, description: st
         operation.parameters.extend(_query_parameters(query))
     if workspace:
         operation.parameters.append(Parameter(
-            "X-Workspace-Id", {"type": "string", "format": "uuid", "pattern": WORKSPACE_ID_PATTERN}, "header",
+            "X-Workspace-Id", {"type": "string", "format": "uuid", "pattern": WORKSPACE_ID_PATTERN}, "header",  # type: ignore[arg-type]  # sanic-ext's types
             required=False, description="The workspace of the call, a UUID in its canonical 36-character form; "
                                         "optional when the caller has exactly one."))
     for name, schema, text in headers:
-        operation.parameters.append(Parameter(name, schema, "header", required=False, description=text))
+        operation.parameters.append(Parameter(name, schema, "header", required=False, description=text))  # type: ignore[arg-type]  # sanic-ext's types
     for status, answer in contract.responses.items():
         label = STATUS_TEXT.get(status, "OK")
         if answer is None:
@@ -491,7 +491,7 @@ def websocket(*, summary: str, description: str, query: Sequence[tuple[str, dict
             operation.tag(tag)
         operation.secured("BearerAuth")
         for name, schema, text in query:
-            operation.parameters.append(Parameter(name, schema, "query", required=False, description=text))
+            operation.parameters.append(Parameter(name, schema, "query", required=False, description=text))  # type: ignore[arg-type]  # sanic-ext's types
         operation.responses[101] = Response(None, description="Switching Protocols: the WebSocket is open")
         operation.responses["default"] = Response(None, description="Anything but a WebSocket upgrade is refused")
         return handler

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import Awaitable, Callable
 
 import dramatiq
 from dramatiq.brokers.redis import RedisBroker
@@ -39,7 +40,7 @@ async def health(request: Request) -> Health:
     return Health(status="ok")
 
 
-async def _check(name: str, probe) -> Check:  # type: ignore[no-untyped-def]
+async def _check(name: str, probe: Callable[[], Awaitable[str | None]]) -> Check:
     try:
         detail = await asyncio.wait_for(probe(), timeout=2.0)
     except Exception as exc:  # noqa: BLE001 - any failure means not ready

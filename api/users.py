@@ -42,9 +42,9 @@ _MEMBER = {404: ["USER_NOT_FOUND"]}
           query=MemberListQuery, responses={200: UserList}, workspace=True)
 async def list_users(request: Request, query: MemberListQuery) -> UserList:
     caller, ws = await workspace(request)
-    members, total = await users.list_members(principal=caller, workspace_id=ws.id, limit=query.limit,
-                                              offset=query.offset)
-    return UserList(users=[WorkspaceUser.of(m) for m in members], total=total, limit=query.limit, offset=query.offset)
+    members, total = await users.list_members(principal=caller, workspace_id=ws.id, limit=query.limit,  # type: ignore[attr-defined]  # a page_query class
+                                              offset=query.offset)  # type: ignore[attr-defined]  # a page_query class
+    return UserList(users=[WorkspaceUser.of(m) for m in members], total=total, limit=query.limit, offset=query.offset)  # type: ignore[attr-defined]  # a page_query class
 
 
 @bp.post("")

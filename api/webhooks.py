@@ -55,8 +55,8 @@ async def create_webhook(request: Request, body: WebhookCreate) -> WebhookWithSe
           responses={200: WebhookList}, workspace=True)
 async def list_webhooks(request: Request, query: WebhookListQuery) -> WebhookList:
     caller, ws = await workspace(request)
-    page = await management.list_webhooks(principal=caller, workspace_id=ws.id, limit=query.limit,
-                                          offset=query.offset)
+    page = await management.list_webhooks(principal=caller, workspace_id=ws.id, limit=query.limit,  # type: ignore[attr-defined]  # a page_query class
+                                          offset=query.offset)  # type: ignore[attr-defined]  # a page_query class
     return WebhookList.of(page)
 
 

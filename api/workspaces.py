@@ -28,9 +28,9 @@ bp = Blueprint("workspaces", url_prefix="/api/v1")
           query=WorkspaceListQuery, responses={200: WorkspaceList})
 async def list_workspaces(request: Request, query: WorkspaceListQuery) -> WorkspaceList:
     caller = await principal(request)
-    items, total = await workspaces.list_workspaces(principal=caller, limit=query.limit, offset=query.offset)
+    items, total = await workspaces.list_workspaces(principal=caller, limit=query.limit, offset=query.offset)  # type: ignore[attr-defined]  # a page_query class
     return WorkspaceList(workspaces=[WorkspaceWithRole(**Workspace.fields_of(w), role=caller.accesses[w.id].role)
-                                     for w in items], total=total, limit=query.limit, offset=query.offset)
+                                     for w in items], total=total, limit=query.limit, offset=query.offset)  # type: ignore[attr-defined]  # a page_query class
 
 
 @bp.get("/workspace")

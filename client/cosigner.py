@@ -53,7 +53,7 @@ from nacl.public import PrivateKey
 from nacl.signing import SigningKey
 
 from common.files import write_private_file
-from threshold import frost
+from threshold import frost, protocol
 from threshold.cosigner_part import (
     KdfParams,
     build_config,
@@ -207,7 +207,7 @@ class ShareStore:
         folder = self.path / kind
         return sorted(p.stem for p in folder.glob("*.bin")) if folder.exists() else []
 
-    def encrypt_key_package(self, key_package: frost.KeyPackage) -> dict[str, Any]:
+    def encrypt_key_package(self, key_package: protocol.KeyPackage) -> dict[str, Any]:
         """The key package encrypted under this store's passphrase key (for the part config)."""
         return encrypt_key_package(key_package, key=self._key, salt=self.salt, params=self.params)
 
@@ -275,7 +275,7 @@ class CoSigner:
         if status != 200:
             raise ApiError(status, body)
         self._token = body["access_token"]
-        return self._token  # type: ignore[return-value]
+        return self._token
 
     async def call(self, method: str, path: str, body: Any = None) -> Any:
         """An authenticated call; logs in again once if the token expired."""
@@ -456,7 +456,7 @@ class CoSigner:
 
     # --- signing ----------------------------------------------------------------------------
 
-    def key_package(self, key_set_id: str) -> frost.KeyPackage | None:
+    def key_package(self, key_set_id: str) -> protocol.KeyPackage | None:
         record = self.store.load("share", key_set_id)
         return _suite(record).KeyPackage.from_dict(record["key_package"]) if record else None
 
@@ -478,7 +478,7 @@ class CoSigner:
             else:
                 report.skipped += 1
 
-    async def _commit(self, view: dict[str, Any], key_package: frost.KeyPackage, message: bytes) -> None:
+    async def _commit(self, view: dict[str, Any], key_package: protocol.KeyPackage, message: bytes) -> None:
         session_id = view["id"]
         if self.store.exists("signed", session_id):
             raise CosignerError(f"session {session_id} was already signed; no new nonce")
@@ -492,7 +492,7 @@ class CoSigner:
         await self.call("POST", f"/api/v1/co-signer/signing-requests/{session_id}/commitment",
                         {"hiding": record["commitments"]["hiding"], "binding": record["commitments"]["binding"]})
 
-    async def _sign(self, view: dict[str, Any], key_package: frost.KeyPackage, message: bytes) -> bool:
+    async def _sign(self, view: dict[str, Any], key_package: protocol.KeyPackage, message: bytes) -> bool:
         session_id = view["id"]
         signed = self.store.load("signed", session_id)
         if signed is None:
@@ -592,8 +592,8 @@ def main(argv: list[str] | None = None) -> int:
         store = ShareStore(args.store, _passphrase(args.passphrase_file))
         if args.command == "list":
             for key_set_id in store.names("share"):
-                record = store.load("share", key_set_id) or {}
-                print(key_set_id, record.get("vault_id"), record.get("key_package", {}).get("group_public_key"))
+                entry = store.load("share", key_set_id) or {}
+                print(key_set_id, entry.get("vault_id"), entry.get("key_package", {}).get("group_public_key"))
             return 0
         record = store.load("share", args.key_set)
         if record is None:

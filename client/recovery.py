@@ -43,7 +43,7 @@ from nacl.public import PrivateKey, SealedBox
 from nacl.signing import VerifyKey
 
 from common.files import write_private_file
-from threshold import frost
+from threshold import frost, protocol
 from threshold.cosigner_part import (
     ConfigError,
     WrongPassphrase,
@@ -167,7 +167,7 @@ def sign_with_secret(secret: bytes, group_public_key: bytes, message: bytes) -> 
     return big_r + frost.scalar_add(r, frost.scalar_mul(challenge, secret))
 
 
-def _open_share(sealed_b64: str, box: SealedBox, what: str, scheme: str = SCHEME) -> frost.KeyPackage:
+def _open_share(sealed_b64: str, box: SealedBox, what: str, scheme: str = SCHEME) -> protocol.KeyPackage:
     try:
         plaintext = box.decrypt(base64.b64decode(sealed_b64, validate=True))
     except (CryptoError, binascii.Error, ValueError):
@@ -178,9 +178,9 @@ def _open_share(sealed_b64: str, box: SealedBox, what: str, scheme: str = SCHEME
         raise RecoveryError(f"{what}: not a valid key package ({exc})") from None
 
 
-def cosigner_shares_from_configs(configs: Iterable[str], passphrase: bytes) -> dict[str, frost.KeyPackage]:
+def cosigner_shares_from_configs(configs: Iterable[str], passphrase: bytes) -> dict[str, protocol.KeyPackage]:
     """Co-signer key packages by key set id, from part configs (exported or escrowed)."""
-    shares: dict[str, frost.KeyPackage] = {}
+    shares: dict[str, protocol.KeyPackage] = {}
     for config in configs:
         try:
             scheme = _config_scheme(config)
@@ -207,7 +207,7 @@ def _config_scheme(config: str) -> str:
 
 def recover(
     document: Mapping[str, Any], private_key: PrivateKey, *,
-    cosigner_shares: Mapping[str, frost.KeyPackage] | None = None,
+    cosigner_shares: Mapping[str, protocol.KeyPackage] | None = None,
 ) -> list[RecoveredKey]:
     """Rebuild every key of the backup ``document`` (the parsed backup file)."""
     if document.get("format") != FILE_FORMAT or document.get("version") != 1 or document.get("scheme") not in SUITES:
@@ -222,7 +222,7 @@ def recover(
         suite = suite_of(scheme)
         group_public_key = bytes.fromhex(entry["master_xpub"])
         verifying = {int(i): bytes.fromhex(v) for i, v in entry["verifying_shares"].items()}
-        shares: dict[int, frost.KeyPackage] = {}
+        shares: dict[int, protocol.KeyPackage] = {}
         for sealed in entry["shares"]:
             what = f"key set {key_set_id}, participant {sealed['participant']}"
             package = _open_share(sealed["sealed_key_package"], box, what, scheme)
@@ -282,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         document = json.loads(Path(args.backup).read_text())
         private_key = load_private_key(Path(args.private_key).read_bytes())
-        cosigner_shares: dict[str, frost.KeyPackage] = {}
+        cosigner_shares: dict[str, protocol.KeyPackage] = {}
         if args.cosigner_passphrase_file:
             passphrase = Path(args.cosigner_passphrase_file).read_text().rstrip("\n").encode()
             configs = [Path(p).read_text() for p in args.cosigner_share] or [

@@ -264,7 +264,7 @@ class _LoopRunner:
         self.loop = loop
 
     def run_coroutine(self, coro: Awaitable[R]) -> R:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()  # type: ignore[arg-type]
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()  # type: ignore[arg-type]  # dramatiq's types
 
 
 class SharedEventLoop(Middleware):
@@ -274,7 +274,7 @@ class SharedEventLoop(Middleware):
         self.loop = loop
 
     def before_worker_boot(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
-        set_event_loop_thread(_LoopRunner(self.loop))  # type: ignore[arg-type]
+        set_event_loop_thread(_LoopRunner(self.loop))  # type: ignore[arg-type]  # dramatiq's types
 
     def after_worker_shutdown(self, broker: dramatiq.Broker, worker: dramatiq.Worker) -> None:
         set_event_loop_thread(None)
@@ -317,7 +317,7 @@ def create_broker(
 
 def ping_redis(broker: dramatiq.Broker | None = None) -> None:
     """Raise unless the broker's Redis answers (readiness checks)."""
-    (broker or dramatiq.get_broker()).client.ping()  # type: ignore[attr-defined]
+    (broker or dramatiq.get_broker()).client.ping()  # type: ignore[attr-defined]  # a RedisBroker
 
 
 def install_broker(settings: Settings | None = None, **kwargs: Any) -> RedisBroker:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime, timedelta, timezone
-from typing import Protocol
+from typing import Protocol, overload
 
 
 class Clock(Protocol):
@@ -47,6 +47,14 @@ class FrozenClock:
     def set(self, moment: datetime) -> None:
         with self._lock:
             self._now = moment
+
+
+@overload
+def rfc3339(moment: datetime) -> str: ...
+@overload
+def rfc3339(moment: None) -> None: ...
+@overload
+def rfc3339(moment: datetime | None) -> str | None: ...
 
 
 def rfc3339(moment: datetime | None) -> str | None:

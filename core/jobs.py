@@ -108,7 +108,7 @@ async def execute_command(command_id: str, handler: Handler, *, max_retries: int
                 await handler(command=command, **command.payload)
                 command.status = "done"
                 command.finished_at = clock.now()
-                command.last_error = None
+                command.last_error = None  # type: ignore[assignment]  # nullable TextField
                 await command.save()
                 return True
         except Exception as exc:
@@ -190,7 +190,7 @@ def declare(broker: dramatiq.Broker) -> list[dramatiq.Actor]:
             **decl.options,
         }
         declared.append(
-            dramatiq.actor(_discarding_result(decl.fn), actor_name=decl.name, queue_name=decl.queue,
+            dramatiq.actor(_discarding_result(decl.fn), actor_name=decl.name, queue_name=decl.queue,  # type: ignore[call-overload]  # dramatiq's overloads
                            broker=broker, **options)
         )
     return declared

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from datetime import datetime, timedelta
 from typing import Any, Iterable
 
@@ -38,7 +38,7 @@ class Command(Model):
     #: The dramatiq actor ("domain.verb") that carries the command out.
     actor_name = fields.CharField(max_length=100, db_index=True)
     #: Keyword arguments of the actor's handler besides ``command_id``; JSON only.
-    payload = fields.JSONField(default=dict)
+    payload: fields.JSONField[dict[str, Any]] = fields.JSONField(default=dict)
     workspace_id = fields.UUIDField(null=True)
     #: pending -> running -> done | failed.
     status = fields.CharField(max_length=10, default="pending", db_index=True)
@@ -70,14 +70,14 @@ def wake_key(namespace: str, actor_name: str) -> str:
 
 def clear_wake(broker: dramatiq.Broker, actor_name: str) -> None:
     """Called by a batch actor as it starts: commands committed from now on send a new message."""
-    broker.client.delete(wake_key(broker.namespace, actor_name))  # type: ignore[attr-defined]
+    broker.client.delete(wake_key(broker.namespace, actor_name))  # type: ignore[attr-defined]  # a RedisBroker
 
 
 def _needs_wake(broker: dramatiq.Broker, actor_name: str) -> bool:
     client = getattr(broker, "client", None)
     if client is None:  # not a Redis broker (never in the service): always send
         return True
-    return bool(client.set(wake_key(broker.namespace, actor_name), b"1", nx=True, px=WAKE_TTL_MS))  # type: ignore[attr-defined]
+    return bool(client.set(wake_key(broker.namespace, actor_name), b"1", nx=True, px=WAKE_TTL_MS))  # type: ignore[attr-defined]  # a RedisBroker
 
 
 async def add_command(
@@ -107,19 +107,19 @@ async def add_command(
         run_at=run_at or clock.now(),
     )
     # Not a column: only the dispatch after this unit of work's commit reads it.
-    command.coalesce = coalesce  # type: ignore[attr-defined]
+    command.coalesce = coalesce
     pending.append(command)
     return command
 
 
-def begin_collecting() -> tuple[list[Command], object]:
+def begin_collecting() -> tuple[list[Command], Token[list[Command] | None]]:
     """Start collecting commands for a unit of work; returns the list and a reset token."""
     commands: list[Command] = []
     return commands, _pending_commands.set(commands)
 
 
-def stop_collecting(token: object) -> None:
-    _pending_commands.reset(token)  # type: ignore[arg-type]
+def stop_collecting(token: Token[list[Command] | None]) -> None:
+    _pending_commands.reset(token)
 
 
 def is_collecting() -> bool:

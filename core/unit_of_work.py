@@ -53,14 +53,14 @@ def clear_nudge(broker: dramatiq.Broker, actor_name: str, *args: Any) -> None:
     """Called by a nudged actor as it starts: commits from now on send a new nudge."""
     client = getattr(broker, "client", None)
     if client is not None:
-        client.delete(nudge_key(broker.namespace, actor_name, args))  # type: ignore[attr-defined]
+        client.delete(nudge_key(broker.namespace, actor_name, args))  # type: ignore[attr-defined]  # a RedisBroker
 
 
 def _send_nudges(broker: dramatiq.Broker, nudges: list[tuple[str, tuple[Any, ...]]]) -> None:
     client = getattr(broker, "client", None)
     for actor_name, args in nudges:
         try:
-            if client is not None and not client.set(nudge_key(broker.namespace, actor_name, args), b"1",  # type: ignore[attr-defined]
+            if client is not None and not client.set(nudge_key(broker.namespace, actor_name, args), b"1",  # type: ignore[attr-defined]  # a RedisBroker
                                                       nx=True, px=NUDGE_TTL_MS):
                 continue
             broker.enqueue(message(actor_name, *args))

@@ -77,7 +77,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         asyncio.run(migrate(settings))
     finally:
         if servers is not None:
-            servers.stop()  # type: ignore[attr-defined]
+            servers.stop()
     print("migrations applied")
     return 0
 
@@ -114,7 +114,7 @@ def cmd_audit_key(args: argparse.Namespace) -> int:
         print(json.dumps(asyncio.run(run()), indent=2))
     finally:
         if servers is not None:
-            servers.stop()  # type: ignore[attr-defined]
+            servers.stop()
     return 0
 
 
@@ -248,7 +248,7 @@ def cmd_bootstrap(args: argparse.Namespace) -> int:
         credentials, result = asyncio.run(run())
     finally:
         if servers is not None:
-            servers.stop()  # type: ignore[attr-defined]
+            servers.stop()
     # 0600 from the start, never through a symlink: the file holds a private key.
     write_private_file(out, json.dumps(credentials, indent=2))
     print(f"bootstrap: workspace {credentials['workspace_id']}, API user {credentials['client_id']}; "

@@ -114,9 +114,10 @@ def open_log(data_dir: Path) -> IO[str]:
 def metrics_targets(*, host: str, port: int, pools: dict[str, int]) -> list[dict[str, object]]:
     """Prometheus file_sd targets: the API and each pool's exposition server."""
     api_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
-    return [{"targets": [f"{api_host}:{port}"], "labels": {"process": "web"}},
-            *({"targets": [f"127.0.0.1:{pool_port}"], "labels": {"process": name}}
-              for name, pool_port in pools.items())]
+    targets: list[dict[str, object]] = [{"targets": [f"{api_host}:{port}"], "labels": {"process": "web"}}]
+    targets.extend({"targets": [f"127.0.0.1:{pool_port}"], "labels": {"process": name}}
+                   for name, pool_port in pools.items())
+    return targets
 
 
 def _ready(base_url: str) -> bool:

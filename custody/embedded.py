@@ -214,7 +214,7 @@ def with_embedded_servers(settings: Settings) -> tuple[Settings, EmbeddedServers
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     servers = ensure_servers(database_url=settings.database_url, redis_url=settings.redis_url,
                              data_dir=settings.data_dir)
-    os.environ["DATABASE_URL"] = servers.database_url  # type: ignore[assignment]
-    os.environ["REDIS_URL"] = servers.redis_url  # type: ignore[assignment]
+    os.environ["DATABASE_URL"] = servers.database_url  # type: ignore[assignment]  # set once started
+    os.environ["REDIS_URL"] = servers.redis_url  # type: ignore[assignment]  # set once started
     return configure(settings.with_overrides(database_url=servers.database_url, redis_url=servers.redis_url)), servers
 

@@ -53,7 +53,7 @@ async def _workspace_id(value: str | None) -> uuid.UUID:
     if len(found) != 1:
         raise OwnerCommandError("name the workspace with --workspace (the database holds "
                                 f"{'none' if not found else 'several'})")
-    return found[0]
+    return found[0]  # type: ignore[return-value]  # flat values_list
 
 
 def enrollment_document(*, base_url: str, workspace_id: uuid.UUID | str, owner_id: uuid.UUID | str,
@@ -70,7 +70,7 @@ async def enroll(*, workspace: str | None, base_url: str) -> dict[str, Any]:
     async with unit_of_work():
         invitation = await devices.start_owner_enrollment(workspace_id=workspace_id)
         owner = await WorkspaceMember.get(workspace_id=workspace_id, role=WorkspaceRole.OWNER)
-    return enrollment_document(base_url=base_url, workspace_id=workspace_id, owner_id=owner.user_id,  # type: ignore[attr-defined]
+    return enrollment_document(base_url=base_url, workspace_id=workspace_id, owner_id=owner.user_id,
                                invitation=invitation)
 
 
@@ -153,7 +153,7 @@ def cmd_owner(args: argparse.Namespace) -> int:
         return 2
     finally:
         if servers is not None:
-            servers.stop()  # type: ignore[attr-defined]
+            servers.stop()
     if args.out and args.owner_command == "enroll":
         write_private_file(Path(args.out), json.dumps(result, indent=2))
     if args.json:

@@ -82,7 +82,7 @@ async def outbox_state(connection: asyncpg.Connection, settings: Settings) -> di
 async def queue_report(settings: Settings, *, namespace: str = NAMESPACE,
                        queues: Iterable[str] | None = None) -> dict[str, Any]:
     """The whole picture, as ``custody queues --json`` prints it."""
-    client = redis.Redis.from_url(settings.redis_url)  # type: ignore[arg-type]
+    client = redis.Redis.from_url(settings.redis_url)  # type: ignore[arg-type]  # always set in a process
     try:
         depths = queue_depths(client, queues or QUEUES, namespace)
     finally:
@@ -150,17 +150,17 @@ def select_messages(client: redis.Redis, selection: Selection, namespace: str = 
     else:
         raise ValueError(f"kind must be dead or ready, not {selection.kind!r}")
     now_ms = time.time() * 1000
-    return [(key.decode(), body) for key, body in bodies.items() if _matches(body, selection, now_ms)]
+    return [(key.decode(), body) for key, body in bodies.items() if _matches(body, selection, now_ms)]  # type: ignore[arg-type, misc, union-attr]  # redis replies bytes here
 
 
 def requeue_dead(broker: dramatiq.Broker, selection: Selection) -> int:
     """Move the selected dead letters back to their queue (fresh retries); returns how many."""
     if selection.kind != "dead":
         raise ValueError("only dead letters are requeued")
-    client: redis.Redis = broker.client  # type: ignore[attr-defined]
-    base = f"{broker.namespace}:{selection.queue}"  # type: ignore[attr-defined]
+    client: redis.Redis = broker.client  # type: ignore[attr-defined]  # a RedisBroker
+    base = f"{broker.namespace}:{selection.queue}"  # type: ignore[attr-defined]  # a RedisBroker
     moved = 0
-    for message_id, body in select_messages(client, selection, broker.namespace):  # type: ignore[attr-defined]
+    for message_id, body in select_messages(client, selection, broker.namespace):  # type: ignore[attr-defined]  # a RedisBroker
         # Removed first: a second requeue running at once cannot send it twice.
         if not client.zrem(f"{base}.XQ", message_id):
             continue
@@ -227,7 +227,7 @@ def _queues(args: argparse.Namespace, settings: Settings) -> int:
 
         broker = install_broker(settings)
         selection = _selection(args, kind)
-        count = len(select_messages(broker.client, selection))  # type: ignore[attr-defined]
+        count = len(select_messages(broker.client, selection))
         what = "dead letter(s)" if kind == "dead" else "ready message(s)"
         filters = "".join([f" of {args.actor}" if args.actor else "",
                            f" older than {args.older_than:g} s" if args.older_than is not None else ""])
@@ -239,7 +239,7 @@ def _queues(args: argparse.Namespace, settings: Settings) -> int:
             print("nothing done")
             return 1
         done = (requeue_dead(broker, selection) if action == "requeue"
-                else purge(broker.client, selection))  # type: ignore[attr-defined]
+                else purge(broker.client, selection))
         print(f"{'requeued' if action == 'requeue' else 'purged'} {done} {what} in {args.queue}")
         return 0
     while True:

@@ -139,7 +139,7 @@ async def list_entries(*, principal: Principal | None, workspace_id: uuid.UUID, 
     head = await latest_head(workspace_id=workspace_id)
     pending = await AuditEntry.filter(workspace_id=workspace_id,
                                       position__gt=head.position if head is not None else -(2**63)).count()
-    return EntryPage(links=[(link, link.entry) for link in links],  # type: ignore[attr-defined]
+    return EntryPage(links=[(link, link.entry) for link in links],
                      next_cursor=links[-1].seq if more and links else None, head=head, pending=pending)
 
 

@@ -250,9 +250,9 @@ async def authenticate(token: str) -> Principal:
     members = WorkspaceMember.filter(user_id=record.user.id)
     if record.device is not None:
         # A device acts only in the workspace it was paired to.
-        members = members.filter(workspace_id=record.device.workspace_id)  # type: ignore[attr-defined]
+        members = members.filter(workspace_id=record.device.workspace_id)
     accesses = {
-        m.workspace_id: Access(workspace_id=m.workspace_id, role=m.role, role_status=m.role_status)  # type: ignore[attr-defined]
+        m.workspace_id: Access(workspace_id=m.workspace_id, role=m.role, role_status=m.role_status)
         for m in await members
     }
     return Principal(user=record.user, token=record, device=record.device, accesses=accesses)

@@ -141,13 +141,13 @@ async def apply_change(
             "the wallet's available balance does not cover this",
             details={"wallet_id": str(wallet.id), "available_atomic": str(before.available)},
         )
-    wallet.total, wallet.frozen, wallet.held = after.total, after.frozen, after.held  # type: ignore[assignment]
+    wallet.total, wallet.frozen, wallet.held = after.total, after.frozen, after.held
     wallet.block_height = after.block_height
     await wallet.save(update_fields=["total", "frozen", "held", "block_height"])
     rows = await connections.get("default").execute_query_dict(
         "UPDATE wallet_addresses SET balance_version = balance_version + 1, updated_at = $2 WHERE id = $1 "
         "RETURNING balance_version",
-        [wallet.address_id, clock.now()],  # type: ignore[attr-defined]
+        [wallet.address_id, clock.now()],
     )
     return int(rows[0]["balance_version"])
 

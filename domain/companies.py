@@ -29,7 +29,7 @@ async def _visible_company_ids(principal: Principal) -> list[uuid.UUID] | None:
     if Permission.VIEW_COMPANIES in principal.platform_permissions:
         return None
     ids = await Workspace.filter(id__in=list(principal.accesses)).values_list("company_id", flat=True)
-    return list(set(ids))  # type: ignore[arg-type]
+    return list(set(ids))  # type: ignore[arg-type]  # flat values_list
 
 
 async def list_companies(*, principal: Principal, limit: int, offset: int) -> CompanyPage:

@@ -196,12 +196,12 @@ def parse_registry(document: Mapping[str, Any], *, enable: frozenset[str] = froz
             raise RegistryError(f"{where}: enabled must be true or false")
         networks[network_id] = Network(
             id=network_id,
-            blockchain_name=_text(entry, "blockchain_name", where),  # type: ignore[arg-type]
+            blockchain_name=_text(entry, "blockchain_name", where),  # type: ignore[arg-type]  # required: never None
             blockchain_icon_url=_text(entry, "blockchain_icon_url", where, optional=True) or "",
-            network_type=network_type,  # type: ignore[arg-type]
-            family=family,  # type: ignore[arg-type]
-            adapter=_text(entry, "adapter", where),  # type: ignore[arg-type]
-            native_currency_id=_text(entry, "native_currency_id", where),  # type: ignore[arg-type]
+            network_type=network_type,
+            family=family,
+            adapter=_text(entry, "adapter", where),  # type: ignore[arg-type]  # required: never None
+            native_currency_id=_text(entry, "native_currency_id", where),  # type: ignore[arg-type]  # required: never None
             confirmations=confirmations,
             params=dict(params),
             explorer=_explorer(entry, where),
@@ -216,7 +216,7 @@ def parse_registry(document: Mapping[str, Any], *, enable: frozenset[str] = froz
         if not _ID.match(currency_id) or currency_id in currencies:
             raise RegistryError(f"{where}: id must be unique and match {_ID.pattern}")
         network_id = _text(entry, "network_id", where)
-        network = networks.get(network_id)  # type: ignore[arg-type]
+        network = networks.get(network_id)  # type: ignore[arg-type]  # required: never None
         if network is None:
             raise RegistryError(f"{where}: unknown network_id {network_id!r}")
         decimals = entry.get("decimals")
@@ -224,16 +224,16 @@ def parse_registry(document: Mapping[str, Any], *, enable: frozenset[str] = froz
             raise RegistryError(f"{where}: decimals must be an integer from 0 to {MAX_DECIMALS}")
         symbol = _text(entry, "symbol", where)
         # Balances are summed per symbol inside a workspace (one network type): keep them unique there.
-        if (network.network_type, symbol) in symbols:  # type: ignore[comparison-overlap]
+        if (network.network_type, symbol) in symbols:
             raise RegistryError(f"{where}: symbol {symbol!r} is used twice on {network.network_type}")
-        symbols.add((network.network_type, symbol))  # type: ignore[arg-type]
+        symbols.add((network.network_type, symbol))  # type: ignore[arg-type]  # found above
         contract = _text(entry, "contract", where, optional=True)
         if contract is not None:
             if network.family != "account":
                 raise RegistryError(f"{where}: tokens exist only on account (gas) networks")
             contract = normalize_contract(contract)
         currencies[currency_id] = Currency(
-            id=currency_id, symbol=symbol, descriptor=_text(entry, "descriptor", where),  # type: ignore[arg-type]
+            id=currency_id, symbol=symbol, descriptor=_text(entry, "descriptor", where),  # type: ignore[arg-type]  # required: never None
             decimals=decimals, network=network, icon_url=_text(entry, "icon_url", where, optional=True) or "",
             contract=contract,
         )

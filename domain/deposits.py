@@ -115,7 +115,7 @@ async def watched_networks() -> list[str]:
     enabled = registry().enabled_networks()
     used = set(await WalletAddress.filter(network__in=[n.id for n in enabled if n.adapter != "devnet"])
                .distinct().values_list("network", flat=True))
-    return sorted(n.id for n in enabled if n.adapter == "devnet" or n.id in used)
+    return sorted(n.id for n in enabled if n.adapter == "devnet" or n.id in used)  # type: ignore[comparison-overlap]  # flat values_list
 
 
 async def final_height(adapter: NetworkAdapter) -> int:
@@ -177,7 +177,7 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
         network=network_id, address__in=sorted({t.to_address for t in candidates}))}
     if not addresses:
         return []
-    wallets = {(w.address_id, w.currency_id): w for w in await Wallet.filter(  # type: ignore[attr-defined]
+    wallets = {(w.address_id, w.currency_id): w for w in await Wallet.filter(
         address_id__in=[a.id for a in addresses.values()])}
     matched: list[tuple[Transfer, WalletAddress, Wallet]] = []
     for transfer in candidates:
@@ -196,12 +196,12 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
         return []
     refs = [chain_ref(network_id, t) for t, _, _ in matched]
     known = set(await Transaction.filter(chain_ref__in=refs).values_list("chain_ref", flat=True))
-    matched = [m for m, ref in zip(matched, refs) if ref not in known]
+    matched = [m for m, ref in zip(matched, refs) if ref not in known]  # type: ignore[comparison-overlap]  # flat values_list
     if not matched:
         return []
     locked = await balances.lock_wallets(w.id for _, _, w in matched)
-    vaults = {v.id: v for v in await Vault.filter(id__in={w.vault_id for w in locked.values()})}  # type: ignore[attr-defined]
-    workspaces = {w.id: w for w in await Workspace.filter(id__in={w.workspace_id for w in locked.values()})}  # type: ignore[attr-defined]
+    vaults = {v.id: v for v in await Vault.filter(id__in={w.vault_id for w in locked.values()})}
+    workspaces = {w.id: w for w in await Workspace.filter(id__in={w.workspace_id for w in locked.values()})}
     own_addresses = {a.address: a for a in await WalletAddress.filter(
         network=network_id, address__in=sorted({t.from_address for t, _, _ in matched}))}
     recorded: list[Transaction] = []
@@ -213,7 +213,7 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
         try:
             async with in_transaction():  # savepoint: a duplicate (a racing watcher) skips only this one
                 tx = await Transaction.create(
-                    workspace_id=wallet.workspace_id, vault_id=wallet.vault_id, wallet_id=wallet.id,  # type: ignore[attr-defined]
+                    workspace_id=wallet.workspace_id, vault_id=wallet.vault_id, wallet_id=wallet.id,
                     direction=transactions.DEPOSIT, status=transactions.FINISHED, currency_id=transfer.currency_id,
                     network=network_id, amount=transfer.amount, fee=transfer.fee, fee_limit=transfer.fee,
                     fee_currency_id=transfer.fee_currency_id, from_address=transfer.from_address,
@@ -225,8 +225,8 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
             logger.info("deposit %s already recorded", chain_ref(network_id, transfer))
             continue
         sender = own_addresses.get(transfer.from_address)
-        internal_sender = sender is not None and sender.workspace_id == wallet.workspace_id  # type: ignore[attr-defined]
-        workspace_id = wallet.workspace_id  # type: ignore[attr-defined]
+        internal_sender = sender is not None and sender.workspace_id == wallet.workspace_id
+        workspace_id = wallet.workspace_id
         if workspace_id not in aml_settings_of:
             aml_settings_of[workspace_id] = await aml_settings.load(workspace_id)
         screened = await aml_screening.screen_deposit(tx=tx, settings=aml_settings_of[workspace_id],
@@ -237,13 +237,13 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
         version = await balances.apply_change(wallet=wallet, total=transfer.amount, frozen=frozen,
                                               block_height=block.height)
         currency = registry().currency(transfer.currency_id)
-        vault = vaults[wallet.vault_id]  # type: ignore[attr-defined]
-        workspace = workspaces[wallet.workspace_id]  # type: ignore[attr-defined]
+        vault = vaults[wallet.vault_id]
+        workspace = workspaces[wallet.workspace_id]
         from_side = transactions.external_side(address=transfer.from_address, block_height=block.height)
-        if internal_sender:
+        if internal_sender and sender is not None:
             # A transfer between vaults of the workspace: name the sending vault (its balance
             # change belongs to its own outgoing transaction).
-            sending_vault = await Vault.get(id=sender.vault_id)  # type: ignore[attr-defined]
+            sending_vault = await Vault.get(id=sender.vault_id)
             from_side.update(external=False, vault_id=str(sending_vault.id), vault_name=sending_vault.name,
                              workspace_id=str(workspace.id), workspace_name=workspace.name)
         tx.balance_version = version
@@ -261,7 +261,7 @@ async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> lis
     for tx in recorded:
         # A token deposit to a vault with autofuel on: the gas station checks the address's gas,
         # so the tokens can move on.
-        await autofuel.request_refuel_check(workspace_id=tx.workspace_id, vault_id=tx.vault_id,  # type: ignore[attr-defined]
+        await autofuel.request_refuel_check(workspace_id=tx.workspace_id, vault_id=tx.vault_id,
                                             currency=registry().currency(tx.currency_id), reason="token_deposit")
     for screened in screenings:
         await aml_screening.announce_deposit(screened)

@@ -146,10 +146,10 @@ async def register(*, pairing_token: str, public_key: bytes, name: str) -> Devic
     session = await PairingSession.filter(token_hash=hash_token(pairing_token)).select_for_update().first()
     if session is None or session.expires_at <= clock.now():
         raise ValidationFailed("the pairing token is invalid or expired", code="PAIRING_TOKEN_INVALID")
-    if session.device_id is not None:  # type: ignore[attr-defined]
+    if session.device_id is not None:
         raise Conflict("this pairing token was already used", code="PAIRING_TOKEN_USED")
-    workspace_id: uuid.UUID = session.workspace_id  # type: ignore[attr-defined]
-    user_id: uuid.UUID = session.user_id  # type: ignore[attr-defined]
+    workspace_id: uuid.UUID = session.workspace_id
+    user_id: uuid.UUID = session.user_id
     membership = await WorkspaceMember.get_or_none(workspace_id=workspace_id, user_id=user_id)
     owner_enrollment = session.kind == OWNER_ENROLLMENT
     # The token's holder must still be a member whose role uses a device (the owner, for an enrollment).
@@ -178,10 +178,10 @@ async def register(*, pairing_token: str, public_key: bytes, name: str) -> Devic
 
 async def get(*, principal: Principal, device_id: uuid.UUID) -> Device:
     device = await Device.get_or_none(id=device_id)
-    if device is None or principal.access_to(device.workspace_id) is None:  # type: ignore[attr-defined]
+    if device is None or principal.access_to(device.workspace_id) is None:
         raise _not_found()
-    if device.user_id != principal.user.id:  # type: ignore[attr-defined]
-        principal.require(device.workspace_id, Permission.MANAGE_DEVICES)  # type: ignore[attr-defined]
+    if device.user_id != principal.user.id:
+        principal.require(device.workspace_id, Permission.MANAGE_DEVICES)
     return device
 
 
@@ -206,9 +206,9 @@ async def _enrollment_of(device: Device) -> PairingSession | None:
 async def confirm(*, principal: Principal, device_id: uuid.UUID, fingerprint_seen: str) -> Device:
     """The owner confirms the fingerprint they compared; the device becomes active."""
     device = await Device.filter(id=device_id).select_for_update().first()
-    if device is None or principal.access_to(device.workspace_id) is None:  # type: ignore[attr-defined]
+    if device is None or principal.access_to(device.workspace_id) is None:
         raise _not_found()
-    principal.require(device.workspace_id, Permission.MANAGE_DEVICES)  # type: ignore[attr-defined]
+    principal.require(device.workspace_id, Permission.MANAGE_DEVICES)
     if device.status != "pending_confirmation":
         raise Conflict(f"device is {device.status}, not waiting for confirmation", code="DEVICE_NOT_PENDING")
     if await _enrollment_of(device) is not None:
@@ -221,8 +221,8 @@ async def confirm(*, principal: Principal, device_id: uuid.UUID, fingerprint_see
     device.confirmed_by = principal.user
     await device.save()
     await audit.record(action="device.confirmed", object_type="device", object_id=device.id,
-                       actor_id=principal.user.id, workspace_id=device.workspace_id,  # type: ignore[attr-defined]
-                       details={"fingerprint": device.fingerprint, "user_id": str(device.user_id)})  # type: ignore[attr-defined]
+                       actor_id=principal.user.id, workspace_id=device.workspace_id,
+                       details={"fingerprint": device.fingerprint, "user_id": str(device.user_id)})
     return device
 
 
@@ -266,7 +266,7 @@ async def start_owner_enrollment(*, workspace_id: uuid.UUID) -> PairingInvitatio
             workspace_id=workspace_id, action="device.owner_enrollment_started",
             subject="Recovery of the owner's device started",
             body=(f"The operator issued an enrollment for a new device of the owner {_who(user)}. Once confirmed, at "
-                  f"the earliest {rfc3339(not_before)}, it replaces every other device of the owner here.\n\n"  # type: ignore[arg-type]
+                  f"the earliest {rfc3339(not_before)}, it replaces every other device of the owner here.\n\n"
                   "If the owner did not ask for it, cancel it from the owner's device: POST "
                   "/api/v2/auth/devices/owner-enrollment/cancel.\n"),
             details=details)
@@ -297,8 +297,8 @@ async def owner_devices(*, workspace_id: uuid.UUID) -> list[OwnerDevice]:
     owner = await WorkspaceMember.get_or_none(workspace_id=workspace_id, role=WorkspaceRole.OWNER)
     if owner is None:
         raise NotFound("the workspace has no owner", code="OWNER_NOT_FOUND")
-    found = await Device.filter(workspace_id=workspace_id, user_id=owner.user_id).order_by("-created_at", "-id")  # type: ignore[attr-defined]
-    sessions = {s.device_id: s for s in await PairingSession.filter(  # type: ignore[attr-defined]
+    found = await Device.filter(workspace_id=workspace_id, user_id=owner.user_id).order_by("-created_at", "-id")
+    sessions = {s.device_id: s for s in await PairingSession.filter(
         device_id__in=[d.id for d in found], kind=OWNER_ENROLLMENT)}
     return [OwnerDevice(device=d, enrolled=d.id in sessions,
                         not_before=sessions[d.id].not_before if d.id in sessions else None,
@@ -326,7 +326,7 @@ async def confirm_owner_device(*, workspace_id: uuid.UUID, device_id: uuid.UUID,
         raise Conflict("this device was not registered with an owner enrollment; the owner confirms it "
                        "(POST /api/v2/auth/devices/{id}/confirm)", code="DEVICE_NOT_ENROLLED")
     owner = await _owner_of(workspace_id)
-    if owner.user_id != device.user_id:  # type: ignore[attr-defined]
+    if owner.user_id != device.user_id:
         raise Conflict("the device's user is no longer the workspace's owner", code="OWNER_CHANGED")
     if device.status != "pending_confirmation":
         raise Conflict(f"device is {device.status}, not waiting for confirmation", code="DEVICE_NOT_PENDING")
@@ -369,13 +369,13 @@ async def cancel_owner_enrollment(*, principal: Principal, workspace_id: uuid.UU
     now = clock.now()
     pending = await PairingSession.filter(workspace_id=workspace_id, user_id=principal.user.id, kind=OWNER_ENROLLMENT,
                                           expires_at__gt=now).select_for_update()
-    devices_of = [s.device_id for s in pending if s.device_id is not None]  # type: ignore[attr-defined]
+    devices_of = [s.device_id for s in pending if s.device_id is not None]
     unconfirmed = await Device.filter(id__in=devices_of, status="pending_confirmation").values_list("id", flat=True)
-    live = [s for s in pending if s.device_id is None or s.device_id in unconfirmed]  # type: ignore[attr-defined]
+    live = [s for s in pending if s.device_id is None or s.device_id in unconfirmed]
     if not live:
         return 0
     await PairingSession.filter(id__in=[s.id for s in live]).update(expires_at=now)
-    await revoke_devices(workspace_id=workspace_id, user_id=principal.user.id, only=list(unconfirmed),
+    await revoke_devices(workspace_id=workspace_id, user_id=principal.user.id, only=list(unconfirmed),  # type: ignore[arg-type]  # flat values_list
                          reason="owner enrollment cancelled by the owner")
     details = {"enrollments": len(live), "device_id": str(principal.device.id)}
     await audit.record(action="device.owner_enrollment_cancelled", object_type="workspace", object_id=workspace_id,
@@ -396,7 +396,7 @@ async def _revoke_unconfirmed_enrollment_devices(workspace_id: uuid.UUID, user_i
                                            device_id__isnull=False).values_list("device_id", flat=True)
     pending = await Device.filter(id__in=list(enrolled), status="pending_confirmation").values_list("id", flat=True)
     if pending:
-        await revoke_devices(workspace_id=workspace_id, user_id=user_id, only=list(pending), reason=reason)
+        await revoke_devices(workspace_id=workspace_id, user_id=user_id, only=list(pending), reason=reason)  # type: ignore[arg-type]  # flat values_list
 
 
 async def revoke_devices(*, workspace_id: uuid.UUID, user_id: uuid.UUID, reason: str,
@@ -425,9 +425,9 @@ async def revoke_devices(*, workspace_id: uuid.UUID, user_id: uuid.UUID, reason:
     if device_ids:
         await audit.record_each(action="device.revoked", object_type="device", actor_id=None,
                                 workspace_id=workspace_id,
-                                objects=[(device_id, {"reason": reason, "user_id": str(user_id)})
+                                objects=[(device_id, {"reason": reason, "user_id": str(user_id)})  # type: ignore[misc]  # flat values_list
                                          for device_id in device_ids])
-    return device_ids
+    return device_ids  # type: ignore[return-value]  # flat values_list
 
 
 async def revoke_member_devices(*, workspace_id: uuid.UUID, user_id: uuid.UUID,

@@ -49,8 +49,8 @@ async def active_member_ids(*, workspace_id: uuid.UUID, group_id: uuid.UUID) -> 
 async def record(group: Group) -> GroupRecord:
     members = list(await GroupMember.filter(group_id=group.id).order_by("created_at", "id")
                    .values_list("user_id", flat=True))
-    active = await pools.group_active_members(workspace_id=group.workspace_id, group_id=group.id)  # type: ignore[attr-defined]
-    return GroupRecord(group=group, member_ids=members, active_member_ids=active or [])
+    active = await pools.group_active_members(workspace_id=group.workspace_id, group_id=group.id)
+    return GroupRecord(group=group, member_ids=members, active_member_ids=active or [])  # type: ignore[arg-type]  # flat values_list
 
 
 def _actor(principal: Principal | None) -> uuid.UUID | None:

@@ -84,12 +84,12 @@ async def gauges() -> Gauges:
     return Gauges(
         oldest_transaction_seconds=float(oldest_transaction[0]["age"] or 0.0),
         outbox_pending=await Command.filter(status="pending").count(),
-        outbox_oldest_pending_seconds=max((now - oldest).total_seconds(), 0.0) if oldest else 0.0,
+        outbox_oldest_pending_seconds=max((now - oldest).total_seconds(), 0.0) if oldest else 0.0,  # type: ignore[operator]  # flat values_list
         outbox_failed=await Command.filter(status="failed").count(),
         webhook_deliveries={row["status"]: row["n"] for row in deliveries},
         webhooks_disabled=await Webhook.filter(status=STATUS_DISABLED, deleted_at__isnull=True).count(),
         signing_sessions_in_flight=await in_flight.count(),
-        signing_sessions_oldest_in_flight_seconds=(max((now - oldest_session[0]).total_seconds(), 0.0)
+        signing_sessions_oldest_in_flight_seconds=(max((now - oldest_session[0]).total_seconds(), 0.0)  # type: ignore[operator]  # flat values_list
                                                    if oldest_session else 0.0),
         webhooks_disabled_by_failures=await Webhook.filter(
             status=STATUS_DISABLED, deleted_at__isnull=True,

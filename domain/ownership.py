@@ -114,7 +114,7 @@ async def current_transfer(*, principal: Principal, workspace_id: uuid.UUID) -> 
     transfer = await _pending(workspace_id)
     if transfer is None:
         raise _not_found()
-    parties = {transfer.from_user_id, transfer.to_user_id}  # type: ignore[attr-defined]
+    parties = {transfer.from_user_id, transfer.to_user_id}
     if principal.user.id not in parties:
         principal.require(workspace_id, Permission.VIEW_USERS)
     return transfer
@@ -126,7 +126,7 @@ async def _for_recipient(principal: Principal, workspace_id: uuid.UUID) -> Owner
     transfer = await _pending(workspace_id, lock=True)
     if transfer is None:
         raise _not_found()
-    if transfer.to_user_id != principal.user.id:  # type: ignore[attr-defined]
+    if transfer.to_user_id != principal.user.id:
         raise PermissionDenied("only the member named by the transfer can answer it",
                                code="NOT_TRANSFER_RECIPIENT")
     return transfer
@@ -142,7 +142,7 @@ async def accept_transfer(*, principal: Principal, workspace_id: uuid.UUID) -> O
         .select_for_update().first()
     recipient = await WorkspaceMember.filter(workspace_id=workspace_id, user_id=principal.user.id) \
         .select_for_update().first()
-    if owner is None or owner.user_id != transfer.from_user_id or recipient is None:  # type: ignore[attr-defined]
+    if owner is None or owner.user_id != transfer.from_user_id or recipient is None:
         # The owner changed meanwhile (or the recipient left): the transfer no longer stands.
         transfer.status = "cancelled"
         transfer.decided_at = clock.now()
@@ -157,7 +157,7 @@ async def accept_transfer(*, principal: Principal, workspace_id: uuid.UUID) -> O
     transfer.status = "accepted"
     transfer.decided_at = clock.now()
     await transfer.save(update_fields=["status", "decided_at"])
-    details = {"from_user_id": str(transfer.from_user_id), "to_user_id": str(transfer.to_user_id),  # type: ignore[attr-defined]
+    details = {"from_user_id": str(transfer.from_user_id), "to_user_id": str(transfer.to_user_id),
                "previous_owner_role": PREVIOUS_OWNER_ROLE.value, "new_owner_previous_role": previous_role}
     await audit.record(action="ownership.transferred", object_type="ownership_transfer", object_id=transfer.id,
                        actor_id=principal.user.id, workspace_id=workspace_id, details=details)

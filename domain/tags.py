@@ -305,7 +305,7 @@ async def references_to(*, workspace_id: uuid.UUID, tag_ids: Sequence[uuid.UUID]
 
 
 async def _refuse_if_referenced(tag: Tag, *, doing: str) -> None:
-    references = await references_to(workspace_id=tag.workspace_id, tag_ids=[tag.id])  # type: ignore[attr-defined]
+    references = await references_to(workspace_id=tag.workspace_id, tag_ids=[tag.id])
     if references:
         raise Conflict(f"the tag cannot be {doing}: a policy rule refers to it", code="TAG_IS_USED_IN_POLICY_RULE",
                        details={"tag_id": str(tag.id), "references": [r.as_details() for r in references]})

@@ -122,7 +122,7 @@ async def on_transition(tx: Transaction, previous: str, status: str) -> None:
         expires_at = clock.now() + timedelta(seconds=get_settings().transaction_approval_expiry_seconds)
         existing = await TransactionApproval.filter(transaction_id=tx.id).select_for_update().first()
         if existing is None:
-            await TransactionApproval.create(workspace_id=tx.workspace_id, transaction_id=tx.id,  # type: ignore[attr-defined]
+            await TransactionApproval.create(workspace_id=tx.workspace_id, transaction_id=tx.id,
                                              requirements=requirements, approver_ids=approvers, expires_at=expires_at)
         else:
             existing.status, existing.expires_at, existing.decided_at = PENDING, expires_at, None
@@ -132,7 +132,7 @@ async def on_transition(tx: Transaction, previous: str, status: str) -> None:
             requirements = existing.requirements
         if first_unmeetable(requirements) is not None:
             await add_command(actor_name=SETTLE, payload={"transaction_id": str(tx.id)},
-                              workspace_id=tx.workspace_id)  # type: ignore[attr-defined]
+                              workspace_id=tx.workspace_id)
     elif previous == statuses.AWAITING_APPROVALS:
         await TransactionApproval.filter(transaction_id=tx.id, status=PENDING).update(
             status=CLOSED, decided_at=clock.now(), updated_at=clock.now())
@@ -254,7 +254,7 @@ async def settle(*, transaction_id: uuid.UUID | str) -> bool:
     approval.status, approval.decided_at = DECLINED, clock.now()
     await approval.save()
     await audit.record(action="transaction.approvals_declined", object_type="transaction", object_id=tx.id,
-                       actor_id=None, workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+                       actor_id=None, workspace_id=tx.workspace_id,
                        details={"reason": why, "requirements": state.requirements})
     parties = await ledger.load(tx, lock=True)
     await ledger.release(parties)
@@ -264,7 +264,7 @@ async def settle(*, transaction_id: uuid.UUID | str) -> bool:
 
 
 async def due_for_expiry(*, limit: int = 500) -> list[uuid.UUID]:
-    return list(await TransactionApproval.filter(status=PENDING, expires_at__lte=clock.now()).order_by(
+    return list(await TransactionApproval.filter(status=PENDING, expires_at__lte=clock.now()).order_by(  # type: ignore[arg-type]  # flat values_list
         "expires_at").limit(limit).values_list("transaction_id", flat=True))
 
 
@@ -278,7 +278,7 @@ async def expire(*, transaction_id: uuid.UUID) -> bool:
     approval.status, approval.decided_at = EXPIRED, clock.now()
     await approval.save()
     await audit.record(action="transaction.approvals_expired", object_type="transaction", object_id=tx.id,
-                       actor_id=None, workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+                       actor_id=None, workspace_id=tx.workspace_id,
                        details={"expires_at": approval.expires_at.isoformat()})
     parties = await ledger.load(tx, lock=True)
     await ledger.release(parties)
@@ -317,11 +317,11 @@ async def list_for_me(*, principal: Principal, workspace_id: uuid.UUID, scope: s
         principal.require(workspace_id, Permission.APPROVE_TRANSACTION)
     total = await query.count()
     rows = list(await query.order_by("-created_at").offset(offset).limit(limit))
-    txs = {t.id: t for t in await Transaction.filter(id__in=[r.transaction_id for r in rows])}  # type: ignore[attr-defined]
+    txs = {t.id: t for t in await Transaction.filter(id__in=[r.transaction_id for r in rows])}
     votes: dict[uuid.UUID, list[TransactionApprovalVote]] = {}
     for v in await TransactionApprovalVote.filter(approval_id__in=[r.id for r in rows]).order_by("created_at"):
-        votes.setdefault(v.approval_id, []).append(v)  # type: ignore[attr-defined]
-    return [Card(txs[r.transaction_id], r, votes.get(r.id, []), tally(r, votes.get(r.id, [])))  # type: ignore[attr-defined]
+        votes.setdefault(v.approval_id, []).append(v)
+    return [Card(txs[r.transaction_id], r, votes.get(r.id, []), tally(r, votes.get(r.id, [])))
             for r in rows], total
 
 

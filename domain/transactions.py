@@ -100,7 +100,7 @@ async def assign_positions(transactions: Sequence[Transaction]) -> None:
     """
     by_workspace: dict[uuid.UUID, list[Transaction]] = {}
     for tx in transactions:
-        by_workspace.setdefault(tx.workspace_id, []).append(tx)  # type: ignore[attr-defined]
+        by_workspace.setdefault(tx.workspace_id, []).append(tx)
     for workspace_id in sorted(by_workspace):
         items = by_workspace[workspace_id]
         for tx, position in zip(items, await allocate_positions(workspace_id=workspace_id, count=len(items))):
@@ -125,10 +125,10 @@ async def take_position(tx: Transaction) -> int:
     held one round trip shorter, and every writer of the workspace waits for it.
     """
     rows = await connections.get("default").execute_query_dict(
-        _TAKE_POSITION, [tx.workspace_id, tx.id, clock.now()])  # type: ignore[attr-defined]
+        _TAKE_POSITION, [tx.workspace_id, tx.id, clock.now()])
     if not rows:  # the workspace's first change: the counter row is created on the way
         await assign_positions([tx])
-        return int(tx.seq)  # type: ignore[arg-type]
+        return int(tx.seq)
     tx.seq = int(rows[0]["seq"])
     return tx.seq
 
@@ -195,7 +195,7 @@ def wallet_side(*, state: WalletState, vault: Vault, workspace: Workspace, curre
 def own_side(*, address: str, wallet: Wallet, vault: Vault, workspace: Workspace, currency: Currency,
              balance_version: int) -> dict[str, Any]:
     """A side on a wallet locked by this transaction: the absolute balance after the change."""
-    state = WalletState(wallet_id=wallet.id, vault_id=wallet.vault_id, currency_id=currency.id,  # type: ignore[attr-defined]
+    state = WalletState(wallet_id=wallet.id, vault_id=wallet.vault_id, currency_id=currency.id,
                         address=address, parts=balances.parts_of(wallet), balance_version=balance_version)
     return wallet_side(state=state, vault=vault, workspace=workspace, currency=currency)
 
@@ -229,9 +229,9 @@ def to_resource(tx: Transaction) -> dict[str, Any]:
         "id": str(tx.id),
         "type": tx.direction,
         "status": tx.status,
-        "workspace_id": str(tx.workspace_id),  # type: ignore[attr-defined]
-        "vault_id": str(tx.vault_id),  # type: ignore[attr-defined]
-        "wallet_id": str(tx.wallet_id),  # type: ignore[attr-defined]
+        "workspace_id": str(tx.workspace_id),
+        "vault_id": str(tx.vault_id),
+        "wallet_id": str(tx.wallet_id),
         "currency_id": tx.currency_id,
         "symbol": currency.symbol if currency else tx.currency_id,
         "descriptor": currency.descriptor if currency else None,
@@ -262,7 +262,7 @@ def to_resource(tx: Transaction) -> dict[str, Any]:
         "idempotency_key": tx.idempotency_key,
         "attempt_key": tx.attempt_key,
         "attempt_number": tx.attempt_number,
-        "retry_of": None if tx.retry_of_id is None else str(tx.retry_of_id),  # type: ignore[attr-defined]
+        "retry_of": None if tx.retry_of_id is None else str(tx.retry_of_id),
         "utxo_intent_key": tx.utxo_intent_key,
         "created_by": None if tx.created_by is None else str(tx.created_by),
         "error_code": tx.error_code,
@@ -286,7 +286,7 @@ def event_type_of(tx: Transaction, *, created: bool) -> str:
 async def publish(tx: Transaction, *, created: bool) -> None:
     """The transaction's webhook event, in the caller's transaction (after the position is
     assigned, so the event carries ``seq``)."""
-    await emit_event(workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+    await emit_event(workspace_id=tx.workspace_id,
                      event_type=event_type_of(tx, created=created), data=to_resource(tx))
 
 
@@ -348,7 +348,7 @@ async def changes(*, principal: Principal | None, workspace_id: uuid.UUID, since
                      "snapshot": "/api/v1/asset/balances/currencies"},
         )
     items = list(rows[:limit])
-    return ChangesPage(items=items, next_cursor=items[-1].seq if items else since,  # type: ignore[arg-type]
+    return ChangesPage(items=items, next_cursor=items[-1].seq if items else since,
                        has_more=len(rows) > limit, min_cursor=min_cursor)
 
 
@@ -378,7 +378,7 @@ async def compact(*, workspace_id: uuid.UUID, retention: timedelta) -> int:
 
 
 async def compactable_workspaces() -> list[uuid.UUID]:
-    return list(await ChangeLog.all().order_by("workspace_id").values_list("workspace_id", flat=True))
+    return list(await ChangeLog.all().order_by("workspace_id").values_list("workspace_id", flat=True))  # type: ignore[arg-type]  # flat values_list
 
 
 async def get_transaction(*, principal: Principal | None, workspace_id: uuid.UUID, transaction_id: uuid.UUID) -> Transaction:

@@ -198,7 +198,7 @@ async def invite(
     await audit.record(action="user.invited", object_type="invitation", object_id=invitation.id, actor_id=actor_id,
                        workspace_id=workspace_id, details={"role": role, "email_sha256": _email_hash(email)})
     workspace = await Workspace.get(id=workspace_id)
-    company = await Company.get(id=workspace.company_id)  # type: ignore[attr-defined]
+    company = await Company.get(id=workspace.company_id)
     await notifications.email(
         to=[email], workspace_id=workspace_id,
         subject=f"You are invited to {workspace.name} ({company.name}) as {role}",
@@ -225,7 +225,7 @@ async def accept_invitation(*, token: str, first_name: str | None = None, last_n
     """The invited person accepts (the token proves control of the address): they become a
     member with the invited role, and get a pairing token for a first device."""
     invitation = await _pending_by_token(token)
-    workspace_id: uuid.UUID = invitation.workspace_id  # type: ignore[attr-defined]
+    workspace_id: uuid.UUID = invitation.workspace_id
     if invitation.role == WorkspaceRole.OWNER:
         await _check_initial_owner(workspace_id)
     user = await User.get_or_none(email=invitation.email, user_type="user")
@@ -259,7 +259,7 @@ async def decline_invitation(*, token: str) -> None:
     invitation.decided_at = clock.now()
     await invitation.save(update_fields=["status", "decided_at"])
     await audit.record(action="user.invitation_declined", object_type="invitation", object_id=invitation.id,
-                       actor_id=None, workspace_id=invitation.workspace_id)  # type: ignore[attr-defined]
+                       actor_id=None, workspace_id=invitation.workspace_id)
 
 
 async def revoke_invitation(*, principal: Principal, workspace_id: uuid.UUID, invitation_id: uuid.UUID) -> Invitation:

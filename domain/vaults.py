@@ -68,7 +68,7 @@ async def get_vault(*, workspace_id: uuid.UUID, vault_id: uuid.UUID, lock: bool 
 
 async def _key_set(vault: Vault) -> KeySet | None:
     try:
-        return await keys.get_key_set(vault_id=vault.id, workspace_id=vault.workspace_id)  # type: ignore[attr-defined]
+        return await keys.get_key_set(vault_id=vault.id, workspace_id=vault.workspace_id)
     except NotFound:
         return None
 
@@ -124,9 +124,9 @@ async def list_vaults(
     latest: dict[uuid.UUID, KeySet] = {}
     every: dict[uuid.UUID, list[KeySet]] = {}
     for key_set in await KeySet.filter(vault_id__in=[v.id for v in vaults]).order_by("created_at", "id"):
-        every.setdefault(key_set.vault_id, []).append(key_set)  # type: ignore[attr-defined]
+        every.setdefault(key_set.vault_id, []).append(key_set)
         if key_set.scheme == keys.ED25519_SCHEME:
-            latest[key_set.vault_id] = key_set  # type: ignore[attr-defined]  # newest wins
+            latest[key_set.vault_id] = key_set  # newest wins
     carried = await tags.tags_by_vault([v.id for v in vaults])
     return [VaultView(v, latest.get(v.id), carried.get(v.id, ()), _newest_per_scheme(every.get(v.id, [])))
             for v in vaults], total

@@ -14,6 +14,8 @@ listing transactions needs no join; both are written in the same database transa
 
 from __future__ import annotations
 
+import uuid
+
 from tortoise import fields
 
 from models.base import TimestampedModel, money_field
@@ -21,6 +23,7 @@ from models.base import TimestampedModel, money_field
 
 class AmlSettings(TimestampedModel):
     workspace = fields.OneToOneField("models.Workspace", related_name=False, on_delete=fields.CASCADE)
+    workspace_id: uuid.UUID
     enabled = fields.BooleanField(default=False)
     #: A provider name of domain.aml.providers' registry (``builtin`` by default).
     provider = fields.CharField(max_length=40, default="builtin")
@@ -34,7 +37,9 @@ class AmlSettings(TimestampedModel):
 
 class AmlScreening(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     transaction = fields.OneToOneField("models.Transaction", related_name=False, on_delete=fields.RESTRICT)
+    transaction_id: uuid.UUID
     #: ``outgoing`` (a withdrawal, screened before signing) or ``incoming`` (a deposit, after detection).
     direction = fields.CharField(max_length=10)
     #: ``pending`` (the provider has not answered), ``completed``, ``bypassed`` (not screened),

@@ -52,6 +52,7 @@ class AuditChainLink(Model):
 
     entry = fields.OneToOneField("models.AuditEntry", related_name=False, on_delete=fields.RESTRICT,
                                  primary_key=True)
+    entry_id: uuid.UUID
     workspace_id = fields.UUIDField()
     #: 1 for the workspace's first chained entry, then one more each, with no gap.
     seq = fields.BigIntField()

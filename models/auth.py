@@ -17,7 +17,9 @@ class AccessToken(Model):
     id = fields.UUIDField(primary_key=True, default=uuid.uuid4)
     token_hash = fields.CharField(max_length=64, unique=True)
     user = fields.ForeignKeyField("models.User", related_name="tokens", on_delete=fields.CASCADE)
+    user_id: uuid.UUID
     device = fields.ForeignKeyField("models.Device", related_name="tokens", null=True, on_delete=fields.CASCADE)
+    device_id: uuid.UUID | None
     #: "user" (API user key) or "device" (paired mobile device / co-signer).
     client_type = fields.CharField(max_length=10)
     issued_at = fields.DatetimeField(default=clock.now)
@@ -45,7 +47,9 @@ class Device(TimestampedModel):
     """A mobile device or headless co-signer paired to one user in one workspace."""
 
     user = fields.ForeignKeyField("models.User", related_name="devices", on_delete=fields.CASCADE)
+    user_id: uuid.UUID
     workspace = fields.ForeignKeyField("models.Workspace", related_name="devices", on_delete=fields.CASCADE)
+    workspace_id: uuid.UUID
     name = fields.CharField(max_length=100)
     public_key = fields.BinaryField()
     fingerprint = fields.CharField(max_length=39)
@@ -53,6 +57,7 @@ class Device(TimestampedModel):
     status = fields.CharField(max_length=25, default="pending_confirmation")
     confirmed_at = fields.DatetimeField(null=True)
     confirmed_by = fields.ForeignKeyField("models.User", related_name=False, null=True, on_delete=fields.SET_NULL)
+    confirmed_by_id: uuid.UUID | None
 
     class Meta:
         table = "devices"
@@ -63,9 +68,12 @@ class PairingSession(TimestampedModel):
 
     token_hash = fields.CharField(max_length=64, unique=True)
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.CASCADE)
+    workspace_id: uuid.UUID
     user = fields.ForeignKeyField("models.User", related_name=False, on_delete=fields.CASCADE)
+    user_id: uuid.UUID
     expires_at = fields.DatetimeField()
     device = fields.ForeignKeyField("models.Device", related_name=False, null=True, on_delete=fields.SET_NULL)
+    device_id: uuid.UUID | None
     #: ``device`` (a member's pairing token, minutes) or ``owner_enrollment`` (the owner's
     #: enrollment secret, days: the operator confirms the device it registers; docs/users.md).
     kind = fields.CharField(max_length=20, default="device")

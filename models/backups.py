@@ -7,6 +7,8 @@ assembled, downloadable) -> ``verified`` (the owner proved the file restores eve
 
 from __future__ import annotations
 
+import uuid
+
 from tortoise import fields
 
 from models.base import TimestampedModel
@@ -14,10 +16,12 @@ from models.base import TimestampedModel
 
 class Backup(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     #: Recipient Curve25519 public key (32 bytes): every exported share is sealed to it.
     public_key = fields.BinaryField()
     status = fields.CharField(max_length=12, default="pending", db_index=True)
     requested_by = fields.ForeignKeyField("models.User", related_name=False, null=True, on_delete=fields.SET_NULL)
+    requested_by_id: uuid.UUID | None
     #: Key sets included, fixed when the export starts so both signers export the same ones.
     key_set_ids = fields.JSONField(default=list)
     #: The backup file (JSON; only sealed shares and public data) once ready.
@@ -26,6 +30,7 @@ class Backup(TimestampedModel):
     completed_at = fields.DatetimeField(null=True)
     verified_at = fields.DatetimeField(null=True)
     verified_by = fields.ForeignKeyField("models.User", related_name=False, null=True, on_delete=fields.SET_NULL)
+    verified_by_id: uuid.UUID | None
     error = fields.TextField(null=True)
 
     class Meta:
@@ -36,6 +41,7 @@ class BackupPart(TimestampedModel):
     """One signer's export for a backup: its shares, each already sealed to the backup key."""
 
     backup = fields.ForeignKeyField("models.Backup", related_name="parts", on_delete=fields.CASCADE)
+    backup_id: uuid.UUID
     participant = fields.SmallIntField()
     #: ``[{"key_set_id", "participant", "sealed_key_package": base64}]``.
     entries = fields.JSONField()

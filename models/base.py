@@ -68,10 +68,10 @@ class MoneyField(_SqlDecimal):
     #: Convert what asyncpg reads too (it gives a Decimal): a loaded row holds an int.
     skip_to_python_if_native = False
 
-    def to_python_value(self, value: Any) -> int | None:  # type: ignore[override]
+    def to_python_value(self, value: Any) -> int | None:  # type: ignore[override]  # an int, not a Decimal
         return None if value is None else exact_integer(value)
 
-    def to_db_value(self, value: Any, instance: Any) -> Decimal | None:  # type: ignore[override]
+    def to_db_value(self, value: Any, instance: Any) -> Decimal | None:
         if value is None:
             return None
         try:
@@ -97,7 +97,7 @@ class FiatField(_SqlDecimal):
     DecimalField quantizes under the process's 28 digits, which a large withdrawal's USD value
     exceeds)."""
 
-    def to_python_value(self, value: Any) -> Decimal | None:  # type: ignore[override]
+    def to_python_value(self, value: Any) -> Decimal | None:
         if value is None:
             return None
         return Decimal(value).quantize(_FIAT_QUANTUM, context=_FIAT_CONTEXT)
@@ -124,7 +124,7 @@ class TimestampedModel(Model):
     class Meta:
         abstract = True
 
-    async def save(self, *args, **kwargs) -> None:  # type: ignore[override]
+    async def save(self, *args: Any, **kwargs: Any) -> None:
         # Stamp updated_at from the injectable clock rather than tortoise's auto_now.
         if self._saved_in_db:
             self.updated_at = clock.now()

@@ -20,6 +20,7 @@ class QuorumSettings(TimestampedModel):
 
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.CASCADE,
                                        unique=True)
+    workspace_id: uuid.UUID
     admin_threshold = fields.IntField(default=1)
 
     class Meta:
@@ -30,10 +31,12 @@ class ActionRule(TimestampedModel):
     """The rule of one gated action in one workspace (no row: off, the default)."""
 
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.CASCADE)
+    workspace_id: uuid.UUID
     action = fields.CharField(max_length=40)
     enabled = fields.BooleanField(default=False)
     mode = fields.CharField(max_length=40)
     group = fields.ForeignKeyField("models.Group", related_name=False, null=True, on_delete=fields.SET_NULL)
+    group_id: uuid.UUID | None
     #: The owner confirms on top of the administrator quorum or the group.
     owner_confirmation = fields.BooleanField(default=False)
 
@@ -46,6 +49,7 @@ class ChangeRequest(TimestampedModel):
     """A gated change waiting for (or past) its confirmations."""
 
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.CASCADE)
+    workspace_id: uuid.UUID
     action = fields.CharField(max_length=40)
     operation = fields.CharField(max_length=40, null=True)
     mode = fields.CharField(max_length=40)
@@ -56,6 +60,7 @@ class ChangeRequest(TimestampedModel):
     #: SHA-256 of action + canonical payload: the initiator repeating the change finds this request.
     fingerprint = fields.CharField(max_length=64)
     initiator = fields.ForeignKeyField("models.User", related_name=False, on_delete=fields.RESTRICT)
+    initiator_id: uuid.UUID
     #: PENDING, APPROVED, EXECUTED, FAILED, REJECTED, EXPIRED, CANCELLED.
     status = fields.CharField(max_length=12, default="PENDING", db_index=True)
     expires_at = fields.DatetimeField()
@@ -74,6 +79,7 @@ class ApproverSet(Model):
 
     id = fields.UUIDField(primary_key=True, default=uuid.uuid4)
     request = fields.ForeignKeyField("models.ChangeRequest", related_name=False, on_delete=fields.CASCADE)
+    request_id: uuid.UUID
     #: "owner", "admin_quorum" or "group:<group id>".
     external_id = fields.CharField(max_length=60)
     kind = fields.CharField(max_length=20)
@@ -91,8 +97,11 @@ class SetApprover(Model):
 
     id = fields.UUIDField(primary_key=True, default=uuid.uuid4)
     approver_set = fields.ForeignKeyField("models.ApproverSet", related_name=False, on_delete=fields.CASCADE)
+    approver_set_id: uuid.UUID
     request = fields.ForeignKeyField("models.ChangeRequest", related_name=False, on_delete=fields.CASCADE)
+    request_id: uuid.UUID
     user = fields.ForeignKeyField("models.User", related_name=False, on_delete=fields.CASCADE)
+    user_id: uuid.UUID
     #: PENDING, APPROVED, REJECTED, CANCELLED, EXPIRED.
     status = fields.CharField(max_length=12, default="PENDING")
     device_id = fields.UUIDField(null=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from tortoise import fields
 
 from models.base import TimestampedModel
@@ -29,6 +31,7 @@ class CompanyApplication(TimestampedModel):
     submitted_by = fields.ForeignKeyField(
         "models.User", related_name=False, null=True, on_delete=fields.SET_NULL
     )
+    submitted_by_id: uuid.UUID | None
 
     class Meta:
         table = "company_applications"

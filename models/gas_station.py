@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from tortoise import fields
 
 from models.base import TimestampedModel, money_field
@@ -22,7 +24,9 @@ from models.base import TimestampedModel, money_field
 class GasStation(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT,
                                        unique=True)
+    workspace_id: uuid.UUID
     vault = fields.ForeignKeyField("models.Vault", related_name=False, on_delete=fields.RESTRICT)
+    vault_id: uuid.UUID
 
     class Meta:
         table = "gas_stations"
@@ -30,6 +34,7 @@ class GasStation(TimestampedModel):
 
 class GasStationAsset(TimestampedModel):
     gas_station = fields.ForeignKeyField("models.GasStation", related_name="assets", on_delete=fields.CASCADE)
+    gas_station_id: uuid.UUID
     #: The base asset (the native coin of a gas-model network).
     currency_id = fields.CharField(max_length=40)
     threshold = money_field(null=True)
@@ -49,7 +54,9 @@ class GasStationAsset(TimestampedModel):
 
 class VaultAutofuel(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     vault = fields.ForeignKeyField("models.Vault", related_name=False, on_delete=fields.RESTRICT, unique=True)
+    vault_id: uuid.UUID
     enabled = fields.BooleanField(default=False)
 
     class Meta:
@@ -62,16 +69,20 @@ class Refuel(TimestampedModel):
     ``failed`` (its withdrawal ended unsuccessfully)."""
 
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     gas_station = fields.ForeignKeyField("models.GasStation", related_name=False, on_delete=fields.RESTRICT)
+    gas_station_id: uuid.UUID
     currency_id = fields.CharField(max_length=40)
     network = fields.CharField(max_length=40)
     target_vault = fields.ForeignKeyField("models.Vault", related_name=False, on_delete=fields.RESTRICT)
+    target_vault_id: uuid.UUID
     target_address = fields.CharField(max_length=100)
     status = fields.CharField(max_length=12)
     #: What was (or will be) sent: cap minus the balance when the refuel was decided.
     amount = money_field()
     transaction = fields.ForeignKeyField("models.Transaction", related_name=False, null=True,
                                          on_delete=fields.RESTRICT)
+    transaction_id: uuid.UUID | None
     reason = fields.CharField(max_length=200, null=True)
     retry_at = fields.DatetimeField(null=True)
 

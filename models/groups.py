@@ -17,6 +17,7 @@ from models.base import TimestampedModel
 
 class Group(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.CASCADE)
+    workspace_id: uuid.UUID
     name = fields.CharField(max_length=100)
     #: How many members confirm a request in group mode (1 or more).
     threshold = fields.IntField(default=1)
@@ -29,7 +30,9 @@ class Group(TimestampedModel):
 class GroupMember(Model):
     id = fields.UUIDField(primary_key=True, default=uuid.uuid4)
     group = fields.ForeignKeyField("models.Group", related_name=False, on_delete=fields.CASCADE)
+    group_id: uuid.UUID
     user = fields.ForeignKeyField("models.User", related_name=False, on_delete=fields.CASCADE)
+    user_id: uuid.UUID
     created_at = fields.DatetimeField(default=clock.now)
 
     class Meta:

@@ -12,6 +12,8 @@ that signer's own SecretBox key; every query on them is filtered by ``participan
 
 from __future__ import annotations
 
+import uuid
+
 from tortoise import fields
 
 from models.base import TimestampedModel
@@ -27,7 +29,9 @@ class KeySet(TimestampedModel):
     """
 
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     vault = fields.ForeignKeyField("models.Vault", related_name=False, on_delete=fields.RESTRICT)
+    vault_id: uuid.UUID
     #: The threshold scheme (threshold.scheme), e.g. FROST-ED25519-SHA512-v1.
     scheme = fields.CharField(max_length=40)
     min_signers = fields.SmallIntField(default=2)
@@ -41,8 +45,10 @@ class KeySet(TimestampedModel):
     verifying_shares = fields.JSONField(null=True)
     #: The client principal that took the co-signer seat (participant 3) by sending round 1.
     cosigner_user = fields.ForeignKeyField("models.User", related_name=False, null=True, on_delete=fields.SET_NULL)
+    cosigner_user_id: uuid.UUID | None
     cosigner_device = fields.ForeignKeyField("models.Device", related_name=False, null=True,
                                              on_delete=fields.SET_NULL)
+    cosigner_device_id: uuid.UUID | None
     failed_participant = fields.SmallIntField(null=True)
     failure_reason = fields.TextField(null=True)
     ready_at = fields.DatetimeField(null=True)
@@ -60,6 +66,7 @@ class DkgPackage(TimestampedModel):
     """
 
     key_set = fields.ForeignKeyField("models.KeySet", related_name="packages", on_delete=fields.CASCADE)
+    key_set_id: uuid.UUID
     round = fields.SmallIntField()
     sender = fields.SmallIntField()
     recipient = fields.SmallIntField(default=0)
@@ -74,6 +81,7 @@ class DkgResult(TimestampedModel):
     """A service signer's public outcome of finalize; the coordinator compares all of them."""
 
     key_set = fields.ForeignKeyField("models.KeySet", related_name="results", on_delete=fields.CASCADE)
+    key_set_id: uuid.UUID
     participant = fields.SmallIntField()
     #: PublicKeyPackage.to_dict() as this participant derived it.
     public_key_package = fields.JSONField()
@@ -90,6 +98,7 @@ class SignerDkgState(TimestampedModel):
     """
 
     key_set = fields.ForeignKeyField("models.KeySet", related_name=False, on_delete=fields.CASCADE)
+    key_set_id: uuid.UUID
     participant = fields.SmallIntField()
     round = fields.SmallIntField()
     sealed_state = fields.BinaryField()
@@ -103,6 +112,7 @@ class SignerKeyShare(TimestampedModel):
     """A service signer's long-lived key package (signing share), sealed with its own key."""
 
     key_set = fields.ForeignKeyField("models.KeySet", related_name=False, on_delete=fields.CASCADE)
+    key_set_id: uuid.UUID
     participant = fields.SmallIntField()
     sealed_key_package = fields.BinaryField()
     verifying_share = fields.BinaryField()

@@ -29,6 +29,7 @@ from models.base import TimestampedModel, fiat_field, money_field
 
 class PolicyVersion(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     #: ``transfer`` or ``aml``.
     policy_type = fields.CharField(max_length=16)
     version = fields.IntField()
@@ -48,8 +49,10 @@ class PolicyVersion(TimestampedModel):
 class PolicyTagReference(Model):
     id = fields.UUIDField(primary_key=True, default=uuid.uuid4)
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     policy_type = fields.CharField(max_length=16)
     tag = fields.ForeignKeyField("models.Tag", related_name=False, on_delete=fields.RESTRICT)
+    tag_id: uuid.UUID
     rule_id = fields.CharField(max_length=64)
     rule_name = fields.CharField(max_length=100, null=True)
 
@@ -61,8 +64,10 @@ class PolicyTagReference(Model):
 class PolicyWindowEntry(Model):
     id = fields.UUIDField(primary_key=True, default=uuid.uuid4)
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     window_key = fields.CharField(max_length=200)
     transaction = fields.ForeignKeyField("models.Transaction", related_name=False, on_delete=fields.RESTRICT)
+    transaction_id: uuid.UUID
     amount = money_field()
     amount_usd = fiat_field(null=True)
     at = fields.DatetimeField()
@@ -91,7 +96,9 @@ class PolicyWindowBucket(Model):
 
 class TransactionApproval(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     transaction = fields.OneToOneField("models.Transaction", related_name=False, on_delete=fields.RESTRICT)
+    transaction_id: uuid.UUID
     #: ``pending``, ``approved``, ``declined``, ``expired`` or ``closed`` (the withdrawal left
     #: awaiting_approvals another way: cancelled, frozen, expired by its own limit).
     status = fields.CharField(max_length=12, default="pending")
@@ -109,6 +116,7 @@ class TransactionApproval(TimestampedModel):
 
 class TransactionApprovalVote(TimestampedModel):
     approval = fields.ForeignKeyField("models.TransactionApproval", related_name=False, on_delete=fields.RESTRICT)
+    approval_id: uuid.UUID
     user_id = fields.UUIDField()
     device_id = fields.UUIDField()
     #: ``approve`` or ``decline``.

@@ -9,6 +9,8 @@ the transaction that publishes its signature share.
 
 from __future__ import annotations
 
+import uuid
+
 from tortoise import fields
 
 from models.base import TimestampedModel
@@ -18,9 +20,11 @@ class SigningPolicy(TimestampedModel):
     """How a workspace signs. Absent row = the defaults (service shares only)."""
 
     workspace = fields.OneToOneField("models.Workspace", related_name=False, on_delete=fields.CASCADE)
+    workspace_id: uuid.UUID
     #: True: every signature needs the client's co-signer share (participant 3).
     cosigner_required = fields.BooleanField(default=False)
     updated_by = fields.ForeignKeyField("models.User", related_name=False, null=True, on_delete=fields.SET_NULL)
+    updated_by_id: uuid.UUID | None
 
     class Meta:
         table = "signing_policies"
@@ -34,8 +38,11 @@ class SigningSession(TimestampedModel):
     """
 
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     vault = fields.ForeignKeyField("models.Vault", related_name=False, on_delete=fields.RESTRICT)
+    vault_id: uuid.UUID
     key_set = fields.ForeignKeyField("models.KeySet", related_name=False, on_delete=fields.RESTRICT)
+    key_set_id: uuid.UUID
     message = fields.BinaryField()
     #: Taproot schemes: sign for the output key of this script tree root (``b""``: key path only,
     #: what Bitcoin P2TR spends use); None: the key set's own key (every other scheme).
@@ -58,6 +65,7 @@ class SigningCommitment(TimestampedModel):
     """A participant's round-1 commitments (hiding ``D_i``, binding ``E_i``): public."""
 
     session = fields.ForeignKeyField("models.SigningSession", related_name="commitments", on_delete=fields.CASCADE)
+    session_id: uuid.UUID
     participant = fields.SmallIntField()
     hiding = fields.BinaryField()
     binding = fields.BinaryField()
@@ -71,6 +79,7 @@ class SigningShare(TimestampedModel):
     """A participant's round-2 signature share ``z_i``: public once sent."""
 
     session = fields.ForeignKeyField("models.SigningSession", related_name="shares", on_delete=fields.CASCADE)
+    session_id: uuid.UUID
     participant = fields.SmallIntField()
     share = fields.BinaryField()
 
@@ -87,6 +96,7 @@ class SignerNonce(TimestampedModel):
     """
 
     session = fields.ForeignKeyField("models.SigningSession", related_name=False, on_delete=fields.CASCADE)
+    session_id: uuid.UUID
     participant = fields.SmallIntField()
     sealed_nonces = fields.BinaryField()
 

@@ -22,6 +22,7 @@ from models.base import TimestampedModel
 
 class Tag(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     #: 2 to 32 characters, trimmed (domain.tags.LABEL_PATTERN).
     label = fields.CharField(max_length=32)
     #: ``label.casefold()``: uniqueness and order are case-insensitive.
@@ -43,7 +44,9 @@ class VaultTag(Model):
 
     id = fields.UUIDField(primary_key=True, default=uuid.uuid4)
     vault = fields.ForeignKeyField("models.Vault", related_name=False, on_delete=fields.RESTRICT)
+    vault_id: uuid.UUID
     tag = fields.ForeignKeyField("models.Tag", related_name=False, on_delete=fields.RESTRICT)
+    tag_id: uuid.UUID
     created_at = fields.DatetimeField(default=clock.now)
 
     class Meta:

@@ -17,6 +17,8 @@ the unsigned transfer, its one signing session and signature, and its confirmati
 
 from __future__ import annotations
 
+import uuid
+
 from tortoise import fields
 
 from models.base import TimestampedModel, money_field
@@ -24,9 +26,12 @@ from models.base import TimestampedModel, money_field
 
 class Transaction(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     vault = fields.ForeignKeyField("models.Vault", related_name=False, on_delete=fields.RESTRICT)
+    vault_id: uuid.UUID
     #: The workspace wallet the transaction moves value in or out of.
     wallet = fields.ForeignKeyField("models.Wallet", related_name="transactions", on_delete=fields.RESTRICT)
+    wallet_id: uuid.UUID
     #: ``deposit`` (incoming) or ``withdrawal`` (outgoing).
     direction = fields.CharField(max_length=10)
     status = fields.CharField(max_length=24)
@@ -66,8 +71,10 @@ class Transaction(TimestampedModel):
     #: Internal transfer: the workspace wallet credited when the transfer is final.
     target_wallet = fields.ForeignKeyField("models.Wallet", related_name=False, null=True,
                                            on_delete=fields.RESTRICT)
+    target_wallet_id: uuid.UUID | None
     whitelisted_wallet = fields.ForeignKeyField("models.WhitelistedWallet", related_name=False, null=True,
                                                 on_delete=fields.RESTRICT)
+    whitelisted_wallet_id: uuid.UUID | None
     #: Account family: the gas price; UTXO family: sat/vB (what the transfer is built with).
     fee_rate = money_field(null=True)
     #: SHA-256 of the request (body and keys) under ``idempotency_key``.
@@ -76,6 +83,7 @@ class Transaction(TimestampedModel):
     attempt_number = fields.IntField(null=True)
     retry_of = fields.ForeignKeyField("models.Transaction", related_name=False, null=True,
                                       on_delete=fields.RESTRICT)
+    retry_of_id: uuid.UUID | None
     utxo_intent_key = fields.CharField(max_length=100, null=True)
     #: True while amount and fee limit are in the wallets' ``held`` (released exactly once).
     holding = fields.BooleanField(default=False)
@@ -117,6 +125,7 @@ class ChangeLog(TimestampedModel):
     ``min_cursor`` the oldest cursor the log can still serve (see domain.transactions)."""
 
     workspace = fields.OneToOneField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     position = fields.BigIntField(default=0)
     min_cursor = fields.BigIntField(default=0)
     compacted_at = fields.DatetimeField(null=True)

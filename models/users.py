@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from tortoise import fields
 
 from models.base import TimestampedModel
@@ -27,7 +29,9 @@ class User(TimestampedModel):
 
 class WorkspaceMember(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name="members", on_delete=fields.CASCADE)
+    workspace_id: uuid.UUID
     user = fields.ForeignKeyField("models.User", related_name="memberships", on_delete=fields.CASCADE)
+    user_id: uuid.UUID
     role = fields.CharField(max_length=20)
     role_status = fields.CharField(max_length=30, default="ROLE_STATUS_ACTIVE")
 
@@ -44,6 +48,7 @@ class Invitation(TimestampedModel):
     """
 
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.CASCADE)
+    workspace_id: uuid.UUID
     email = fields.CharField(max_length=320)
     role = fields.CharField(max_length=20)
     #: What the inviter supplied; a new person's names default to them when accepting.
@@ -54,8 +59,10 @@ class Invitation(TimestampedModel):
     status = fields.CharField(max_length=10, default="pending")
     expires_at = fields.DatetimeField()
     invited_by = fields.ForeignKeyField("models.User", related_name=False, null=True, on_delete=fields.SET_NULL)
+    invited_by_id: uuid.UUID | None
     #: The user the invitation enrolled (set when accepted).
     user = fields.ForeignKeyField("models.User", related_name=False, null=True, on_delete=fields.SET_NULL)
+    user_id: uuid.UUID | None
     decided_at = fields.DatetimeField(null=True)
 
     class Meta:

@@ -7,6 +7,8 @@ signing, no new wallets); deposits are still credited.
 
 from __future__ import annotations
 
+import uuid
+
 from tortoise import fields
 
 from models.base import TimestampedModel
@@ -14,6 +16,7 @@ from models.base import TimestampedModel
 
 class Vault(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name="vaults", on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     name = fields.CharField(max_length=100)
     is_frozen = fields.BooleanField(default=False)
 

@@ -12,6 +12,8 @@ in flight); available = total - frozen - held is derived, never stored.
 
 from __future__ import annotations
 
+import uuid
+
 from tortoise import fields
 
 from models.base import TimestampedModel, money_field
@@ -19,7 +21,9 @@ from models.base import TimestampedModel, money_field
 
 class WalletAddress(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     vault = fields.ForeignKeyField("models.Vault", related_name="addresses", on_delete=fields.RESTRICT)
+    vault_id: uuid.UUID
     #: Registry network id (domain.currencies).
     network = fields.CharField(max_length=40)
     address = fields.CharField(max_length=100)
@@ -35,8 +39,11 @@ class WalletAddress(TimestampedModel):
 
 class Wallet(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     vault = fields.ForeignKeyField("models.Vault", related_name="wallets", on_delete=fields.RESTRICT)
+    vault_id: uuid.UUID
     address = fields.ForeignKeyField("models.WalletAddress", related_name="wallets", on_delete=fields.RESTRICT)
+    address_id: uuid.UUID
     #: Registry currency id (domain.currencies).
     currency_id = fields.CharField(max_length=40)
     status = fields.CharField(max_length=12, default="active")

@@ -24,6 +24,7 @@ from models.base import TimestampedModel
 
 class Webhook(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     url = fields.CharField(max_length=2048)
     description = fields.CharField(max_length=255, default="")
     #: Subscribed event types: exact names (``transaction.created``) or a family (``transaction.*``).
@@ -55,12 +56,14 @@ class WebhookEvent(Model):
 
     id = fields.UUIDField(primary_key=True, default=uuid.uuid4)
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     type = fields.CharField(max_length=100)
     #: The exact request body (the JSON envelope), identical on every attempt and every webhook.
     payload = fields.TextField()
     #: Set for events addressed to one webhook only (``webhook.test``); None fans out by subscription.
     target_webhook = fields.ForeignKeyField("models.Webhook", related_name=False, null=True,
                                             on_delete=fields.RESTRICT)
+    target_webhook_id: uuid.UUID | None
     created_at = fields.DatetimeField(default=clock.now)
 
     class Meta:
@@ -71,7 +74,9 @@ class WebhookEvent(Model):
 class WebhookDelivery(TimestampedModel):
     workspace_id = fields.UUIDField()
     webhook = fields.ForeignKeyField("models.Webhook", related_name=False, on_delete=fields.RESTRICT)
+    webhook_id: uuid.UUID
     event = fields.ForeignKeyField("models.WebhookEvent", related_name=False, on_delete=fields.RESTRICT)
+    event_id: uuid.UUID
     #: Copy of the event type, for filtering the history without a join.
     event_type = fields.CharField(max_length=100)
     #: pending | retrying | succeeded | failed
@@ -105,6 +110,7 @@ class WebhookDelivery(TimestampedModel):
 class WebhookAttempt(Model):
     id = fields.UUIDField(primary_key=True, default=uuid.uuid4)
     delivery = fields.ForeignKeyField("models.WebhookDelivery", related_name=False, on_delete=fields.CASCADE)
+    delivery_id: uuid.UUID
     attempt_number = fields.IntField()
     started_at = fields.DatetimeField()
     duration_ms = fields.IntField()

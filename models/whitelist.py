@@ -12,6 +12,8 @@ internal nor whitelisted). No row means the default: forbidden.
 
 from __future__ import annotations
 
+import uuid
+
 from tortoise import fields
 
 from models.base import TimestampedModel
@@ -19,6 +21,7 @@ from models.base import TimestampedModel
 
 class WhitelistedWallet(TimestampedModel):
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
+    workspace_id: uuid.UUID
     name = fields.CharField(max_length=100)
     #: Registry currency id and its network (domain.currencies).
     currency_id = fields.CharField(max_length=40)
@@ -36,6 +39,7 @@ class WhitelistedWallet(TimestampedModel):
 
 class WhitelistSettings(TimestampedModel):
     workspace = fields.OneToOneField("models.Workspace", related_name=False, on_delete=fields.CASCADE)
+    workspace_id: uuid.UUID
     #: Whether a withdrawal may go to an address that is neither internal nor whitelisted.
     one_time_addresses_allowed = fields.BooleanField(default=False)
     updated_by = fields.UUIDField(null=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from tortoise import fields
 
 from models.base import TimestampedModel
@@ -9,6 +11,7 @@ from models.base import TimestampedModel
 
 class Workspace(TimestampedModel):
     company = fields.ForeignKeyField("models.Company", related_name="workspaces", on_delete=fields.RESTRICT)
+    company_id: uuid.UUID
     name = fields.CharField(max_length=200)
     #: "mainnet" or "testnet": the workspace sees only currencies of its own network type.
     network_type = fields.CharField(max_length=10)
@@ -22,8 +25,11 @@ class OwnershipTransfer(TimestampedModel):
     named member accepts it. At most one is pending per workspace (a partial unique index)."""
 
     workspace = fields.ForeignKeyField("models.Workspace", related_name=False, on_delete=fields.CASCADE)
+    workspace_id: uuid.UUID
     from_user = fields.ForeignKeyField("models.User", related_name=False, on_delete=fields.CASCADE)
+    from_user_id: uuid.UUID
     to_user = fields.ForeignKeyField("models.User", related_name=False, on_delete=fields.CASCADE)
+    to_user_id: uuid.UUID
     #: pending -> accepted | declined | cancelled | expired.
     status = fields.CharField(max_length=10, default="pending")
     expires_at = fields.DatetimeField()

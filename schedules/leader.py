@@ -53,7 +53,7 @@ class LeaderLock:
             try:
                 if self.held:
                     # Session-level: held for as long as this connection lives. Prove it does.
-                    await self._connection.fetchval("SELECT 1", timeout=self._timeout)  # type: ignore[union-attr]
+                    await self._connection.fetchval("SELECT 1", timeout=self._timeout)  # type: ignore[union-attr]  # connected while held
                     return True
                 if self._connection is None or self._connection.is_closed():
                     self._connection = await asyncpg.connect(

@@ -255,7 +255,8 @@ class Ciphersuite(ABC):
 
     def digest(self, data: bytes) -> bytes:
         """The suite's hash function H, unreduced."""
-        return self.hash_function(data).digest()
+        # Through the class: a ClassVar callable is the hash constructor, never a bound method.
+        return type(self).hash_function(data).digest()
 
     def hash_to_scalar(self, label: bytes, m: bytes) -> bytes:
         """Hash ``m`` to a scalar, domain-separated by ``contextString || label``.

@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 
-class Round1Package(pedersen.Round1Package, group=ED25519):
+class Round1Package(pedersen.Round1Package, group=ED25519):  # type: ignore[no-redef]  # the star import's generic class
     """Round-1 broadcast of participant ``sender``: commitments and proof of knowledge.
 
     :ivar sender: identifier of the participant that produced it.
@@ -58,7 +58,7 @@ class Round1Package(pedersen.Round1Package, group=ED25519):
     """
 
 
-class Round1SecretPackage(pedersen.Round1SecretPackage, group=ED25519):
+class Round1SecretPackage(pedersen.Round1SecretPackage, group=ED25519):  # type: ignore[no-redef]  # the star import's generic class
     """State participant ``identifier`` keeps between round 1 and round 2.
 
     Holds the secret polynomial coefficients (excluded from ``repr``);
@@ -66,7 +66,7 @@ class Round1SecretPackage(pedersen.Round1SecretPackage, group=ED25519):
     """
 
 
-class Round2Package(pedersen.Round2Package, group=ED25519):
+class Round2Package(pedersen.Round2Package, group=ED25519):  # type: ignore[no-redef]  # the star import's generic class
     """Private round-2 message: ``signing_share = f_sender(recipient)``.
 
     Secret: send it only over a confidential, authenticated channel.
@@ -74,7 +74,7 @@ class Round2Package(pedersen.Round2Package, group=ED25519):
     """
 
 
-class Round2SecretPackage(pedersen.Round2SecretPackage, group=ED25519):
+class Round2SecretPackage(pedersen.Round2SecretPackage, group=ED25519):  # type: ignore[no-redef]  # the star import's generic class
     """State participant ``identifier`` keeps between round 2 and finalize.
 
     :ivar own_share: ``f_i(i)`` (secret, excluded from ``repr``).

@@ -148,7 +148,8 @@ def _check_pair(pair: Sequence[int]) -> tuple[int, int]:
         raise InvalidParameters(f"a signing pair is {_THRESHOLD} distinct participants")
     for member in members:
         _check_participant(member)
-    return tuple(sorted(members))  # type: ignore[return-value]
+    low, high = sorted(members)
+    return low, high
 
 
 def _hex_of(value: str) -> str:
@@ -267,7 +268,7 @@ class Triple(_SingleUse):
     @property
     def public(self) -> tuple[bytes, bytes, bytes]:
         public = json.loads(self.data)["public"]
-        return tuple(bytes.fromhex(_hex_of(public[k])) for k in ("big_a", "big_b", "big_c"))  # type: ignore[return-value]
+        return tuple(bytes.fromhex(_hex_of(public[k])) for k in ("big_a", "big_b", "big_c"))  # type: ignore[return-value]  # three of them
 
     def to_dict(self) -> dict[str, Any]:
         self._check_unspent("triple")
@@ -324,8 +325,10 @@ class Presignature(_SingleUse):
         if data.get("scheme", SCHEME) != SCHEME:
             raise InvalidParameters(f"not a {SCHEME} presignature")
         try:
+            public_key, big_r, k, sigma = (bytes.fromhex(str(_require(data, name)))
+                                           for name in ("public_key", "big_r", "k", "sigma"))
             return cls(int(_require(data, "participant")), _check_pair(_require(data, "participants")),
-                       *(bytes.fromhex(str(_require(data, k))) for k in ("public_key", "big_r", "k", "sigma")))
+                       public_key, big_r, k, sigma)
         except ValueError:
             raise InvalidParameters("a presignature's fields are integers and hex strings") from None
 
@@ -442,7 +445,7 @@ class Party(Generic[T]):
     def result(self) -> T:
         if not self.done:
             raise InvalidParameters(f"the {self.name} run of participant {self.participant} has not finished")
-        return self._result  # type: ignore[return-value]
+        return self._result  # type: ignore[return-value]  # set when done
 
     def outgoing(self) -> list[Message]:
         """Advance as far as the messages received so far allow; the messages to send now."""

@@ -50,14 +50,14 @@ def _scalar_op(function: object, *args: bytes) -> bytes:
     if not _is_32_bytes(*args):
         raise _nacl_exc.TypeError("scalars must be 32-byte bytes sequences")
     out = _ffi.new("unsigned char[32]")
-    function(out, *args)  # type: ignore[operator]
+    function(out, *args)  # type: ignore[operator]  # a libsodium function
     return _ffi.buffer(out)[:]
 
 
 def _point_op(function: object, *args: bytes) -> bytes | None:
     # A libsodium point function: the 32-byte result, or None when it reports failure.
     out = _ffi.new("unsigned char[32]")
-    if function(out, *args) != 0:  # type: ignore[operator]
+    if function(out, *args) != 0:  # type: ignore[operator]  # a libsodium function
         return None
     return _ffi.buffer(out)[:]
 

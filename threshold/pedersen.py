@@ -65,7 +65,7 @@ Participant identifiers are ``1..n`` (``max_signers``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping, Self, Sequence
+from typing import Any, ClassVar, Iterable, Mapping, Self, Sequence, TypeAlias
 
 from threshold.encoding import HexError, parse_hex
 from threshold.errors import FrostError, InvalidParameters
@@ -201,7 +201,7 @@ class _SessionState:
     @staticmethod
     def _session_fields(data: Mapping[str, Any]) -> tuple[int, int, int, bytes]:
         ints = (_int_field(_get(data, name), name) for name in ("identifier", "min_signers", "max_signers"))
-        return (*ints, _unhex(_get(data, "context"), "context"))  # type: ignore[return-value]
+        return (*ints, _unhex(_get(data, "context"), "context"))  # type: ignore[return-value]  # the fields as parsed
 
 
 # --------------------------------------------------------------------------
@@ -414,6 +414,14 @@ class Round2SecretPackage(GroupBound, _SessionState):
 # --------------------------------------------------------------------------
 
 
+# In the engine's class body its attributes (``X = BoundClass(X)``) shadow the data classes'
+# names: its annotations name the data classes through these aliases.
+_Round1Package: TypeAlias = Round1Package
+_Round1SecretPackage: TypeAlias = Round1SecretPackage
+_Round2Package: TypeAlias = Round2Package
+_Round2SecretPackage: TypeAlias = Round2SecretPackage
+
+
 class PedersenDkg:
     """The DKG bound to one FROST protocol instance (its ciphersuite and key package types).
 
@@ -507,7 +515,7 @@ class PedersenDkg:
 
     def round1(
         self, identifier: int, min_signers: int, max_signers: int, context: bytes | str
-    ) -> tuple[Round1SecretPackage, Round1Package]:
+    ) -> tuple[_Round1SecretPackage, _Round1Package]:
         """Round 1: sample the secret polynomial, commit to it, prove knowledge of ``a_0``.
 
         Returns the secret state to keep (encrypted) and the package to broadcast.
@@ -523,7 +531,8 @@ class PedersenDkg:
 
     @staticmethod
     def _index_by_sender(
-        packages: Iterable[Any], package_type: type, own: int, max_signers: int, round_name: str
+        packages: Iterable[Any], package_type: type[_Round1Package] | type[_Round2Package], own: int, max_signers: int,
+        round_name: str
     ) -> dict[int, Any]:
         by_sender: dict[int, Any] = {}
         for pkg in packages:
@@ -541,8 +550,8 @@ class PedersenDkg:
         return by_sender
 
     def round2(
-        self, secret: Round1SecretPackage, round1_packages: Iterable[Round1Package]
-    ) -> tuple[Round2SecretPackage, dict[int, Round2Package]]:
+        self, secret: _Round1SecretPackage, round1_packages: Iterable[_Round1Package]
+    ) -> tuple[_Round2SecretPackage, dict[int, _Round2Package]]:
         """Round 2: verify every other participant's proof of knowledge, then share.
 
         ``round1_packages`` must contain the broadcast of every other participant (this
@@ -565,7 +574,7 @@ class PedersenDkg:
         for sender in sorted(by_sender):
             if sender == i:
                 continue
-            pkg: Round1Package = by_sender[sender]
+            pkg: _Round1Package = by_sender[sender]
             if len(pkg.commitments) != secret.min_signers:
                 raise DkgCheatingParticipant(
                     sender, f"published {len(pkg.commitments)} commitments, expected {secret.min_signers}"
@@ -574,7 +583,7 @@ class PedersenDkg:
                 raise InvalidProofOfKnowledge(sender)
             commitments[sender] = pkg.commitments
 
-        outgoing: dict[int, Round2Package] = {}
+        outgoing: dict[int, _Round2Package] = {}
         for recipient in range(1, secret.max_signers + 1):
             if recipient == i:
                 continue
@@ -587,7 +596,7 @@ class PedersenDkg:
         return state, outgoing
 
     def finalize(
-        self, secret: Round2SecretPackage, round2_packages: Iterable[Round2Package]
+        self, secret: _Round2SecretPackage, round2_packages: Iterable[_Round2Package]
     ) -> tuple[KeyPackage, PublicKeyPackage]:
         """Finalize (round 3): verify received shares, derive the key material.
 

@@ -60,7 +60,7 @@ import functools
 import os
 import threading
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Iterable, Mapping, NamedTuple, Self, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, Iterable, Mapping, NamedTuple, Self, Sequence, TypeAlias, TypeVar
 
 from threshold.ciphersuite import Ciphersuite, Group, require_bytes
 from threshold.encoding import HexError, parse_hex
@@ -136,12 +136,12 @@ class GroupBound:
             raise TypeError(f"{cls.__name__} is already bound to a group")
         bound = _BOUND.get((cls, group))
         if bound is not None:
-            return bound  # type: ignore[return-value]
+            return bound
         with _BINDING:
             if (cls, group) not in _BOUND:
                 namespace = {"__module__": module or cls.__module__, "__qualname__": cls.__name__, "__doc__": cls.__doc__}
                 type(cls.__name__, (cls,), namespace, group=group)
-            return _BOUND[(cls, group)]  # type: ignore[return-value]
+            return _BOUND[(cls, group)]
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         if getattr(cls, "group", None) is None:
@@ -178,7 +178,7 @@ class BoundClass(Generic[_T]):
     def __get__(self, engine: object | None, owner: type) -> type[_T]:
         if engine is None:
             return self.generic
-        bound = self.generic.bound_to(engine.group)  # type: ignore[attr-defined]
+        bound = self.generic.bound_to(engine.group)  # type: ignore[attr-defined]  # a GroupBound class
         engine.__dict__[self.name] = bound  # later lookups find the instance attribute first
         return bound
 
@@ -560,6 +560,15 @@ class _Session(NamedTuple):
     challenge: bytes
 
 
+# In the engine's class body its attributes (``X = BoundClass(X)``) shadow the data classes'
+# names: its annotations name the data classes through these aliases.
+_KeyPackage: TypeAlias = KeyPackage
+_PublicKeyPackage: TypeAlias = PublicKeyPackage
+_SigningNonces: TypeAlias = SigningNonces
+_SigningCommitments: TypeAlias = SigningCommitments
+_SignatureShare: TypeAlias = SignatureShare
+
+
 class Frost:
     """FROST (RFC 9591) over one ciphersuite.
 
@@ -629,7 +638,7 @@ class Frost:
             denominator = g.scalar_mul(denominator, g.scalar_sub(xj, xi))
         return g.scalar_mul(numerator, g.scalar_inv(denominator))
 
-    def validate_commitment_list(self, commitment_list: Sequence[SigningCommitments]) -> None:
+    def validate_commitment_list(self, commitment_list: Sequence[_SigningCommitments]) -> None:
         """Check the list is non-empty, of this group's commitments, and strictly ascending by
         identifier (which also rules out duplicates).
 
@@ -648,7 +657,7 @@ class Frost:
                 raise InvalidCommitmentList("commitment list is not sorted by identifier")
             previous = c.identifier
 
-    def encode_group_commitment_list(self, commitment_list: Sequence[SigningCommitments]) -> bytes:
+    def encode_group_commitment_list(self, commitment_list: Sequence[_SigningCommitments]) -> bytes:
         """encode_group_commitment_list (RFC 9591 section 4.3).
 
         Concatenation of ``SerializeScalar(i) || SerializeElement(D_i) || SerializeElement(E_i)``
@@ -659,12 +668,12 @@ class Frost:
         return b"".join(c.to_bytes() for c in commitment_list)
 
     @staticmethod
-    def participants_from_commitment_list(commitment_list: Sequence[SigningCommitments]) -> list[int]:
+    def participants_from_commitment_list(commitment_list: Sequence[_SigningCommitments]) -> list[int]:
         """participants_from_commitment_list (RFC 9591 section 4.3)."""
         return [c.identifier for c in commitment_list]
 
     def compute_binding_factor_inputs(
-        self, group_public_key: bytes, commitment_list: Sequence[SigningCommitments], msg: bytes
+        self, group_public_key: bytes, commitment_list: Sequence[_SigningCommitments], msg: bytes
     ) -> dict[int, bytes]:
         """The ``rho_input`` hashed into each binding factor (exposed for test vectors).
 
@@ -679,7 +688,7 @@ class Frost:
         return {c.identifier: prefix + g.serialize_identifier(c.identifier) for c in commitment_list}
 
     def compute_binding_factors(
-        self, group_public_key: bytes, commitment_list: Sequence[SigningCommitments], msg: bytes
+        self, group_public_key: bytes, commitment_list: Sequence[_SigningCommitments], msg: bytes
     ) -> dict[int, bytes]:
         """compute_binding_factors (RFC 9591 section 4.4): ``rho_i = H1(rho_input_i)``.
 
@@ -690,7 +699,7 @@ class Frost:
         return {i: self.suite.H1(rho_input) for i, rho_input in inputs.items()}
 
     def _commitment_shares(
-        self, commitment_list: Sequence[SigningCommitments], binding_factor_list: Mapping[int, bytes]
+        self, commitment_list: Sequence[_SigningCommitments], binding_factor_list: Mapping[int, bytes]
     ) -> dict[int, bytes]:
         # R_i = D_i + [rho_i]E_i: the terms of compute_group_commitment, which share
         # verification needs one by one.
@@ -718,7 +727,7 @@ class Frost:
         return group_commitment
 
     def compute_group_commitment(
-        self, commitment_list: Sequence[SigningCommitments], binding_factor_list: Mapping[int, bytes]
+        self, commitment_list: Sequence[_SigningCommitments], binding_factor_list: Mapping[int, bytes]
     ) -> bytes:
         """compute_group_commitment (RFC 9591 section 4.5): ``R = sum(D_i + [rho_i] E_i)``.
 
@@ -733,7 +742,7 @@ class Frost:
         return self.suite.challenge(group_commitment, group_public_key, msg)
 
     def _session(
-        self, group_public_key: bytes, commitment_list: Sequence[SigningCommitments], msg: bytes
+        self, group_public_key: bytes, commitment_list: Sequence[_SigningCommitments], msg: bytes
     ) -> _Session:
         binding_factors = self.compute_binding_factors(group_public_key, commitment_list, msg)
         shares = self._commitment_shares(commitment_list, binding_factors)
@@ -743,14 +752,14 @@ class Frost:
         return _Session(binding_factors, shares, group_commitment, negated, challenge)
 
     @staticmethod
-    def _commitment_for(commitment_list: Sequence[SigningCommitments], identifier: int) -> SigningCommitments:
+    def _commitment_for(commitment_list: Sequence[_SigningCommitments], identifier: int) -> _SigningCommitments:
         for c in commitment_list:
             if c.identifier == identifier:
                 return c
         raise InvalidCommitmentList(f"commitment list has no commitment from participant {identifier}")
 
     @staticmethod
-    def _check_min_signers(commitment_list: Sequence[SigningCommitments], min_signers: int | None) -> None:
+    def _check_min_signers(commitment_list: Sequence[_SigningCommitments], min_signers: int | None) -> None:
         if min_signers is not None and len(commitment_list) < min_signers:
             raise InvalidCommitmentList(
                 f"commitment list has {len(commitment_list)} participants, fewer than the threshold {min_signers}"
@@ -768,7 +777,7 @@ class Frost:
         """
         return None
 
-    def effective_key_package(self, key_package: KeyPackage) -> KeyPackage:
+    def effective_key_package(self, key_package: _KeyPackage) -> _KeyPackage:
         """``key_package`` as it signs."""
         tweak = self.key_tweak(key_package.group_public_key)
         if tweak is None:
@@ -788,7 +797,7 @@ class Frost:
             group_public_key=group_public_key,
         )
 
-    def effective_public_key_package(self, public_key_package: PublicKeyPackage) -> PublicKeyPackage:
+    def effective_public_key_package(self, public_key_package: _PublicKeyPackage) -> _PublicKeyPackage:
         """``public_key_package`` as the coordinator verifies shares with it (memoized)."""
         if self.key_tweak(public_key_package.group_public_key) is None:
             return public_key_package
@@ -797,7 +806,7 @@ class Frost:
 
     def _map_public_key_package(
         self, group_public_key: bytes, shares: tuple[tuple[int, bytes], ...], min_signers: int
-    ) -> PublicKeyPackage:
+    ) -> _PublicKeyPackage:
         tweak = self.key_tweak(group_public_key)
         assert tweak is not None
         verifying = {i: tweak.element(self.group.deserialize_element(pk_i)) for i, pk_i in shares}
@@ -812,11 +821,11 @@ class Frost:
 
     def commit(
         self,
-        key_package: KeyPackage,
+        key_package: _KeyPackage,
         *,
         hiding_randomness: bytes | None = None,
         binding_randomness: bytes | None = None,
-    ) -> tuple[SigningNonces, SigningCommitments]:
+    ) -> tuple[_SigningNonces, _SigningCommitments]:
         """Round one, commit (RFC 9591 section 5.1).
 
         Returns the secret nonces (keep, encrypted, until :meth:`sign`; then destroy) and the
@@ -832,13 +841,13 @@ class Frost:
 
     def sign(
         self,
-        key_package: KeyPackage,
-        nonces: SigningNonces,
+        key_package: _KeyPackage,
+        nonces: _SigningNonces,
         msg: bytes,
-        commitment_list: Sequence[SigningCommitments],
+        commitment_list: Sequence[_SigningCommitments],
         *,
         min_signers: int | None = None,
-    ) -> SignatureShare:
+    ) -> _SignatureShare:
         """Round two, sign (RFC 9591 section 5.2): ``z_i = d_i + e_i * rho_i + lambda_i * sk_i * c``.
 
         Before signing, checks (as the RFC requires of a participant) that the commitment list
@@ -897,9 +906,9 @@ class Frost:
 
     def verify_signature_share(
         self,
-        signature_share: SignatureShare,
+        signature_share: _SignatureShare,
         verifying_share: bytes,
-        commitment_list: Sequence[SigningCommitments],
+        commitment_list: Sequence[_SigningCommitments],
         group_public_key: bytes,
         msg: bytes,
     ) -> bool:
@@ -924,10 +933,10 @@ class Frost:
 
     def aggregate_unverified(
         self,
-        commitment_list: Sequence[SigningCommitments],
+        commitment_list: Sequence[_SigningCommitments],
         msg: bytes,
         group_public_key: bytes,
-        signature_shares: Iterable[SignatureShare],
+        signature_shares: Iterable[_SignatureShare],
     ) -> bytes:
         """aggregate (RFC 9591 section 5.3) *without* verifying anything.
 
@@ -954,10 +963,10 @@ class Frost:
 
     def aggregate(
         self,
-        commitment_list: Sequence[SigningCommitments],
+        commitment_list: Sequence[_SigningCommitments],
         msg: bytes,
-        signature_shares: Iterable[SignatureShare],
-        public_key_package: PublicKeyPackage,
+        signature_shares: Iterable[_SignatureShare],
+        public_key_package: _PublicKeyPackage,
     ) -> bytes:
         """Verify every signature share, then aggregate into the suite's signature.
 
@@ -979,7 +988,7 @@ class Frost:
             if ident not in public_key_package.verifying_shares:
                 raise InvalidCommitmentList(f"participant {ident} has no verifying share in the key package")
 
-        by_id: dict[int, SignatureShare] = {}
+        by_id: dict[int, _SignatureShare] = {}
         for share in signature_shares:
             if share.identifier in by_id:
                 raise InvalidSignatureShare(share.identifier, "more than one signature share")
@@ -1003,14 +1012,14 @@ class Frost:
         implied = ids[-1] if self._interpolates(group_public_key, tuple(verifying.items())) else None
         z = g.scalar_from_int(0)
         for ident in ids:
-            share = by_id.get(ident)
-            if share is None:
+            received = by_id.get(ident)
+            if received is None:
                 raise InvalidSignatureShare(ident, "signature share missing")
             if ident != implied and not self._share_is_valid(
-                share.share, verifying[ident], session.commitment_shares[ident], session, self._lagrange(ids, ident)
+                received.share, verifying[ident], session.commitment_shares[ident], session, self._lagrange(ids, ident)
             ):
                 raise InvalidSignatureShare(ident)
-            z = g.scalar_add(z, share.share)
+            z = g.scalar_add(z, received.share)
 
         if self.suite.verify_equation(session.group_commitment, z, group_public_key, msg):
             return self.suite.serialize_signature(session.group_commitment, z)
@@ -1163,7 +1172,7 @@ class Frost:
         *,
         secret_key: bytes | None = None,
         coefficients: Sequence[bytes] | None = None,
-    ) -> tuple[dict[int, KeyPackage], PublicKeyPackage]:
+    ) -> tuple[dict[int, _KeyPackage], _PublicKeyPackage]:
         """Convenience wrapper: dealer keygen straight to key packages.
 
         Every share is checked with :meth:`vss_verify` (as each participant would) before being
@@ -1175,7 +1184,7 @@ class Frost:
             secret_key, max_signers, min_signers, coefficients=coefficients
         )
         _, verifying = self.derive_group_info(max_signers, min_signers, vss_commitment)
-        packages: dict[int, KeyPackage] = {}
+        packages: dict[int, _KeyPackage] = {}
         for (i, sk_i), pk_i in zip(shares, verifying):
             if not self.vss_verify((i, sk_i), vss_commitment):  # pragma: no cover - internal consistency
                 raise FrostError(f"dealer produced an inconsistent share for participant {i}")

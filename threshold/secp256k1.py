@@ -286,7 +286,7 @@ class Secp256k1Sha256Taproot(Secp256k1Sha256):
         g = self.group
         try:
             if isinstance(group_public_key, (bytes, bytearray)) and len(group_public_key) == 32:
-                pk = g.lift_x(group_public_key, what="x-only public key")
+                pk = g.lift_x(bytes(group_public_key), what="x-only public key")
             else:
                 pk = g.with_even_y(g.deserialize_element(group_public_key, what="group public key"))
             r, z = self.deserialize_signature(signature)

@@ -12,7 +12,7 @@ from domain.aml import settings as aml_settings
 from domain.aml.providers import RISK_LEVELS
 from models.aml import AmlScreening as AmlScreeningRow
 
-RiskLevel = Literal[RISK_LEVELS]  # type: ignore[valid-type]
+RiskLevel = Literal[RISK_LEVELS]
 Action = Literal["allow", "require_approval", "block", "freeze"]
 Address = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200,
                                            pattern=NO_CONTROL_CHARACTERS)]
@@ -121,7 +121,7 @@ class AddressExposure(RequestBody):
 
 class RiskCategory(RequestBody):
     category: CategoryId
-    label: text(max_length=100)  # type: ignore[valid-type]
+    label: text(max_length=100)
     weight: Percent = Field(description="The score a 100 % exposure to the category gives, 0 to 100.")
 
 
@@ -165,4 +165,4 @@ class AmlSettings(Resource):
 
 
 class ReleaseRequest(RequestBody):
-    reason: text(max_length=500) | None = Field(None, description="Why (kept in the audit log).")  # type: ignore[valid-type]
+    reason: text(max_length=500) | None = Field(None, description="Why (kept in the audit log).")

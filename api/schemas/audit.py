@@ -29,10 +29,10 @@ Moment = Annotated[AwareDatetime, AfterValidator(_in_utc)]
 
 
 class AuditEntryQuery(QueryParams):
-    action: text(max_length=64) | None = Field(None, description="Only this action (e.g. tag.created).")  # type: ignore[valid-type]
+    action: text(max_length=64) | None = Field(None, description="Only this action (e.g. tag.created).")
     actor_id: uuid.UUID | None = Field(None, description="Only what this user, API user or device's user did.")
-    object_type: text(max_length=40) | None = Field(None, description="Only entries about this kind of object.")  # type: ignore[valid-type]
-    object_id: text(max_length=64) | None = Field(None, description="Only entries about this object.")  # type: ignore[valid-type]
+    object_type: text(max_length=40) | None = Field(None, description="Only entries about this kind of object.")
+    object_id: text(max_length=64) | None = Field(None, description="Only entries about this object.")
     since: Moment | None = Field(None, description="Only entries written at or after this time (RFC 3339).")
     until: Moment | None = Field(None, description="Only entries written before this time (RFC 3339).")
     cursor: int = Field(0, ge=0, le=2**53, description="The next_cursor of the previous page (a seq); 0 or absent: "

@@ -13,9 +13,9 @@ from api.schemas.common import RequestBody, Resource, refused_as
 from domain.permissions import Permission, WorkspaceRole
 
 #: A workspace role (the table in domain/permissions.py).
-RoleName = Literal[tuple(role.value for role in WorkspaceRole)]  # type: ignore[valid-type]
+RoleName = Literal[tuple(role.value for role in WorkspaceRole)]
 #: A permission name (the table in domain/permissions.py).
-PermissionName = Literal[tuple(permission.value for permission in Permission)]  # type: ignore[valid-type]
+PermissionName = Literal[tuple(permission.value for permission in Permission)]
 
 #: An Ed25519 public key: 32 bytes in standard base64 (44 characters, one ``=``). Whether the
 #: bytes are a point of the curve is checked by the domain (400 VALIDATION_ERROR on ``public_key``).

@@ -14,7 +14,7 @@ from domain.signing import backups
 from models.backups import Backup as BackupRow
 from threshold.scheme import ED25519_SCHEME, TAPROOT_SCHEME
 
-BackupStatus = Literal[tuple(backups.STATUSES)]  # type: ignore[valid-type]
+BackupStatus = Literal[tuple(backups.STATUSES)]
 #: Lowercase hex of a group public key: 32 bytes (RFC 8032) or 33 (SEC1 compressed, secp256k1).
 MasterXpub = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}([0-9a-f]{2})?$")]
 #: Base64 (standard, padded) of a 64-byte signature (Ed25519, or BIP-340 for Taproot keys).
@@ -73,7 +73,7 @@ class BackupGroupSignature(RequestBody):
 
     master_xpub: MasterXpub = Field(description="The key's group public key, as GET .../verify lists it.")
     # ``schema`` would shadow BaseModel.schema: the field has another name and the alias.
-    schema_: Literal[ED25519_SCHEME, TAPROOT_SCHEME] = Field(alias="schema")  # type: ignore[valid-type]
+    schema_: Literal[ED25519_SCHEME, TAPROOT_SCHEME] = Field(alias="schema")
     signature: Ed25519Signature = Field(description="Base64 signature of the backup's verification_message "
                                                     "(custody-backup-verify:v1:<backup_id>): Ed25519 for "
                                                     "FROST-ED25519-SHA512-v1 keys; BIP-340 by the key-path "
@@ -114,9 +114,9 @@ class Backup(Resource):
     def of(cls, backup: BackupRow) -> "Backup":
         return cls(
             backup_id=backup.id, status=backup.status, completed_at=backup.completed_at,
-            completed_by=backup.requested_by_id,  # type: ignore[attr-defined]
+            completed_by=backup.requested_by_id,
             requested_at=backup.created_at, verified_at=backup.verified_at,
-            verified_by=backup.verified_by_id,  # type: ignore[attr-defined]
+            verified_by=backup.verified_by_id,
             public_key=base64.b64encode(bytes(backup.public_key)).decode(),
             key_set_count=len(backup.key_set_ids or []), file_sha256=backup.file_sha256, error=backup.error,
         )
@@ -126,7 +126,7 @@ class VerificationGroup(Resource):
     model_config = ConfigDict(serialize_by_alias=True)
 
     master_xpub: MasterXpub
-    schema_: Literal[ED25519_SCHEME] = Field(alias="schema")  # type: ignore[valid-type]
+    schema_: Literal[ED25519_SCHEME] = Field(alias="schema")
     key_set_id: uuid.UUID
     vault_id: uuid.UUID
 

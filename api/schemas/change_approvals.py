@@ -14,12 +14,12 @@ from domain.change_approvals.requests import Card
 from domain.change_approvals.rules import RuleView, SettingsView
 from models.users import User
 
-Scope = Literal[registry.PENDING_MY_VOTE, registry.INITIATED_BY_ME, registry.ALL]  # type: ignore[valid-type]
-Mode = Literal[registry.OWNER_ONLY, registry.ADMIN_QUORUM, registry.SPECIFIC_GROUP]  # type: ignore[valid-type]
-Status = Literal[tuple(registry.REQUEST_STATUSES)]  # type: ignore[valid-type]
+Scope = Literal[registry.PENDING_MY_VOTE, registry.INITIATED_BY_ME, registry.ALL]
+Mode = Literal[registry.OWNER_ONLY, registry.ADMIN_QUORUM, registry.SPECIFIC_GROUP]
+Status = Literal[tuple(registry.REQUEST_STATUSES)]
 
 
-class ChangeApprovalListQuery(page_query(default=50, maximum=200, name="_ChangeApprovalPage")):  # type: ignore[misc]
+class ChangeApprovalListQuery(page_query(default=50, maximum=200, name="_ChangeApprovalPage")):  # type: ignore[misc]  # a page_query class
     scope: Scope = Field(registry.PENDING_MY_VOTE, description="PENDING_MY_VOTE (default), INITIATED_BY_ME or ALL "
                                                               "(VIEW_CHANGE_APPROVALS; not from a device).")
 
@@ -92,7 +92,7 @@ class ChangeApprovalRequest(Resource):
                                          for a, u in s.approvers])
                   for s in card.sets])
 
-    def model_dump_json(self, **kwargs: Any) -> str:  # type: ignore[override]
+    def model_dump_json(self, **kwargs: Any) -> str:
         # "absent when no snapshot exists": the display key is left out rather than null.
         kwargs.setdefault("exclude", {"display"} if self.display is None else None)
         return super().model_dump_json(**kwargs)
@@ -101,7 +101,7 @@ class ChangeApprovalRequest(Resource):
 class ChangeApprovalCard(Resource):
     request: ChangeApprovalRequest
 
-    def model_dump_json(self, **kwargs: Any) -> str:  # type: ignore[override]
+    def model_dump_json(self, **kwargs: Any) -> str:
         if self.request.display is None:
             kwargs.setdefault("exclude", {"request": {"display"}})
         return super().model_dump_json(**kwargs)

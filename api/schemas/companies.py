@@ -57,5 +57,5 @@ class CompanyApplication(Resource):
 
     @classmethod
     def of(cls, application: ApplicationRow) -> "CompanyApplication":
-        return cls(id=application.id, status=application.status,  # type: ignore[arg-type]
+        return cls(id=application.id, status=application.status,
                    created_at=application.created_at)

@@ -36,11 +36,11 @@ _BOX_MIN_TEXT = 4 * ((40 + 2) // 3)
 _BOX_MAX_TEXT = 4 * ((cosigner.MAX_ROUND2_CIPHERTEXT + 2) // 3)
 
 Participant = Annotated[int, Field(ge=1, le=scheme.MAX_SIGNERS)]
-ServiceParticipant = Literal[scheme.SERVICE_PARTICIPANTS]  # type: ignore[valid-type]
-KeySetStatus = Literal[keys.STATUSES]  # type: ignore[valid-type]
-SessionStatus = Literal[sessions.STATUSES]  # type: ignore[valid-type]
+ServiceParticipant = Literal[scheme.SERVICE_PARTICIPANTS]
+KeySetStatus = Literal[keys.STATUSES]
+SessionStatus = Literal[sessions.STATUSES]
 PartStatus = Literal["registered", "committed"]
-CosignerParticipant = Literal[scheme.COSIGNER_PARTICIPANT]  # type: ignore[valid-type]
+CosignerParticipant = Literal[scheme.COSIGNER_PARTICIPANT]
 ComplaintReason = text(max_length=500)
 
 
@@ -158,9 +158,9 @@ class CosignerPart(Resource):
     @classmethod
     def of(cls, part: CosignerPartRow) -> "CosignerPart":
         return cls(id=part.id, config=part.config,
-                   device_id=part.device_id or part.user_id,  # type: ignore[attr-defined]
-                   workspace_id=part.workspace_id,  # type: ignore[attr-defined]
-                   intent_id=part.key_set_id,  # type: ignore[attr-defined]
+                   device_id=part.device_id or part.user_id,
+                   workspace_id=part.workspace_id,
+                   intent_id=part.key_set_id,
                    status=part.status, created_at=part.created_at, committed_at=part.committed_at)
 
 
@@ -211,7 +211,7 @@ class KeyGeneration(Resource):
     def of(cls, view: cosigner.KeyGeneration) -> "KeyGeneration":
         key_set = view.key_set
         return cls(
-            key_set_id=key_set.id, vault_id=key_set.vault_id,  # type: ignore[attr-defined]
+            key_set_id=key_set.id, vault_id=key_set.vault_id,
             scheme=key_set.scheme, status=key_set.status, action=view.action,
             participant=scheme.COSIGNER_PARTICIPANT, min_signers=key_set.min_signers,
             max_signers=key_set.max_signers, context=bytes(key_set.context).hex(),
@@ -274,7 +274,7 @@ class SigningRequest(Resource):
     def of(cls, view: cosigner.SigningRequest) -> "SigningRequest":
         session, key_set = view.session, view.key_set
         return cls(
-            id=session.id, vault_id=session.vault_id,  # type: ignore[attr-defined]
+            id=session.id, vault_id=session.vault_id,
             key_set_id=key_set.id, status=session.status, action=view.action, purpose=session.purpose,
             message=base64.b64encode(bytes(session.message)).decode(), participants=list(session.participants),
             scheme=key_set.scheme,
@@ -297,7 +297,7 @@ class SigningPolicy(Resource):
 
     @classmethod
     def of(cls, policy: SigningPolicyRow) -> "SigningPolicy":
-        return cls(workspace_id=policy.workspace_id,  # type: ignore[attr-defined]
+        return cls(workspace_id=policy.workspace_id,
                    cosigner_required=policy.cosigner_required)
 
 
@@ -311,5 +311,5 @@ class CosignerDesignation(Resource):
 
     @classmethod
     def of(cls, row: CosignerDesignationRow) -> "CosignerDesignation":
-        return cls(workspace_id=row.workspace_id, user_id=row.user_id, device_id=row.device_id,  # type: ignore[attr-defined]
-                   designated_by=row.designated_by_id, designated_at=row.updated_at)  # type: ignore[attr-defined]
+        return cls(workspace_id=row.workspace_id, user_id=row.user_id, device_id=row.device_id,
+                   designated_by=row.designated_by_id, designated_at=row.updated_at)

@@ -36,7 +36,7 @@ class Currency(Resource):
             id=currency.id, symbol=currency.symbol, descriptor=currency.descriptor, decimals=currency.decimals,
             blockchain_name=currency.network.blockchain_name,
             blockchain_icon_url=currency.network.blockchain_icon_url, icon_url=currency.icon_url,
-            network_id=currency.network.id, network_type=currency.network_type,  # type: ignore[arg-type]
+            network_id=currency.network.id, network_type=currency.network_type,
             contract=currency.contract,
         )
 

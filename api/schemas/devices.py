@@ -35,7 +35,7 @@ class PairingInvitation(Resource):
     @classmethod
     def of(cls, invitation: devices.PairingInvitation) -> "PairingInvitation":
         return cls(expires_at=unix_ms(invitation.expires_at), pairing_token=invitation.pairing_token,
-                   qr_data=invitation.qr_data, kind=invitation.kind)  # type: ignore[arg-type]
+                   qr_data=invitation.qr_data, kind=invitation.kind)
 
 
 class DeviceRegister(RequestBody):
@@ -64,9 +64,9 @@ class Device(Resource):
     @classmethod
     def of(cls, device: DeviceRow) -> "Device":
         return cls(
-            device_id=device.id, workspace_id=device.workspace_id,  # type: ignore[attr-defined]
-            user_id=device.user_id,  # type: ignore[attr-defined]
-            name=device.name, fingerprint=device.fingerprint, status=device.status,  # type: ignore[arg-type]
+            device_id=device.id, workspace_id=device.workspace_id,
+            user_id=device.user_id,
+            name=device.name, fingerprint=device.fingerprint, status=device.status,
             created_at=device.created_at, confirmed_at=device.confirmed_at,
         )
 

@@ -63,7 +63,7 @@ class AssetConfiguration(Resource):
     @classmethod
     def of(cls, row: AssetRow) -> "AssetConfiguration":
         values = configuration.asset_values(row)
-        return cls(currency_id=row.currency_id, gas_station_id=row.gas_station_id,  # type: ignore[attr-defined]
+        return cls(currency_id=row.currency_id, gas_station_id=row.gas_station_id,
                    threshold=values["threshold"], cap=values["cap"], max_gas_price=values["max_gas_price"],
                    daily_budget=values["daily_budget"], is_default=row.is_default)
 
@@ -77,8 +77,8 @@ class GasStation(Resource):
     @classmethod
     def of(cls, view: configuration.StationView) -> "GasStation":
         station = view.station
-        return cls(id=station.id, vault_id=station.vault_id,  # type: ignore[attr-defined]
-                   workspace_id=station.workspace_id,  # type: ignore[attr-defined]
+        return cls(id=station.id, vault_id=station.vault_id,
+                   workspace_id=station.workspace_id,
                    assets=[AssetConfiguration.of(a) for a in view.assets])
 
 

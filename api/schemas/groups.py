@@ -44,7 +44,7 @@ class Group(Resource):
     @classmethod
     def of(cls, record: GroupRecord) -> "Group":
         g = record.group
-        return cls(group_uuid=g.id, tenant_uuid=g.workspace_id, name=g.name, threshold=g.threshold,  # type: ignore[attr-defined]
+        return cls(group_uuid=g.id, tenant_uuid=g.workspace_id, name=g.name, threshold=g.threshold,
                    member_uuids=record.member_ids, active_member_uuids=record.active_member_ids,
                    created_at=g.created_at, updated_at=g.updated_at)
 

@@ -48,7 +48,7 @@ class PolicyVersion(Resource):
 
     @classmethod
     def of(cls, row: PolicyVersionRow) -> "PolicyVersion":
-        return cls(workspace_id=row.workspace_id, policy_type=row.policy_type,  # type: ignore[attr-defined]
+        return cls(workspace_id=row.workspace_id, policy_type=row.policy_type,
                    policy_type_name=R.POLICY_TYPE_NAMES[row.policy_type], version=row.version,
                    version_published_at=row.published_at, published_by=row.published_by,
                    copied_from_version=row.copied_from_version, no_match_action=row.no_match_action, rules=row.rules)

@@ -20,9 +20,9 @@ Description = text(max_length=tags.DESCRIPTION_MAX_LENGTH)
 #: The ``label`` filter of GET /tags: a prefix, taken as sent (not trimmed).
 LabelPrefix = text(max_length=tags.LABEL_MAX_LENGTH, strip=False)
 Color = Annotated[str, StringConstraints(pattern=tags.COLOR_PATTERN), AfterValidator(tags.clean_color)]
-OrderBy = Literal[tags.ORDER_BY]  # type: ignore[valid-type]
-OrderDir = Literal[tags.ORDER_DIR]  # type: ignore[valid-type]
-RejectionReason = Literal[tags.REJECTION_REASONS]  # type: ignore[valid-type]
+OrderBy = Literal[tags.ORDER_BY]
+OrderDir = Literal[tags.ORDER_DIR]
+RejectionReason = Literal[tags.REJECTION_REASONS]
 
 _LABEL_TEXT = f"{tags.LABEL_RULE[0].upper()}{tags.LABEL_RULE[1:]}; unique in the workspace, ignoring case."
 _DESCRIPTION_TEXT = f"1 to {tags.DESCRIPTION_MAX_LENGTH} characters, trimmed; an empty string is refused."
@@ -48,7 +48,7 @@ class TagCreate(RequestBody):
 class TagUpdate(RequestBody):
     """Any of the fields; an absent field stays as it is, null clears description or color."""
 
-    label: Label = Field(None, description=_LABEL_TEXT, json_schema_extra=absent_means_unchanged)
+    label: Label = Field(None, description=_LABEL_TEXT, json_schema_extra=absent_means_unchanged)  # type: ignore[assignment]  # absent means unchanged
     description: Description | None = Field(None, description=f"{_DESCRIPTION_TEXT} null clears it.")
     color: Color | None = Field(None, description=f"{_COLOR_TEXT} null clears it.")
 
@@ -72,9 +72,9 @@ class VaultTagsChange(RequestBody):
                                     detach=tuple(self.tag_ids_to_detach))
 
 
-class TagListQuery(page_query(default=100, maximum=1000, name="TagPageQuery")):  # type: ignore[misc]
+class TagListQuery(page_query(default=100, maximum=1000, name="TagPageQuery")):  # type: ignore[misc]  # a page_query class
     is_protected: bool | None = Field(None, description="Only protected (true) or only normal (false) tags.")
-    label: LabelPrefix | None = Field(  # type: ignore[valid-type]
+    label: LabelPrefix | None = Field(
         None, description="Only tags whose label starts with this, ignoring case.")
     tag_ids: list[uuid.UUID] | None = Field(None, max_length=tags.TAG_IDS_PER_LIST_FILTER,
                                             description=f"Only these tags (repeat the parameter; up to "
@@ -104,7 +104,7 @@ class Tag(Resource):
 
     @classmethod
     def fields_of(cls, tag: TagRow) -> dict[str, Any]:
-        return {"id": tag.id, "workspace_id": tag.workspace_id,  # type: ignore[attr-defined]
+        return {"id": tag.id, "workspace_id": tag.workspace_id,
                 "label": tag.label, "description": tag.description, "color": tag.color,
                 "is_protected": tag.is_protected, "created_at": tag.created_at, "updated_at": tag.updated_at}
 

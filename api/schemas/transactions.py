@@ -14,7 +14,7 @@ from domain import transaction_statuses as statuses
 from domain import transactions
 from models.transactions import Transaction as TransactionRow
 
-TransactionStatus = Literal[statuses.ALL]  # type: ignore[valid-type]
+TransactionStatus = Literal[statuses.ALL]
 
 
 class TransactionSide(Resource):

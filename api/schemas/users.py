@@ -15,7 +15,7 @@ from domain import users
 from domain.users import Acceptance, Member
 from models.users import Invitation as InvitationRow
 
-InvitationStatus = Literal[tuple(users.INVITATION_STATUSES)]  # type: ignore[valid-type]
+InvitationStatus = Literal[tuple(users.INVITATION_STATUSES)]
 InvitationToken = text(max_length=200)
 
 _GRANT_RULE = ("A role whose permissions are a subset of the caller's; never OWNER, which passes only by an "
@@ -24,7 +24,7 @@ _GRANT_RULE = ("A role whose permissions are a subset of the caller's; never OWN
 MemberListQuery = page_query(default=100, maximum=1000, name="MemberListQuery")
 
 
-class InvitationListQuery(page_query(default=100, maximum=1000, name="_InvitationPage")):  # type: ignore[misc]
+class InvitationListQuery(page_query(default=100, maximum=1000, name="_InvitationPage")):  # type: ignore[misc]  # a page_query class
     status: InvitationStatus | None = Field(None, description="Only invitations in this status.")
 
 
@@ -74,9 +74,9 @@ class WorkspaceUser(Resource):
     @classmethod
     def of(cls, member: Member) -> "WorkspaceUser":
         user = member.user
-        return cls(id=user.id, user_type=user.user_type, email=user.email,  # type: ignore[arg-type]
+        return cls(id=user.id, user_type=user.user_type, email=user.email,
                    first_name=user.first_name, last_name=user.last_name, api_user_name=user.api_user_name,
-                   role=member.role, role_status=member.role_status, status=user.status,  # type: ignore[arg-type]
+                   role=member.role, role_status=member.role_status, status=user.status,
                    created_at=user.created_at)
 
 
@@ -107,9 +107,9 @@ class Invitation(Resource):
     def of(cls, invitation: InvitationRow) -> "Invitation":
         return cls(id=invitation.id, email=invitation.email, role=invitation.role,
                    first_name=invitation.first_name, last_name=invitation.last_name,
-                   status=users.invitation_status(invitation),  # type: ignore[arg-type]
+                   status=users.invitation_status(invitation),
                    expires_at=invitation.expires_at, created_at=invitation.created_at,
-                   invited_by=invitation.invited_by_id)  # type: ignore[attr-defined]
+                   invited_by=invitation.invited_by_id)
 
 
 class InvitationPage(Page[Invitation]):

@@ -26,7 +26,7 @@ class VaultRename(RequestBody):
 
 
 class KeySetRequest(RequestBody):
-    scheme: Literal[REQUESTABLE_SCHEMES] = Field(  # type: ignore[valid-type]
+    scheme: Literal[REQUESTABLE_SCHEMES] = Field(
         description="The threshold scheme of the key set to generate: FROST-secp256k1-SHA256-TR-v1 for Bitcoin "
                     "networks, FROST-ED25519-SHA512-v1 for the others.")
 
@@ -62,7 +62,7 @@ class Vault(Resource):
     def of(cls, view: VaultView) -> "Vault":
         vault, key_set = view.vault, view.key_set
         return cls(
-            id=vault.id, workspace_id=vault.workspace_id,  # type: ignore[attr-defined]
+            id=vault.id, workspace_id=vault.workspace_id,
             name=vault.name, is_frozen=vault.is_frozen,
             key_set=None if key_set is None else KeySetSummary.of(key_set),
             key_sets=[KeySetSummary.of(k) for k in view.key_sets],
@@ -76,10 +76,10 @@ class VaultList(Resource):
     total: int
 
 
-class VaultListQuery(page_query(default=100, maximum=1000, name="VaultPageQuery")):  # type: ignore[misc]
+class VaultListQuery(page_query(default=100, maximum=1000, name="VaultPageQuery")):  # type: ignore[misc]  # a page_query class
     tag_ids: list[uuid.UUID] | None = Field(
         None, max_length=tags.TAG_IDS_PER_VAULT_FILTER,
         description=f"Only vaults carrying these tags (repeat the parameter; up to {tags.TAG_IDS_PER_VAULT_FILTER}).")
-    tag_match_mode: Literal[tags.MATCH_MODES] | None = Field(  # type: ignore[valid-type]
+    tag_match_mode: Literal[tags.MATCH_MODES] | None = Field(
         None, description="any (the default): vaults carrying at least one of tag_ids; all: carrying every one. "
                           "Only with tag_ids (400 otherwise).")

@@ -65,7 +65,7 @@ class Asset(Resource):
         converted = balances.convert(parts, currency)
         converted_balances = ConvertedBalances.of(converted) if converted else None
         return cls(
-            id=wallet.id, vault_id=wallet.vault_id, workspace_id=wallet.workspace_id,  # type: ignore[attr-defined]
+            id=wallet.id, vault_id=wallet.vault_id, workspace_id=wallet.workspace_id,
             currency=Currency.of(currency), decimals=currency.decimals, status=wallet.status,
             primary_address=Address(address=address.address, network_id=address.network,
                                     blockchain_name=currency.network.blockchain_name, type="receive",
@@ -74,7 +74,7 @@ class Asset(Resource):
             balances=Balances.of(parts, currency.decimals), converted_balances=converted_balances,
             balance=format_amount(parts.total, currency.decimals), balance_atomic=str(parts.total),
             converted_balance=None if converted_balances is None else ConvertedBalance(
-                formatted_value=format_fiat(converted.total), relevant_on=converted_balances.relevant_on,  # type: ignore[union-attr]
+                formatted_value=format_fiat(converted.total), relevant_on=converted_balances.relevant_on,  # type: ignore[union-attr]  # converted when the balances are
                 symbol=converted_balances.symbol),
         )
 

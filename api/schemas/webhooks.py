@@ -36,13 +36,13 @@ MAX_EVENT_TYPES = 20
 _SUBSCRIBABLE = sorted(catalogue.SUBSCRIBABLE_TYPES | catalogue.SUBSCRIBABLE_FAMILIES)
 
 #: What a webhook may subscribe to: an exact event type or a whole family (``transaction.*``).
-SubscribableEventType = Literal[tuple(_SUBSCRIBABLE)]  # type: ignore[valid-type]
+SubscribableEventType = Literal[tuple(_SUBSCRIBABLE)]
 #: Every event type the service emits (``webhook.test`` only on request, to one webhook).
-EventType = Literal[tuple(catalogue.EVENT_TYPES)]  # type: ignore[valid-type]
+EventType = Literal[tuple(catalogue.EVENT_TYPES)]
 #: A delivery history filter: an event type or a family.
-EventTypeFilter = Literal[tuple(sorted(set(catalogue.EVENT_TYPES) | catalogue.SUBSCRIBABLE_FAMILIES))]  # type: ignore[valid-type]
-WebhookStatus = Literal[tuple(sorted(catalogue.WEBHOOK_STATUSES))]  # type: ignore[valid-type]
-DeliveryStatus = Literal[tuple(sorted(catalogue.DELIVERY_STATUSES))]  # type: ignore[valid-type]
+EventTypeFilter = Literal[tuple(sorted(set(catalogue.EVENT_TYPES) | catalogue.SUBSCRIBABLE_FAMILIES))]
+WebhookStatus = Literal[tuple(sorted(catalogue.WEBHOOK_STATUSES))]
+DeliveryStatus = Literal[tuple(sorted(catalogue.DELIVERY_STATUSES))]
 
 #: A webhook URL as sent: its shape here (400 INVALID_WEBHOOK_URL); the SSRF guard then checks
 #: the scheme, credentials, fragment, host and every address it resolves to.
@@ -80,8 +80,8 @@ class WebhookUpdate(RequestBody):
     model_config = ConfigDict(json_schema_extra={"minProperties": 1})
 
     # Absent means unchanged; only description may be null (it clears it).
-    url: WebhookUrl = Field(None, description=_URL_TEXT, json_schema_extra=absent_means_unchanged)
-    event_types: EventTypes = Field(None, description=_EVENT_TYPES_TEXT, json_schema_extra=absent_means_unchanged)
+    url: WebhookUrl = Field(None, description=_URL_TEXT, json_schema_extra=absent_means_unchanged)  # type: ignore[assignment]  # absent means unchanged
+    event_types: EventTypes = Field(None, description=_EVENT_TYPES_TEXT, json_schema_extra=absent_means_unchanged)  # type: ignore[arg-type]  # absent means unchanged
     description: Description | None = Field(None, description="Free text, at most 255 characters; null clears it.")
     status: WebhookStatus = Field(None, description="active or disabled.", json_schema_extra=absent_means_unchanged)
 
@@ -93,7 +93,7 @@ class ReplayRequest(RequestBody):
 WebhookListQuery = page_query(default=DEFAULT_LIMIT, maximum=MAX_LIMIT, name="WebhookListQuery")
 
 
-class DeliveryListQuery(WebhookListQuery):  # type: ignore[misc, valid-type]
+class DeliveryListQuery(WebhookListQuery):  # type: ignore[misc]  # a page_query class
     status: DeliveryStatus | None = Field(None, description="Only deliveries in this status.")
     event_type: EventTypeFilter | None = Field(None, description="Only this event type, or a family (transaction.*).")
 
@@ -135,7 +135,7 @@ class Webhook(Resource):
 
     @classmethod
     def of(cls, webhook: WebhookRow) -> "Webhook":
-        return cls(**cls.fields_of(webhook))  # type: ignore[arg-type]
+        return cls(**cls.fields_of(webhook))
 
 
 class WebhookWithSecret(Webhook):
@@ -146,7 +146,7 @@ class WebhookWithSecret(Webhook):
 
     @classmethod
     def with_secret(cls, webhook: WebhookRow, secret: str) -> "WebhookWithSecret":
-        return cls(**cls.fields_of(webhook), secret=secret)  # type: ignore[arg-type]
+        return cls(**cls.fields_of(webhook), secret=secret)
 
 
 class WebhookList(Page[Webhook]):
@@ -179,8 +179,8 @@ class WebhookDelivery(Resource):
     @classmethod
     def fields_of(cls, delivery: WebhookDeliveryRow) -> dict[str, object]:
         return {
-            "id": delivery.id, "webhook_id": delivery.webhook_id,  # type: ignore[attr-defined]
-            "event_id": delivery.event_id,  # type: ignore[attr-defined]
+            "id": delivery.id, "webhook_id": delivery.webhook_id,
+            "event_id": delivery.event_id,
             "event_type": delivery.event_type, "status": delivery.status, "attempt": delivery.attempt_count,
             "response_status_code": delivery.last_response_status, "response_body": delivery.last_response_body,
             "error": delivery.last_error, "created_at": delivery.created_at,
@@ -190,7 +190,7 @@ class WebhookDelivery(Resource):
 
     @classmethod
     def of(cls, delivery: WebhookDeliveryRow) -> "WebhookDelivery":
-        return cls(**cls.fields_of(delivery))  # type: ignore[arg-type]
+        return cls(**cls.fields_of(delivery))
 
 
 class WebhookAttempt(Resource):
@@ -216,7 +216,7 @@ class WebhookDeliveryDetail(WebhookDelivery):
 
     @classmethod
     def with_attempts(cls, delivery: WebhookDeliveryRow, attempts: list[WebhookAttemptRow]) -> "WebhookDeliveryDetail":
-        return cls(**cls.fields_of(delivery), attempts=[WebhookAttempt.of(a) for a in attempts])  # type: ignore[arg-type]
+        return cls(**cls.fields_of(delivery), attempts=[WebhookAttempt.of(a) for a in attempts])
 
 
 class WebhookDeliveryList(Page[WebhookDelivery]):

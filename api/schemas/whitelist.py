@@ -41,7 +41,7 @@ class WhitelistedWallet(Resource):
     @classmethod
     def of(cls, row: WhitelistedWalletRow) -> "WhitelistedWallet":
         network = registry().networks.get(row.network)
-        return cls(id=row.id, workspace_id=row.workspace_id, name=row.name,  # type: ignore[attr-defined]
+        return cls(id=row.id, workspace_id=row.workspace_id, name=row.name,
                    currency_id=row.currency_id, network_id=row.network,
                    blockchain_name=network.blockchain_name if network else row.network, address=row.address,
                    created_by=row.created_by, created_at=row.created_at, updated_at=row.updated_at)
@@ -75,5 +75,5 @@ class WhitelistSettings(Resource):
     @classmethod
     def of(cls, row: WhitelistSettingsRow) -> "WhitelistSettings":
         saved = row._saved_in_db  # noqa: SLF001 - an unsaved row is the default (never set)
-        return cls(workspace_id=row.workspace_id, one_time_addresses_allowed=row.one_time_addresses_allowed,  # type: ignore[attr-defined]
+        return cls(workspace_id=row.workspace_id, one_time_addresses_allowed=row.one_time_addresses_allowed,
                    updated_by=row.updated_by if saved else None, updated_at=row.updated_at if saved else None)

@@ -32,7 +32,7 @@ class Workspace(Resource):
 
     @classmethod
     def fields_of(cls, ws: WorkspaceRow) -> dict:
-        return {"id": ws.id, "company_id": ws.company_id, "name": ws.name,  # type: ignore[attr-defined]
+        return {"id": ws.id, "company_id": ws.company_id, "name": ws.name,
                 "network_type": ws.network_type, "created_at": ws.created_at}
 
     @classmethod
@@ -85,7 +85,7 @@ class OwnershipTransfer(Resource):
 
     @classmethod
     def of(cls, transfer: OwnershipTransferRow) -> "OwnershipTransfer":
-        return cls(id=transfer.id, workspace_id=transfer.workspace_id,  # type: ignore[attr-defined]
-                   from_user_id=transfer.from_user_id, to_user_id=transfer.to_user_id,  # type: ignore[attr-defined]
-                   status=transfer.status, expires_at=transfer.expires_at,  # type: ignore[arg-type]
+        return cls(id=transfer.id, workspace_id=transfer.workspace_id,
+                   from_user_id=transfer.from_user_id, to_user_id=transfer.to_user_id,
+                   status=transfer.status, expires_at=transfer.expires_at,
                    created_at=transfer.created_at, decided_at=transfer.decided_at)

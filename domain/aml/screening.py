@@ -100,7 +100,7 @@ def to_resource(rec: AmlScreening) -> dict[str, Any]:
     the service's own: what decided, the provider's reference, the deposit's freeze and release."""
     return {
         "id": str(rec.id),
-        "transaction_id": str(rec.transaction_id),  # type: ignore[attr-defined]
+        "transaction_id": str(rec.transaction_id),
         "direction": rec.direction,
         "status": rec.status,
         "risk_level": rec.risk_level,
@@ -132,11 +132,11 @@ async def _save(rec: AmlScreening, tx: Transaction, *, tx_fields: bool = True) -
 
 
 async def _announce(event_type: str, rec: AmlScreening) -> None:
-    await emit_event(workspace_id=rec.workspace_id, event_type=event_type, data=to_resource(rec))  # type: ignore[attr-defined]
+    await emit_event(workspace_id=rec.workspace_id, event_type=event_type, data=to_resource(rec))
 
 
 def _transfer(rec: AmlScreening, tx: Transaction) -> TransferToScreen:
-    return TransferToScreen(screening_id=str(rec.id), workspace_id=str(rec.workspace_id),  # type: ignore[attr-defined]
+    return TransferToScreen(screening_id=str(rec.id), workspace_id=str(rec.workspace_id),
                             direction=rec.direction, network_id=rec.network, currency_id=rec.currency_id,
                             amount=int(rec.amount), counterparty_address=rec.counterparty_address or "",
                             tx_hash=tx.tx_hash)
@@ -144,7 +144,7 @@ def _transfer(rec: AmlScreening, tx: Transaction) -> TransferToScreen:
 
 def _facts(rec: AmlScreening, tx: Transaction, result: ScreeningResult) -> AmlFacts:
     return AmlFacts(
-        workspace_id=rec.workspace_id, direction=rec.direction, vault_id=tx.vault_id,  # type: ignore[attr-defined]
+        workspace_id=rec.workspace_id, direction=rec.direction, vault_id=tx.vault_id,
         currency_id=rec.currency_id, amount=int(rec.amount),
         amount_usdt=Decimal(tx.amount_usdt) if tx.amount_usdt else None,
         counterparty_address=rec.counterparty_address, risk_level=result.risk_level, risk_score=result.risk_score,
@@ -157,7 +157,7 @@ _CENT = Decimal("0.01")
 def _set_result(rec: AmlScreening, result: ScreeningResult) -> None:
     """Copy a provider's result onto the record (score and exposures to two decimals, as stored)."""
     rec.risk_level = result.risk_level
-    rec.risk_score = None if result.risk_score is None else result.risk_score.quantize(_CENT)  # type: ignore[assignment]
+    rec.risk_score = None if result.risk_score is None else result.risk_score.quantize(_CENT)
     rec.matched_risks = [{**m.to_dict(), "exposure_percent": str(m.exposure_percent.quantize(_CENT))}
                          for m in result.matched_risks]
 
@@ -168,10 +168,10 @@ async def _decide(rec: AmlScreening, tx: Transaction, result: ScreeningResult) -
     decision = await decisions.decide(_facts(rec, tx, result))
     rec.status, rec.screened_at = COMPLETED, clock.now()
     rec.post_screening_action = decision.action
-    rec.decision_source, rec.decision_reason = decision.source, decision.reason
+    rec.decision_source, rec.decision_reason = decision.source, decision.reason  # type: ignore[assignment]  # nullable TextField
     rec.decision_approval = decision.approval
     await audit.record(action="aml.screened", object_type="transaction", object_id=tx.id, actor_id=None,
-                       workspace_id=rec.workspace_id,  # type: ignore[attr-defined]
+                       workspace_id=rec.workspace_id,
                        details={"screening_id": str(rec.id), "direction": rec.direction, "provider": rec.provider,
                                 "risk_level": rec.risk_level, "risk_score": None if rec.risk_score is None
                                 else str(rec.risk_score), "matched_risks": rec.matched_risks,
@@ -180,7 +180,7 @@ async def _decide(rec: AmlScreening, tx: Transaction, result: ScreeningResult) -
 
 
 def _new_record(*, tx: Transaction, direction: str, provider: str, counterparty: str | None) -> AmlScreening:
-    return AmlScreening(workspace_id=tx.workspace_id, transaction_id=tx.id, direction=direction,  # type: ignore[attr-defined]
+    return AmlScreening(workspace_id=tx.workspace_id, transaction_id=tx.id, direction=direction,
                         status=PENDING, provider=provider, counterparty_address=counterparty,
                         currency_id=tx.currency_id, network=tx.network, amount=tx.amount,
                         pre_screening_action=SCREEN, matched_risks=[], updates=[])
@@ -192,7 +192,7 @@ async def _ask(provider: AmlProvider | None, rec: AmlScreening, tx: Transaction)
     if provider is None:
         logger.warning("AML screening %s: provider %r is not registered; waiting", rec.id, rec.provider)
         return None
-    config = (await aml_settings.load(rec.workspace_id)).parsed  # type: ignore[attr-defined]
+    config = (await aml_settings.load(rec.workspace_id)).parsed
     try:
         if rec.provider_ref is None:
             return await provider.register_transfer(_transfer(rec, tx), config)
@@ -311,7 +311,7 @@ async def screen_deposit(*, tx: Transaction, settings: aml_settings.Settings,
         rec.decision_reason = "sent from another vault of the workspace: not screened"
         await rec.save()
         await audit.record(action="aml.screened", object_type="transaction", object_id=tx.id, actor_id=None,
-                           workspace_id=rec.workspace_id,  # type: ignore[attr-defined]
+                           workspace_id=rec.workspace_id,
                            details={"screening_id": str(rec.id), "direction": INCOMING, "action": "allow",
                                     "pre_screening_action": BYPASS, "reason": rec.decision_reason})
         return DepositScreening(rec, freeze=False)
@@ -342,23 +342,23 @@ async def _move_deposit_to_available(tx: Transaction, rec: AmlScreening, *, acto
     """frozen → available for a deposit (wallet locked here), written as a change of the deposit:
     the ``to`` side's absolute balance, a new balance version and change-log position, a
     ``transaction.updated`` event; the record marks the release; audited and announced."""
-    locked = await balances.lock_wallets([tx.wallet_id])  # type: ignore[attr-defined]
-    wallet = locked[tx.wallet_id]  # type: ignore[attr-defined]
+    locked = await balances.lock_wallets([tx.wallet_id])
+    wallet = locked[tx.wallet_id]
     version = await balances.apply_change(wallet=wallet, frozen=-int(tx.amount))
     rec.funds_frozen, rec.released_at, rec.released_by = False, clock.now(), actor_id
-    vault = await Vault.get(id=tx.vault_id)  # type: ignore[attr-defined]
-    workspace = await Workspace.get(id=tx.workspace_id)  # type: ignore[attr-defined]
+    vault = await Vault.get(id=tx.vault_id)
+    workspace = await Workspace.get(id=tx.workspace_id)
     tx.balance_version = version
     tx.to_side = transactions.own_side(address=tx.to_address or "", wallet=wallet, vault=vault, workspace=workspace,
                                        currency=registry().currency(tx.currency_id), balance_version=version)
     await _save(rec, tx, tx_fields=False)
     await audit.record(action="aml.released", object_type="transaction", object_id=tx.id, actor_id=actor_id,
-                       workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+                       workspace_id=tx.workspace_id,
                        details={"screening_id": str(rec.id), "amount": str(int(tx.amount)),
                                 "wallet_id": str(wallet.id), "balance_version": version, "reason": reason})
     await tx.save()
     await transactions.take_position(tx)
-    await emit_event(workspace_id=tx.workspace_id, event_type=catalogue.TRANSACTION_UPDATED,  # type: ignore[attr-defined]
+    await emit_event(workspace_id=tx.workspace_id, event_type=catalogue.TRANSACTION_UPDATED,
                      data=transactions.to_resource(tx))
     await _announce(catalogue.AML_RELEASED, rec)
 
@@ -418,17 +418,17 @@ async def advance_pending(*, screening_id: uuid.UUID) -> str | None:
         return None
     if found.direction == OUTGOING:
         # Only asks: the check stage records the result under the withdrawal's lock.
-        tx = await Transaction.get(id=found.transaction_id)  # type: ignore[attr-defined]
-        if tx.status != statuses.CHECKS:
+        withdrawal = await Transaction.get(id=found.transaction_id)
+        if withdrawal.status != statuses.CHECKS:
             return None
-        answer = await _ask(get_provider(found.provider), found, tx)
+        answer = await _ask(get_provider(found.provider), found, withdrawal)
         if answer is None or answer.pending:
             return None
-        await add_command(actor_name=CHECK, payload={"transaction_id": str(tx.id)},
-                          workspace_id=tx.workspace_id)  # type: ignore[attr-defined]
+        await add_command(actor_name=CHECK, payload={"transaction_id": str(withdrawal.id)},
+                          workspace_id=withdrawal.workspace_id)
         return "check"
     # Lock order as everywhere: the transaction, then its record (then wallets).
-    tx = await Transaction.filter(id=found.transaction_id).select_for_update().first()  # type: ignore[attr-defined]
+    tx = await Transaction.filter(id=found.transaction_id).select_for_update().first()
     rec = await AmlScreening.filter(id=screening_id, status=PENDING).select_for_update().first()
     if tx is None or rec is None:
         return None
@@ -456,7 +456,7 @@ async def apply_update(*, provider: str, ref: str, result: ScreeningResult) -> A
     if found is None:
         return None
     # Lock order as everywhere: the transaction, then its record.
-    await Transaction.filter(id=found.transaction_id).select_for_update().first()  # type: ignore[attr-defined]
+    await Transaction.filter(id=found.transaction_id).select_for_update().first()
     rec = await AmlScreening.filter(id=found.id).select_for_update().first()
     if rec is None or rec.status != COMPLETED:
         return None
@@ -466,10 +466,10 @@ async def apply_update(*, provider: str, ref: str, result: ScreeningResult) -> A
              "risk_score": None if rec.risk_score is None else str(rec.risk_score),
              "matched_risks": rec.matched_risks}
     rec.updates = [*(rec.updates or []), entry]
-    tx = await Transaction.get(id=rec.transaction_id)  # type: ignore[attr-defined]
+    tx = await Transaction.get(id=rec.transaction_id)
     await _save(rec, tx)
     await audit.record(action="aml.updated", object_type="transaction", object_id=tx.id, actor_id=None,
-                       workspace_id=rec.workspace_id,  # type: ignore[attr-defined]
+                       workspace_id=rec.workspace_id,
                        details={"screening_id": str(rec.id), "before": before, **entry})
     await _announce(catalogue.AML_UPDATED, rec)
     return rec

@@ -75,7 +75,7 @@ async def gate(*, principal: Principal | None, workspace_id: uuid.UUID, action: 
     if rule is None or not rule.enabled:
         return
     await register(principal=principal, workspace_id=workspace_id, action=action, operation=operation,
-                   payload=payload, rule_mode=rule.mode, group_id=rule.group_id,  # type: ignore[attr-defined]
+                   payload=payload, rule_mode=rule.mode, group_id=rule.group_id,
                    owner_confirmation=rule.owner_confirmation)
 
 

@@ -56,9 +56,9 @@ _PUSH_TEXT = {
 
 def summary(request: ChangeRequest, **extra: Any) -> dict[str, Any]:
     """The event data: enough to show a line and fetch the card."""
-    return {"request_uuid": str(request.id), "tenant_uuid": str(request.workspace_id),  # type: ignore[attr-defined]
+    return {"request_uuid": str(request.id), "tenant_uuid": str(request.workspace_id),
             "action": request.action, "operation": request.operation, "mode": request.mode,
-            "status": request.status, "initiator_uuid": str(request.initiator_id),  # type: ignore[attr-defined]
+            "status": request.status, "initiator_uuid": str(request.initiator_id),
             "expires_at": rfc3339(request.expires_at), **extra}
 
 
@@ -67,12 +67,12 @@ async def publish(request: ChangeRequest, event: str, *, recipients: Iterable[uu
     """Publish ``event`` of ``request`` on every channel, in the caller's transaction."""
     data = summary(request, **extra)
     people = sorted({str(r) for r in recipients})
-    await ChangeApprovalEvent.create(workspace_id=request.workspace_id, request_id=request.id,  # type: ignore[attr-defined]
+    await ChangeApprovalEvent.create(workspace_id=request.workspace_id, request_id=request.id,
                                      event=event, recipients=people, data=data)
-    await webhook_events.emit_event(workspace_id=request.workspace_id, event_type=event, data=data)  # type: ignore[attr-defined]
+    await webhook_events.emit_event(workspace_id=request.workspace_id, event_type=event, data=data)
     targets = sorted({str(u) for u in push_to})
     if targets and event in _PUSH_TEXT:
-        await add_command(actor_name=PUSH, workspace_id=request.workspace_id,  # type: ignore[attr-defined]
+        await add_command(actor_name=PUSH, workspace_id=request.workspace_id,
                           payload={"request_id": str(request.id), "event": event, "user_ids": targets})
 
 
@@ -90,7 +90,7 @@ class DatabasePushProvider:
     name = "database"
 
     async def send(self, *, device: Device, title: str, body: str, data: dict[str, Any]) -> None:
-        await PushNotification.create(workspace_id=device.workspace_id, user_id=device.user_id,  # type: ignore[attr-defined]
+        await PushNotification.create(workspace_id=device.workspace_id, user_id=device.user_id,
                                       device_id=device.id, provider=self.name, event=data.get("event", ""),
                                       request_id=uuid.UUID(data["request_uuid"]) if data.get("request_uuid") else None,
                                       title=title, body=body, data=data)
@@ -120,7 +120,7 @@ async def deliver_push(*, request_id: str | None, event: str, user_ids: list[str
         request = await ChangeRequest.get_or_none(id=request_id)
         if request is None:
             return 0
-        workspace_id = request.workspace_id  # type: ignore[attr-defined]
+        workspace_id = request.workspace_id
         title, body = _PUSH_TEXT.get(event, event), f"{request.action} ({request.operation or '-'}): {request.status}"
         data = {"event": event, **summary(request)}
     elif notice is not None:
@@ -144,7 +144,7 @@ async def security_notice_to_approvers(notice: SecurityNotice) -> None:
         await pools.admin_approvers(notice.workspace_id))
     for group_id in await ActionRule.filter(workspace_id=notice.workspace_id, enabled=True,
                                             group_id__isnull=False).values_list("group_id", flat=True):
-        approvers |= set(await pools.group_active_members(workspace_id=notice.workspace_id, group_id=group_id) or [])
+        approvers |= set(await pools.group_active_members(workspace_id=notice.workspace_id, group_id=group_id) or [])  # type: ignore[arg-type]  # flat values_list
     if approvers:
         await add_command(actor_name=PUSH, workspace_id=notice.workspace_id, payload={
             "request_id": None, "event": notice.action, "user_ids": sorted(str(u) for u in approvers),

@@ -54,11 +54,11 @@ async def _eligible(workspace_id: uuid.UUID, **filters: object) -> list[Workspac
 
 
 async def owner_approvers(workspace_id: uuid.UUID) -> list[uuid.UUID]:
-    return [m.user_id for m in await _eligible(workspace_id, role=WorkspaceRole.OWNER.value)]  # type: ignore[attr-defined]
+    return [m.user_id for m in await _eligible(workspace_id, role=WorkspaceRole.OWNER.value)]
 
 
 async def admin_approvers(workspace_id: uuid.UUID) -> list[uuid.UUID]:
-    return [m.user_id for m in await _eligible(workspace_id, role__in=ADMIN_ROLES)]  # type: ignore[attr-defined]
+    return [m.user_id for m in await _eligible(workspace_id, role__in=ADMIN_ROLES)]
 
 
 async def group_active_members(*, workspace_id: uuid.UUID, group_id: uuid.UUID) -> list[uuid.UUID] | None:
@@ -68,9 +68,9 @@ async def group_active_members(*, workspace_id: uuid.UUID, group_id: uuid.UUID) 
         return None
     member_ids = await GroupMember.filter(group_id=group_id).order_by("created_at", "id") \
         .values_list("user_id", flat=True)
-    eligible = {m.user_id for m in await _eligible(workspace_id, user_id__in=list(member_ids))  # type: ignore[attr-defined]
+    eligible = {m.user_id for m in await _eligible(workspace_id, user_id__in=list(member_ids))
                 if m.role not in NO_APP_ROLES}
-    return [user_id for user_id in member_ids if user_id in eligible]
+    return [user_id for user_id in member_ids if user_id in eligible]  # type: ignore[misc]  # flat values_list
 
 
 async def admin_threshold(workspace_id: uuid.UUID) -> int:
@@ -109,5 +109,5 @@ async def rule_of(workspace_id: uuid.UUID, action: str) -> ActionRule | None:
 
 
 async def sets_of_rule(rule: ActionRule, *, fixed_mode: str | None = None) -> list[SetPlan]:
-    return await compose(workspace_id=rule.workspace_id, mode=fixed_mode or rule.mode,  # type: ignore[attr-defined]
-                         group_id=rule.group_id, owner_confirmation=rule.owner_confirmation)  # type: ignore[attr-defined]
+    return await compose(workspace_id=rule.workspace_id, mode=fixed_mode or rule.mode,
+                         group_id=rule.group_id, owner_confirmation=rule.owner_confirmation)

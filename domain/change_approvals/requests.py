@@ -35,6 +35,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from tortoise.queryset import QuerySet
 from tortoise.transactions import in_transaction
 
 from core import clock
@@ -110,7 +111,7 @@ async def _load(workspace_id: uuid.UUID, request_id: uuid.UUID, *, lock: bool = 
 
 
 async def _participants(request_id: uuid.UUID) -> set[uuid.UUID]:
-    return set(await SetApprover.filter(request_id=request_id).values_list("user_id", flat=True))
+    return set(await SetApprover.filter(request_id=request_id).values_list("user_id", flat=True))  # type: ignore[arg-type]  # flat values_list
 
 
 async def card(*, request: ChangeRequest, viewer_id: uuid.UUID) -> Card:
@@ -118,10 +119,10 @@ async def card(*, request: ChangeRequest, viewer_id: uuid.UUID) -> Card:
     approvers = await SetApprover.filter(request_id=request.id).order_by("id").prefetch_related("user")
     by_set: dict[uuid.UUID, list[tuple[SetApprover, User]]] = {}
     for approver in approvers:
-        by_set.setdefault(approver.approver_set_id, []).append((approver, approver.user))  # type: ignore[attr-defined]
+        by_set.setdefault(approver.approver_set_id, []).append((approver, approver.user))
     entry = registry.get(request.action)
-    return Card(request=request, workspace=await Workspace.get(id=request.workspace_id),  # type: ignore[attr-defined]
-                initiator=await User.get(id=request.initiator_id), viewer_id=viewer_id,  # type: ignore[attr-defined]
+    return Card(request=request, workspace=await Workspace.get(id=request.workspace_id),
+                initiator=await User.get(id=request.initiator_id), viewer_id=viewer_id,
                 sets=[SetView(row=s, approvers=by_set.get(s.id, [])) for s in sets],
                 action_display_name=entry.display_name if entry else request.action)
 
@@ -134,7 +135,7 @@ async def get_card(*, principal: Principal, workspace_id: uuid.UUID, request_id:
     request = await _load(workspace_id, request_id)
     viewer = principal.user.id
     if not _sees_all(principal, access):
-        if viewer != request.initiator_id and viewer not in await _participants(request.id):  # type: ignore[attr-defined]
+        if viewer != request.initiator_id and viewer not in await _participants(request.id):
             raise RequestNotFound("change approval request not found", details={"request_uuid": str(request_id)})
     return await card(request=request, viewer_id=viewer)
 
@@ -142,7 +143,7 @@ async def get_card(*, principal: Principal, workspace_id: uuid.UUID, request_id:
 # --- lists ----------------------------------------------------------------------------------------
 
 
-async def _query(*, principal: Principal, workspace_ids: list[uuid.UUID], scope: str):  # type: ignore[no-untyped-def]
+async def _query(*, principal: Principal, workspace_ids: list[uuid.UUID], scope: str) -> QuerySet[ChangeRequest]:
     me = principal.user.id
     query = ChangeRequest.filter(workspace_id__in=workspace_ids)
     if scope == PENDING_MY_VOTE:
@@ -179,8 +180,8 @@ async def list_requests(*, principal: Principal, workspace_id: uuid.UUID | None,
     query = await _query(principal=principal, workspace_ids=workspace_ids, scope=scope)
     total = await query.count()
     rows = await query.order_by("-created_at", "-id").offset(offset).limit(limit)
-    workspaces = {w.id: w for w in await Workspace.filter(id__in=list({r.workspace_id for r in rows}))}  # type: ignore[attr-defined]
-    return [(r, workspaces[r.workspace_id]) for r in rows], total  # type: ignore[attr-defined]
+    workspaces = {w.id: w for w in await Workspace.filter(id__in=list({r.workspace_id for r in rows}))}
+    return [(r, workspaces[r.workspace_id]) for r in rows], total
 
 
 # --- votes ----------------------------------------------------------------------------------------
@@ -198,9 +199,9 @@ async def _finish(request: ChangeRequest, status: str, *, actor_id: uuid.UUID | 
     await request.save(update_fields=["status", "decided_at"])
     await audit.record(action=f"change_approval.{status.lower()}", object_type="change_request",
                        object_id=request.id, actor_id=actor_id, actor_type="user" if actor_id else "system",
-                       workspace_id=request.workspace_id,  # type: ignore[attr-defined]
+                       workspace_id=request.workspace_id,
                        details={"action": request.action, "operation": request.operation, **details})
-    everyone = {request.initiator_id, *await _participants(request.id)}  # type: ignore[attr-defined]
+    everyone = {request.initiator_id, *await _participants(request.id)}
     await notify.publish(request, f"change_approval.{status.lower()}", recipients=everyone, push_to=everyone,
                          **details)
 
@@ -222,7 +223,7 @@ async def _pool(workspace_id: uuid.UUID, approver_set: ApproverSet) -> set[uuid.
 async def _active_devices(workspace_id: uuid.UUID, device_ids: set[uuid.UUID]) -> set[uuid.UUID]:
     if not device_ids:
         return set()
-    return set(await Device.filter(id__in=list(device_ids), workspace_id=workspace_id, status="active")
+    return set(await Device.filter(id__in=list(device_ids), workspace_id=workspace_id, status="active")  # type: ignore[arg-type]  # flat values_list
                .values_list("id", flat=True))
 
 
@@ -247,7 +248,7 @@ async def vote(*, principal: Principal, workspace_id: uuid.UUID, request_id: uui
     # The voter's rights now: their role and membership (each set's pool), and their device.
     sets = {s.id: s for s in await ApproverSet.filter(request_id=request.id)}
     still = [row for row in mine
-             if me in await _pool(workspace_id, sets[row.approver_set_id])]  # type: ignore[attr-defined]
+             if me in await _pool(workspace_id, sets[row.approver_set_id])]
     if not still or not await _active_devices(workspace_id, {principal.device.id}):
         raise VoteNotAllowed("your role, membership or device no longer lets you confirm this request",
                              details={"reason": "rights_lost"})
@@ -261,7 +262,7 @@ async def vote(*, principal: Principal, workspace_id: uuid.UUID, request_id: uui
     await audit.record(action="change_approval.vote_" + ("approved" if approve else "rejected"),
                        object_type="change_request", object_id=request.id, actor_id=me, workspace_id=workspace_id,
                        details={"device_id": str(principal.device.id), "action": request.action})
-    everyone = {request.initiator_id, *await _participants(request.id)}  # type: ignore[attr-defined]
+    everyone = {request.initiator_id, *await _participants(request.id)}
     await notify.publish(request, "change_approval.voted", recipients=everyone, voter_uuid=str(me), vote=wanted)
     await _settle(request, actor_id=me)
     return await card(request=request, viewer_id=me)
@@ -276,7 +277,7 @@ async def _settle(request: ChangeRequest, *, actor_id: uuid.UUID | None) -> None
         if s.status != PENDING:
             rejected = rejected or s.status == REJECTED
             continue
-        pool = await _pool(request.workspace_id, s)  # type: ignore[attr-defined]
+        pool = await _pool(request.workspace_id, s)
         rows = await SetApprover.filter(approver_set_id=s.id).values_list("status", "user_id")
         yes = sum(1 for status, _ in rows if status == APPROVED)
         open_ = sum(1 for status, user_id in rows if status == PENDING and user_id in pool)
@@ -295,7 +296,7 @@ async def _settle(request: ChangeRequest, *, actor_id: uuid.UUID | None) -> None
         await _close_open(request, CANCELLED)
         await _finish(request, APPROVED, actor_id=actor_id)
         await add_command(actor_name=APPLY, payload={"request_id": str(request.id)},
-                          workspace_id=request.workspace_id)  # type: ignore[attr-defined]
+                          workspace_id=request.workspace_id)
 
 
 async def cancel(*, principal: Principal, workspace_id: uuid.UUID, request_id: uuid.UUID) -> Card:
@@ -304,7 +305,7 @@ async def cancel(*, principal: Principal, workspace_id: uuid.UUID, request_id: u
     await expire_due(workspace_id=workspace_id)
     request = await _load(workspace_id, request_id, lock=True)
     me = principal.user.id
-    if request.initiator_id != me:  # type: ignore[attr-defined]
+    if request.initiator_id != me:
         raise CancelNotAllowed("only the initiator can cancel the request")
     # The initiator's rights now: an active role in the workspace, and from a device an active one.
     member = await WorkspaceMember.get_or_none(workspace_id=workspace_id, user_id=me)
@@ -356,14 +357,14 @@ async def expire_due(*, workspace_id: uuid.UUID | None = None) -> int:
 
 async def initiator_principal(request: ChangeRequest) -> Principal | None:
     """The initiator as a principal with their accesses now (None: no longer an active member)."""
-    user = await User.get(id=request.initiator_id)  # type: ignore[attr-defined]
+    user = await User.get(id=request.initiator_id)
     if user.status != "active":
         return None
-    member = await WorkspaceMember.get_or_none(workspace_id=request.workspace_id, user_id=user.id)  # type: ignore[attr-defined]
+    member = await WorkspaceMember.get_or_none(workspace_id=request.workspace_id, user_id=user.id)
     if member is None:
         return None
-    access = Access(workspace_id=member.workspace_id, role=member.role, role_status=member.role_status)  # type: ignore[attr-defined]
-    return Principal(user=user, token=None, device=None, accesses={access.workspace_id: access})  # type: ignore[arg-type]
+    access = Access(workspace_id=member.workspace_id, role=member.role, role_status=member.role_status)
+    return Principal(user=user, token=None, device=None, accesses={access.workspace_id: access})  # type: ignore[arg-type]  # a principal without a token
 
 
 async def apply_request(*, request_id: uuid.UUID | str) -> str | None:
@@ -391,7 +392,7 @@ async def apply_request(*, request_id: uuid.UUID | str) -> str | None:
                     raise PermissionDenied("the initiator is no longer an active member of the workspace",
                                            code="INITIATOR_RIGHTS_LOST")
             await _check_approvals_still_hold(request)
-            kwargs = {"workspace_id": request.workspace_id, "payload": request.payload,  # type: ignore[attr-defined]
+            kwargs = {"workspace_id": request.workspace_id, "payload": request.payload,
                       "principal": principal}
             if entry.validate is not None:
                 await entry.validate(**kwargs)
@@ -413,7 +414,7 @@ async def apply_request(*, request_id: uuid.UUID | str) -> str | None:
 async def _check_approvals_still_hold(request: ChangeRequest) -> None:
     """Each set still reaches its threshold counting only the approvals of approvers who belong to
     its pool now, cast from a device still active; else 409 APPROVER_RIGHTS_LOST (FAILED)."""
-    workspace_id: uuid.UUID = request.workspace_id  # type: ignore[attr-defined]
+    workspace_id: uuid.UUID = request.workspace_id
     for approver_set in await ApproverSet.filter(request_id=request.id).order_by("position"):
         approvals = await SetApprover.filter(approver_set_id=approver_set.id, status=APPROVED) \
             .values_list("user_id", "device_id")
@@ -431,8 +432,8 @@ async def _check_approvals_still_hold(request: ChangeRequest) -> None:
 async def _finish_applied(request: ChangeRequest, **details: Any) -> None:
     await audit.record(action=f"change_approval.{request.status.lower()}", object_type="change_request",
                        object_id=request.id, actor_id=None, actor_type="system",
-                       workspace_id=request.workspace_id,  # type: ignore[attr-defined]
+                       workspace_id=request.workspace_id,
                        details={"action": request.action, "operation": request.operation, **details})
-    everyone = {request.initiator_id, *await _participants(request.id)}  # type: ignore[attr-defined]
+    everyone = {request.initiator_id, *await _participants(request.id)}
     await notify.publish(request, f"change_approval.{request.status.lower()}", recipients=everyone,
                          push_to=everyone, **details)

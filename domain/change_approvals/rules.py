@@ -94,7 +94,7 @@ async def _rule_values(workspace_id: uuid.UUID, entry: GatedAction) -> dict[str,
     if rule is None:
         return {"enabled": False, "mode": entry.fixed_mode or OWNER_ONLY, "group_id": None,
                 "owner_confirmation": False}
-    return {"enabled": rule.enabled, "mode": entry.fixed_mode or rule.mode, "group_id": rule.group_id,  # type: ignore[attr-defined]
+    return {"enabled": rule.enabled, "mode": entry.fixed_mode or rule.mode, "group_id": rule.group_id,
             "owner_confirmation": rule.owner_confirmation}
 
 
@@ -118,7 +118,7 @@ async def settings_view(*, principal: Principal | None, workspace_id: uuid.UUID)
         members = list(await GroupMember.filter(group_id=group.id).order_by("created_at", "id")
                        .values_list("user_id", flat=True))
         active = await pools.group_active_members(workspace_id=workspace_id, group_id=group.id) or []
-        groups.append(GroupView(group=group, member_ids=members, active_member_ids=active))
+        groups.append(GroupView(group=group, member_ids=members, active_member_ids=active))  # type: ignore[arg-type]  # flat values_list
     owners = await pools.owner_approvers(workspace_id)
     admins = await pools.admin_approvers(workspace_id)
     ids = set(owners) | set(admins) | {u for r in rules for s in r.sets for u in s.approvers}
@@ -226,7 +226,7 @@ async def apply_action_setting(*, workspace_id: uuid.UUID, payload: Mapping[str,
     was_enabled = bool(rule and rule.enabled)
     if rule is None:
         rule = ActionRule(workspace_id=workspace_id, action=entry.key)
-    rule.enabled, rule.mode, rule.group_id = bool(payload["enabled"]), mode, group_id  # type: ignore[attr-defined]
+    rule.enabled, rule.mode, rule.group_id = bool(payload["enabled"]), mode, group_id
     rule.owner_confirmation = bool(payload.get("owner_confirmation"))
     await rule.save()
     await audit.record(action="quorum.action_setting_changed", object_type="quorum_rule", object_id=rule.id,

@@ -26,8 +26,8 @@ async def is_on(vault_id: uuid.UUID) -> bool:
     row = await VaultAutofuel.get_or_none(vault_id=vault_id, enabled=True)
     if row is None:
         return False
-    station = await GasStation.get_or_none(workspace_id=row.workspace_id)  # type: ignore[attr-defined]
-    return station is not None and station.vault_id != vault_id  # type: ignore[attr-defined]
+    station = await GasStation.get_or_none(workspace_id=row.workspace_id)
+    return station is not None and station.vault_id != vault_id
 
 
 def base_asset_of(currency: Currency) -> Currency | None:

@@ -144,16 +144,16 @@ async def create_missing_assets(station: GasStation, network_type: str) -> list[
     has a wallet for; returns the currencies created (existing configurations are kept)."""
     existing = set(await GasStationAsset.filter(gas_station_id=station.id).values_list("currency_id", flat=True))
     created = []
-    currency_ids = await Wallet.filter(vault_id=station.vault_id).values_list(  # type: ignore[attr-defined]
+    currency_ids = await Wallet.filter(vault_id=station.vault_id).values_list(
         "currency_id", flat=True)
     for currency_id in sorted(set(currency_ids)):
-        currency = registry().currencies.get(currency_id)
+        currency = registry().currencies.get(currency_id)  # type: ignore[call-overload]  # flat values_list
         if (currency is None or not currency.is_native or currency.network_type != network_type
                 or not supported(currency) or currency_id in existing):
             continue
         await _new_asset(station, currency).save()
         created.append(currency_id)
-    return created
+    return created  # type: ignore[return-value]  # flat values_list
 
 
 async def _view(station: GasStation) -> StationView:
@@ -169,13 +169,13 @@ async def assign_station(*, principal: Principal | None, workspace_id: uuid.UUID
     await _lock(workspace_id)
     vault = await _vault(workspace_id, vault_id)
     station = await GasStation.get_or_none(workspace_id=workspace_id)
-    if station is not None and station.vault_id == vault.id:  # type: ignore[attr-defined]
+    if station is not None and station.vault_id == vault.id:
         return await _view(station)
-    previous = station.vault_id if station is not None else None  # type: ignore[attr-defined]
+    previous = station.vault_id if station is not None else None
     if station is None:
         station = await GasStation.create(workspace_id=workspace_id, vault_id=vault.id)
     else:
-        station.vault_id = vault.id  # type: ignore[attr-defined]
+        station.vault_id = vault.id
         await station.save(update_fields=["vault_id"])
     workspace = await _workspace(workspace_id)
     created = await create_missing_assets(station, workspace.network_type)
@@ -204,7 +204,7 @@ async def set_autofuel(*, principal: Principal | None, workspace_id: uuid.UUID, 
     if enabled:
         if station is None:
             raise _not_found("assign a gas station before turning autofuel on")
-        if station.vault_id == vault.id:  # type: ignore[attr-defined]
+        if station.vault_id == vault.id:
             raise CannotAssignSelf("the gas station's own vault cannot be a refuel target",
                                    details={"vault_id": str(vault.id), "gas_station_id": str(station.id)})
     row = await VaultAutofuel.filter(vault_id=vault.id).select_for_update().first()
@@ -229,7 +229,7 @@ async def _check_token_networks(workspace_id: uuid.UUID, vault_id: uuid.UUID) ->
     """Queue a refuel check for each supported base asset where the vault holds a token wallet."""
     bases = set()
     for currency_id in await Wallet.filter(vault_id=vault_id).values_list("currency_id", flat=True):
-        currency = registry().currencies.get(currency_id)
+        currency = registry().currencies.get(currency_id)  # type: ignore[call-overload]  # flat values_list
         if currency is None or currency.is_native:
             continue
         native = registry().native_currency(currency.network.id)
@@ -318,11 +318,11 @@ async def update_asset(*, principal: Principal | None, workspace_id: uuid.UUID, 
         None if row.threshold is None else int(row.threshold))
     cap = change.cap if change.cap is not None else (None if row.cap is None else int(row.cap))
     _check_limits(threshold, cap)
-    row.threshold, row.cap = threshold, cap  # type: ignore[assignment]
+    row.threshold, row.cap = threshold, cap
     if change.max_gas_price is not None:
-        row.max_gas_price = change.max_gas_price  # type: ignore[assignment]
+        row.max_gas_price = change.max_gas_price
     if change.daily_budget is not None:
-        row.daily_budget = None if change.daily_budget == NO_LIMIT else change.daily_budget  # type: ignore[assignment]
+        row.daily_budget = None if change.daily_budget == NO_LIMIT else change.daily_budget
     after = {**asset_values(row), "is_default": before["is_default"]}
     if after == before and not created:
         return row  # nothing changes: nothing written, nothing recorded

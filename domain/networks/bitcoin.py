@@ -353,7 +353,7 @@ class BitcoinAdapter:
                     or not verify_bip340(output_key, payload.message, bytes(signature)):
                 raise InvalidSignature("a signature does not verify for its input (BIP-340, Taproot output key)",
                                        details={"input_index": payload.input_index})
-            tx.vin[payload.input_index].witness = Witness([bytes(signature)])  # type: ignore[index]
+            tx.vin[payload.input_index].witness = Witness([bytes(signature)])
         txid = tx.txid().hex()
         try:
             await self.node.broadcast(tx.serialize())
@@ -386,7 +386,7 @@ class BitcoinAdapter:
         row = await ChainUtxo.filter(network=self.network.id, spent_by=tx_hash, spent_height__isnull=False).first()
         if row is None:
             return None
-        return int(row.spent_height), max(0, await self.latest_height() - int(row.spent_height) + 1)  # type: ignore[arg-type]
+        return int(row.spent_height), max(0, await self.latest_height() - int(row.spent_height) + 1)
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -424,7 +424,7 @@ class BitcoinAdapter:
             funding = await self._spend_inputs(tx, txid, height, coinbase=position == 0)
             received: dict[str, int] = {}
             for index, (output, address) in enumerate(zip(tx.vout, addresses)):
-                if address in watched:
+                if address is not None and address in watched:  # type: ignore[comparison-overlap]  # flat values_list
                     await self._index_output(txid, index, address, output, height=height)
                     if address not in funding:  # outputs back to a funding address are change
                         received[address] = received.get(address, 0) + output.value

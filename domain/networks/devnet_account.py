@@ -80,7 +80,7 @@ class DevnetAccountAdapter:
     def _asset_of(self, currency: Currency) -> str:
         if currency.network.id != self.network.id:
             raise TransferRejected(f"{currency.id} is not a currency of {self.network.id}", code="WRONG_NETWORK")
-        return NATIVE if currency.is_native else currency.contract  # type: ignore[return-value]
+        return NATIVE if currency.is_native else currency.contract  # type: ignore[return-value]  # a token has a contract
 
     def gas_for(self, asset: str) -> int:
         return self.native_transfer_gas if asset == NATIVE else self.token_transfer_gas
@@ -174,12 +174,12 @@ class DevnetAccountAdapter:
             raise malformed(f"chain_id must be {self.chain_id}")
         for name in ("from", "to"):
             try:
-                if self.normalize_address(body.get(name)) != body.get(name):  # type: ignore[arg-type]
+                if self.normalize_address(body.get(name)) != body.get(name):  # type: ignore[arg-type]  # checked above
                     raise malformed(f"{name} must be a lowercase account address")
             except addresses.InvalidAddress:
                 raise malformed(f"{name} is not an account address") from None
         asset = body.get("asset")
-        if asset != NATIVE and registry().currency_by_contract(self.network.id, asset) is None:  # type: ignore[arg-type]
+        if asset != NATIVE and registry().currency_by_contract(self.network.id, asset) is None:
             raise TransferRejected("the asset is not a token of this network", code="UNKNOWN_ASSET")
         amount = amount_field(body, "amount", minimum=1)
         nonce = int_field(body, "nonce")
@@ -195,8 +195,8 @@ class DevnetAccountAdapter:
         if nonce != expected:
             raise TransferRejected(f"nonce must be {expected}", code="NONCE_MISMATCH",
                                    details={"expected_nonce": expected, "nonce": nonce})
-        if gas_limit < self.gas_for(asset):  # type: ignore[arg-type]
-            raise TransferRejected(f"gas_limit must be at least {self.gas_for(asset)}", code="GAS_LIMIT_TOO_LOW")  # type: ignore[arg-type]
+        if gas_limit < self.gas_for(asset):  # type: ignore[arg-type]  # checked above
+            raise TransferRejected(f"gas_limit must be at least {self.gas_for(asset)}", code="GAS_LIMIT_TOO_LOW")  # type: ignore[arg-type]  # checked above
         if gas_price < self.gas_price:
             raise TransferRejected(f"gas_price must be at least {self.gas_price}", code="GAS_PRICE_TOO_LOW")
         max_fee = gas_limit * gas_price
@@ -210,7 +210,7 @@ class DevnetAccountAdapter:
             if max_fee > native_available:
                 raise InsufficientGas("a token transfer needs native coin for gas",
                                       details={"available_gas": str(native_available), "needed": str(max_fee)})
-            token_available = await self._balance(sender, asset) - pending_tokens.get(asset, 0)  # type: ignore[arg-type]
+            token_available = await self._balance(sender, asset) - pending_tokens.get(asset, 0)  # type: ignore[arg-type]  # checked above
             if amount > token_available:
                 raise InsufficientFunds("the sender does not hold enough of the token",
                                         details={"available": str(token_available), "needed": str(amount)})
@@ -241,7 +241,7 @@ class DevnetAccountAdapter:
             return True
         account = await self._lock_account(tx.from_address)
         gas_used = self.gas_for(tx.asset)
-        fee = gas_used * int(tx.gas_price)  # type: ignore[arg-type]
+        fee = gas_used * int(tx.gas_price)
         native = await self._balance(tx.from_address, NATIVE)
         if tx.nonce != account.nonce or native < fee:
             tx.status, tx.error = "dropped", "nonce or gas no longer valid"
@@ -292,4 +292,4 @@ class DevnetAccountAdapter:
         heights = await DevnetTransaction.filter(
             network=self.network.id, to_address=address, asset=self._asset_of(currency), status="confirmed",
             block_height__lte=up_to_height).distinct().values_list("block_height", flat=True)
-        return await blocks_received(self, sorted({int(h) for h in heights if h is not None}), address, currency)
+        return await blocks_received(self, sorted({int(h) for h in heights if h is not None}), address, currency)  # type: ignore[call-overload]  # flat values_list

@@ -167,7 +167,7 @@ class DevnetUtxoAdapter:
             raise malformed(f"type must be utxo-transfer on {self.network.id}")
         sender = body.get("from")
         try:
-            if self.normalize_address(sender) != sender:  # type: ignore[arg-type]
+            if self.normalize_address(sender) != sender:  # type: ignore[arg-type]  # checked above
                 raise malformed("from must be a lowercase address")
         except addresses.InvalidAddress:
             raise malformed("from is not an address of this network") from None
@@ -189,7 +189,7 @@ class DevnetUtxoAdapter:
             if not isinstance(item, dict):
                 raise malformed("each output names address and amount")
             try:
-                address = self.normalize_address(item.get("address"))  # type: ignore[arg-type]
+                address = self.normalize_address(item.get("address"))  # type: ignore[arg-type]  # checked above
             except addresses.InvalidAddress:
                 raise malformed("an output address is not an address of this network") from None
             value = amount_field(item, "amount", minimum=1)
@@ -287,7 +287,7 @@ class DevnetUtxoAdapter:
         heights = await DevnetUtxo.filter(network=self.network.id, address=address,
                                           created_height__lte=up_to_height).distinct().values_list(
             "created_height", flat=True)
-        return await blocks_received(self, sorted({int(h) for h in heights}), address, currency)
+        return await blocks_received(self, sorted({int(h) for h in heights}), address, currency)  # type: ignore[call-overload]  # flat values_list
 
     async def balance_of(self, *, address: str, currency: Currency) -> int:
         self._check_currency(currency)

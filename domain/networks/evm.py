@@ -381,7 +381,7 @@ class EvmAdapter:
                                  chain_nonce=await self.chain_nonce(sender))
         replaces = bool(nonce.tx_hashes) and nonce.max_fee_per_gas is not None
         if replaces:  # an attempt of this payment reached the node: a replacement must outbid it
-            max_fee = _bumped(int(nonce.max_fee_per_gas), max_fee)  # type: ignore[arg-type]
+            max_fee = _bumped(int(nonce.max_fee_per_gas), max_fee)
             tip = min(_bumped(int(nonce.max_priority_fee_per_gas or 0), tip), max_fee)
         fee_limit = gas * max_fee
         balance = await self._native_balance(sender)
@@ -390,7 +390,7 @@ class EvmAdapter:
             raise error("the sender cannot pay amount plus fee limit in ETH" if currency.is_native else
                         "the sender cannot pay the fee limit in ETH",
                         details={"available": str(balance), "needed": str(value + fee_limit)})
-        nonce.max_fee_per_gas, nonce.max_priority_fee_per_gas = max_fee, tip  # type: ignore[assignment]
+        nonce.max_fee_per_gas, nonce.max_priority_fee_per_gas = max_fee, tip
         await nonce.save(update_fields=["max_fee_per_gas", "max_priority_fee_per_gas"])
         transaction = {"type": 2, "chainId": self.chain_id, "nonce": int(nonce.nonce), "to": to, "value": value,
                        "data": data, "gas": gas, "maxFeePerGas": max_fee, "maxPriorityFeePerGas": tip,
@@ -539,7 +539,7 @@ class EvmAdapter:
             return set()
         rows = await WalletAddress.filter(network=self.network.id, address__in=sorted(candidates)).values_list(
             "address", flat=True)
-        return set(rows)
+        return set(rows)  # type: ignore[arg-type]  # flat values_list
 
     async def read_block(self, height: int) -> Block | None:
         block = await self._call("eth_getBlockByNumber", quantity(height), True)
@@ -584,7 +584,7 @@ class EvmAdapter:
             add(log["transactionHash"], (to_int(log.get("transactionIndex")), to_int(log.get("logIndex"))),
                 to_checksum_address("0x" + str(topics[1])[-40:]), recipient, currency.id, amount)
         transfers: list[Transfer] = []
-        for (tx_hash, recipient, currency_id), entry in sorted(found.items(), key=lambda item: item[1]["order"]):
+        for (tx_hash, to_address, currency_id), entry in sorted(found.items(), key=lambda item: item[1]["order"]):
             if entry["amount"] <= 0:
                 continue
             receipt = receipts.get(tx_hash)
@@ -592,7 +592,7 @@ class EvmAdapter:
                 receipt = receipts[tx_hash] = await self._call("eth_getTransactionReceipt", tx_hash) or {}
             fee = to_int(receipt.get("gasUsed")) * to_int(receipt.get("effectiveGasPrice"))
             transfers.append(Transfer(tx_hash=tx_hash, index=len(transfers), from_address=entry["from"],
-                                      to_address=recipient, currency_id=currency_id, amount=entry["amount"], fee=fee,
+                                      to_address=to_address, currency_id=currency_id, amount=entry["amount"], fee=fee,
                                       fee_currency_id=native))
         return Block(network_id=self.network.id, height=height, hash=block["hash"], parent_hash=block["parentHash"],
                      time=_block_time(block), transfers=transfers)

@@ -337,8 +337,8 @@ class LocalEvm:
             first = last = to_int(block["number"])
         else:
             first = self._number(query.get("fromBlock", "latest")) or 0
-            last = self._number(query.get("toBlock", "latest"))
-            last = self._head() if last is None else last
+            to_block = self._number(query.get("toBlock", "latest"))
+            last = self._head() if to_block is None else to_block
         addresses = query.get("address") or []
         wanted = {a.lower() for a in ([addresses] if isinstance(addresses, str) else addresses)}
         topics = query.get("topics") or []

@@ -55,11 +55,11 @@ def get_adapter(network_id: str) -> NetworkAdapter:
     return adapter
 
 
-register_adapter("devnet", "account", DevnetAccountAdapter)  # type: ignore[arg-type]
-register_adapter("devnet", "utxo", DevnetUtxoAdapter)  # type: ignore[arg-type]
-register_adapter("solana", "account", SolanaAdapter)  # type: ignore[arg-type]
-register_adapter("bitcoin", "utxo", BitcoinAdapter)  # type: ignore[arg-type]
-register_adapter("evm", "account", EvmAdapter)  # type: ignore[arg-type]
+register_adapter("devnet", "account", DevnetAccountAdapter)
+register_adapter("devnet", "utxo", DevnetUtxoAdapter)
+register_adapter("solana", "account", SolanaAdapter)
+register_adapter("bitcoin", "utxo", BitcoinAdapter)
+register_adapter("evm", "account", EvmAdapter)
 
 
 def key_scheme_of_network(network_id: str) -> str:

@@ -141,7 +141,7 @@ class SolanaAdapter:
     def _mint_of(self, currency: Currency) -> Pubkey | None:
         if currency.network.id != self.network.id:
             raise TransferRejected(f"{currency.id} is not a currency of {self.network.id}", code="WRONG_NETWORK")
-        return None if currency.is_native else Pubkey.from_string(currency.contract)  # type: ignore[arg-type]
+        return None if currency.is_native else Pubkey.from_string(currency.contract)  # type: ignore[arg-type]  # a token has a contract
 
     def _currency_of_mint(self, mint: str) -> Currency | None:
         return registry().currency_by_contract(self.network.id, mint)

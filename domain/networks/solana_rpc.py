@@ -14,7 +14,7 @@ not a missing one, so the watcher moves past it.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from solana.exceptions import SolanaRpcException
 from solana.rpc.async_api import AsyncClient
@@ -70,7 +70,7 @@ class RpcSolanaChain:
         self.url = url
         self.client = AsyncClient(url, commitment=Confirmed, timeout=timeout)
 
-    async def _call(self, method, *args, **kwargs):  # type: ignore[no-untyped-def]
+    async def _call(self, method: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any:
         try:
             return await method(*args, **kwargs)
         except (SolanaRpcException, OSError) as exc:

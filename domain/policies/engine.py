@@ -139,6 +139,8 @@ def _side_match(side: R.Side, name: str, *, vault: str | None, wallet: str | Non
 
 def _amount_conditions(amount: R.Amount, facts: Facts) -> tuple[dict[str, Any] | None, bool]:
     """The amount condition and whether it failed closed (a USD bound without a price)."""
+    low: Decimal | int | None
+    high: Decimal | int | None
     if amount.in_usd:
         if facts.amount_usd is None:
             return _cond("amount", False, "no USD price for the asset"), True

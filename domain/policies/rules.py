@@ -228,7 +228,7 @@ def _uuid_list(value: Any, path: str) -> tuple[str, ...]:
             raise _bad(f"{path}[{i}]", "must be a UUID")
     if len(set(out)) != len(out):
         raise _bad(path, "names an id twice")
-    return tuple(out)  # type: ignore[arg-type]
+    return tuple(out)  # type: ignore[arg-type]  # None raised above
 
 
 def _str_list(value: Any, path: str, *, max_len: int = 100) -> tuple[str, ...]:
@@ -283,11 +283,12 @@ def _side(value: Any, path: str, *, kinds: tuple[str, ...]) -> Side:
         if raw.get(other) is not None:
             raise _bad(f"{path}.{other}", f"does not apply to type {kind}")
     if kind in ("vaults", "wallets", "addresses"):
+        ids_field = _IDS_FIELD[kind]
         if kind == "addresses":
-            return Side(kind, _str_list(raw.get(key), f"{path}.{key}"))
-        return Side(kind, _uuid_list(raw.get(key), f"{path}.{key}"))
-    if kind in ("internal", "whitelisted") and raw.get(key) is not None:
-        return Side(kind, _uuid_list(raw[key], f"{path}.{key}"))
+            return Side(kind, _str_list(raw.get(ids_field), f"{path}.{ids_field}"))
+        return Side(kind, _uuid_list(raw.get(ids_field), f"{path}.{ids_field}"))
+    if kind in ("internal", "whitelisted") and raw.get(ids_field := _IDS_FIELD[kind]) is not None:
+        return Side(kind, _uuid_list(raw[ids_field], f"{path}.{ids_field}"))
     return Side(kind)
 
 

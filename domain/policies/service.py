@@ -176,14 +176,14 @@ async def validate_policy(*, workspace_id: uuid.UUID, policy_type: str, rules: A
         if rule.initiator is not None:
             people |= set(rule.initiator.user_ids)
         if people:
-            members = {str(m.user_id): m for m in await WorkspaceMember.filter(  # type: ignore[attr-defined]
+            member_of = {str(m.user_id): m for m in await WorkspaceMember.filter(
                 workspace_id=workspace_id, user_id__in=list(people))}
             for uid in sorted(people):
-                if uid not in members:
+                if uid not in member_of:
                     raise _refuse(f"{p}", f"user {uid} is not a member of this workspace")
             if rule.approval is not None:
                 for uid in rule.approval.approver_user_ids:
-                    if members[uid].role == "VIEWER":
+                    if member_of[uid].role == "VIEWER":
                         raise _refuse(f"{p}.approval.approver_user_ids", f"user {uid} is a VIEWER: viewers cannot "
                                                                          "vote from a device")
     return parsed_rules
@@ -319,7 +319,7 @@ async def _approval_display(*, workspace_id: uuid.UUID, payload: Mapping[str, An
 
 async def _tag_references(*, workspace_id: uuid.UUID, tag_ids: Sequence[uuid.UUID]) -> list[tags.TagReference]:
     rows = await PolicyTagReference.filter(workspace_id=workspace_id, tag_id__in=list(tag_ids))
-    return [tags.TagReference(tag_id=row.tag_id, kind=f"{row.policy_type}_policy_rule", id=row.rule_id,  # type: ignore[attr-defined]
+    return [tags.TagReference(tag_id=row.tag_id, kind=f"{row.policy_type}_policy_rule", id=row.rule_id,
                               name=row.rule_name) for row in rows]
 
 
@@ -356,7 +356,7 @@ async def facts_of(*, workspace_id: uuid.UUID, currency_id: str, amount: int, am
     destination_vault = None
     if target_wallet_id is not None:
         target = await Wallet.get_or_none(id=target_wallet_id)
-        destination_vault = str(target.vault_id) if target else None  # type: ignore[attr-defined]
+        destination_vault = str(target.vault_id) if target else None
     tag_sets = await _protected_tags([str(source_vault_id), destination_vault])
     role, is_api = await _initiator(workspace_id, initiator_id)
     return engine.Facts(
@@ -532,7 +532,7 @@ async def explain(*, principal: Principal | None, workspace_id: uuid.UUID, withd
     facts = await facts_of(
         workspace_id=workspace_id, currency_id=currency.id, amount=withdrawal.amount,
         amount_usd=_usd(usd_value(currency, withdrawal.amount)), source_wallet_id=source.id,
-        source_vault_id=source.vault_id,  # type: ignore[attr-defined]
+        source_vault_id=source.vault_id,
         destination_type=kind, target_wallet_id=target_wallet.id if target_wallet else None,
         whitelisted_wallet_id=whitelisted.id if whitelisted else None, initiator_id=initiator)
     statics = engine.static_verdicts(policy, facts)

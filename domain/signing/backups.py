@@ -137,7 +137,7 @@ def _who(principal: Principal) -> str:
 async def _announce(backup: Backup, principal: Principal, event_type: str, *, action: str, subject: str, text: str,
                     extra: dict[str, Any]) -> None:
     """Tell the workspace: a webhook event, and the OWNER and ADMINs (domain/notifications.py)."""
-    workspace_id: uuid.UUID = backup.workspace_id  # type: ignore[attr-defined]
+    workspace_id: uuid.UUID = backup.workspace_id
     data = {"backup_id": str(backup.id), "status": backup.status, "actor_id": str(principal.user.id),
             "actor_type": principal.user.user_type,
             "device_id": str(principal.device.id) if principal.device else None,
@@ -228,9 +228,9 @@ async def _groups(backup: Backup) -> list[dict[str, Any]]:
     groups = []
     for key_set_id in backup.key_set_ids:
         key_set = key_sets[key_set_id]
-        groups.append({"master_xpub": keys.master_xpub(bytes(key_set.group_public_key)),  # type: ignore[arg-type]
+        groups.append({"master_xpub": keys.master_xpub(bytes(key_set.group_public_key)),  # type: ignore[arg-type]  # set once ready
                        "schema": key_set.scheme, "key_set_id": key_set_id,
-                       "vault_id": str(key_set.vault_id)})  # type: ignore[attr-defined]
+                       "vault_id": str(key_set.vault_id)})
     return groups
 
 
@@ -308,7 +308,7 @@ async def fail(backup: Backup, reason: str) -> None:
     await backup.save(update_fields=["status", "error"])
     await BackupPart.filter(backup_id=backup.id).delete()
     await audit.record(action="backup.failed", object_type="backup", object_id=backup.id, actor_id=None,
-                       workspace_id=backup.workspace_id, details={"reason": reason[:500]})  # type: ignore[attr-defined]
+                       workspace_id=backup.workspace_id, details={"reason": reason[:500]})
 
 
 async def begin_export(*, backup_id: uuid.UUID | str) -> bool:
@@ -316,13 +316,13 @@ async def begin_export(*, backup_id: uuid.UUID | str) -> bool:
     backup = await Backup.filter(id=backup_id).select_for_update(no_key=True).first()
     if backup is None or backup.status != "pending":
         return False
-    ready = await KeySet.filter(workspace_id=backup.workspace_id, status="ready").order_by("created_at", "id")  # type: ignore[attr-defined]
+    ready = await KeySet.filter(workspace_id=backup.workspace_id, status="ready").order_by("created_at", "id")
     backup.key_set_ids = [str(k.id) for k in ready]
     backup.status = "in_progress"
     await backup.save(update_fields=["key_set_ids", "status"])
     for participant in scheme.SERVICE_PARTICIPANTS:
         await add_command(actor_name=keys.signer_actor(participant, "export_backup"),
-                          payload={"backup_id": str(backup.id)}, workspace_id=backup.workspace_id)  # type: ignore[attr-defined]
+                          payload={"backup_id": str(backup.id)}, workspace_id=backup.workspace_id)
     return True
 
 
@@ -340,7 +340,7 @@ async def assemble(*, backup_id: uuid.UUID | str) -> bool:
             shares[entry["key_set_id"]].append({"participant": entry["participant"],
                                                 "sealed_key_package": entry["sealed_key_package"]})
     key_sets = {str(k.id): k for k in await KeySet.filter(id__in=backup.key_set_ids)}
-    cosigner_parts = {str(p.key_set_id): p for p in  # type: ignore[attr-defined]
+    cosigner_parts = {str(p.key_set_id): p for p in
                       await CosignerPart.filter(key_set_id__in=backup.key_set_ids, status="committed")}
     entries = []
     for key_set_id in backup.key_set_ids:
@@ -348,11 +348,11 @@ async def assemble(*, backup_id: uuid.UUID | str) -> bool:
         part = cosigner_parts.get(key_set_id)
         entries.append({
             "key_set_id": key_set_id,
-            "vault_id": str(key_set.vault_id),  # type: ignore[attr-defined]
+            "vault_id": str(key_set.vault_id),
             "scheme": key_set.scheme,
             "min_signers": key_set.min_signers,
             "max_signers": key_set.max_signers,
-            "master_xpub": keys.master_xpub(bytes(key_set.group_public_key)),  # type: ignore[arg-type]
+            "master_xpub": keys.master_xpub(bytes(key_set.group_public_key)),  # type: ignore[arg-type]  # set once ready
             "verifying_shares": dict(key_set.verifying_shares or {}),
             "shares": shares[key_set_id],
             "cosigner_part": {"part_id": str(part.id), "config": part.config} if part else None,
@@ -362,7 +362,7 @@ async def assemble(*, backup_id: uuid.UUID | str) -> bool:
         "version": FILE_VERSION,
         "scheme": SCHEME,
         "backup_id": str(backup.id),
-        "workspace_id": str(backup.workspace_id),  # type: ignore[attr-defined]
+        "workspace_id": str(backup.workspace_id),
         "created_at": rfc3339(clock.now()),
         "recipient_public_key": base64.b64encode(bytes(backup.public_key)).decode(),
         "verification_message": base64.b64encode(verification_message(backup.id)).decode(),
@@ -376,6 +376,6 @@ async def assemble(*, backup_id: uuid.UUID | str) -> bool:
     await backup.save(update_fields=["file", "file_sha256", "status", "completed_at"])
     await BackupPart.filter(backup_id=backup.id).delete()
     await audit.record(action="backup.ready", object_type="backup", object_id=backup.id, actor_id=None,
-                       workspace_id=backup.workspace_id,  # type: ignore[attr-defined]
+                       workspace_id=backup.workspace_id,
                        details={"key_sets": len(entries), "file_sha256": backup.file_sha256})
     return True

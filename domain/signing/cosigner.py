@@ -68,18 +68,18 @@ def _device_id(principal: Principal) -> uuid.UUID | None:
 
 def holds_seat(principal: Principal, key_set: KeySet) -> bool:
     """Whether ``principal`` is the co-signer of ``key_set`` (same user and same device)."""
-    return (key_set.cosigner_user_id == principal.user.id  # type: ignore[attr-defined]
-            and key_set.cosigner_device_id == _device_id(principal))  # type: ignore[attr-defined]
+    return (key_set.cosigner_user_id == principal.user.id
+            and key_set.cosigner_device_id == _device_id(principal))
 
 
 def _designated(principal: Principal, designation: CosignerDesignation | None) -> bool:
-    return (designation is not None and designation.user_id == principal.user.id  # type: ignore[attr-defined]
-            and designation.device_id == _device_id(principal))  # type: ignore[attr-defined]
+    return (designation is not None and designation.user_id == principal.user.id
+            and designation.device_id == _device_id(principal))
 
 
 def _may_see(principal: Principal, key_set: KeySet, designation: CosignerDesignation | None) -> bool:
     # An unclaimed key set is visible (and claimable) only to the designated co-signer, while round 1 is open.
-    if key_set.cosigner_user_id is None:  # type: ignore[attr-defined]
+    if key_set.cosigner_user_id is None:
         return key_set.status == "round1" and _designated(principal, designation)
     return holds_seat(principal, key_set)
 
@@ -236,7 +236,7 @@ async def submit_round2(
         if not 40 <= len(raw) <= MAX_ROUND2_CIPHERTEXT:
             raise ValidationFailed("ciphertext must be a base64 NaCl Box", code="INVALID_DKG_PACKAGE",
                                    details={"field": "packages.ciphertext", "recipient": recipient})
-        by_recipient[recipient] = ciphertext  # type: ignore[assignment]
+        by_recipient[recipient] = ciphertext
     if set(by_recipient) != set(recipients):
         raise ValidationFailed(f"one package is needed for each of {recipients}", code="INVALID_DKG_PACKAGE",
                                details={"field": "packages"})
@@ -335,7 +335,7 @@ async def register_part(
 
 
 def _owns_part(principal: Principal, part: CosignerPart) -> bool:
-    return part.user_id == principal.user.id and part.device_id == _device_id(principal)  # type: ignore[attr-defined]
+    return part.user_id == principal.user.id and part.device_id == _device_id(principal)
 
 
 async def get_part(*, principal: Principal, workspace_id: uuid.UUID, part_id: uuid.UUID) -> CosignerPart:
@@ -347,9 +347,9 @@ async def get_part(*, principal: Principal, workspace_id: uuid.UUID, part_id: uu
     part = await CosignerPart.get_or_none(id=part_id, workspace_id=workspace_id)
     if part is None:
         raise _part_not_found()
-    if part.user_id != principal.user.id and Permission.MANAGE_BACKUP not in access.permissions:  # type: ignore[attr-defined]
+    if part.user_id != principal.user.id and Permission.MANAGE_BACKUP not in access.permissions:
         raise _part_not_found()
-    details = {"key_set_id": str(part.key_set_id), "actor_type": principal.user.user_type,  # type: ignore[attr-defined]
+    details = {"key_set_id": str(part.key_set_id), "actor_type": principal.user.user_type,
                "device_id": str(principal.device.id) if principal.device else None,
                "config_sha256": hashlib.sha256(part.config.encode()).hexdigest(), "at": rfc3339(clock.now())}
     await audit.record(action="cosigner_part.read", object_type="cosigner_part", object_id=part.id,
@@ -395,7 +395,7 @@ async def _designee(workspace_id: uuid.UUID, user_id: uuid.UUID | None,
         device = await Device.get_or_none(id=device_id, workspace_id=workspace_id, status="active")
         if device is None:
             raise NotFound("no active paired device with this id in the workspace", code="DEVICE_NOT_FOUND")
-        user_id = device.user_id  # type: ignore[attr-defined]
+        user_id = device.user_id
     user = await User.get_or_none(id=user_id, status="active")
     member = await WorkspaceMember.get_or_none(workspace_id=workspace_id, user_id=user_id)
     if user is None or member is None:
@@ -419,9 +419,9 @@ async def designate(*, principal: Principal | None, workspace_id: uuid.UUID, use
         principal.require(workspace_id, Permission.MANAGE_SIGNING_POLICY)
     user, device = await _designee(workspace_id, user_id, device_id)
     current = await CosignerDesignation.filter(workspace_id=workspace_id).select_for_update().first()
-    if current is not None and current.user_id == user.id and current.device_id == (device.id if device else None):  # type: ignore[attr-defined]
+    if current is not None and current.user_id == user.id and current.device_id == (device.id if device else None):
         return current
-    previous = ({"user_id": str(current.user_id), "device_id": str(current.device_id) if current.device_id else None}  # type: ignore[attr-defined]
+    previous = ({"user_id": str(current.user_id), "device_id": str(current.device_id) if current.device_id else None}
                 if current is not None else None)
     if current is None:
         current = CosignerDesignation(workspace_id=workspace_id)
@@ -454,7 +454,7 @@ async def commit_part(*, principal: Principal, workspace_id: uuid.UUID, part_id:
         raise _part_not_found()
     if part.status == "committed":
         return part
-    key_set = await KeySet.get(id=part.key_set_id)  # type: ignore[attr-defined]
+    key_set = await KeySet.get(id=part.key_set_id)
     if key_set.status != "finalize":
         raise Conflict(f"key generation is {key_set.status}; the part cannot be committed",
                        code="KEY_GENERATION_WRONG_ROUND", details={"status": key_set.status})
@@ -513,7 +513,7 @@ async def _session_for(principal: Principal, workspace_id: uuid.UUID, session_id
     session = await (query.select_for_update(no_key=True) if lock else query).first()
     if session is None or ME not in session.participants:
         raise _request_not_found()
-    key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+    key_set = await KeySet.get(id=session.key_set_id)
     if not holds_seat(principal, key_set):
         raise _request_not_found()
     return session, key_set
@@ -532,7 +532,7 @@ async def list_signing_requests(*, principal: Principal, workspace_id: uuid.UUID
     sessions = await SigningSession.filter(workspace_id=workspace_id, key_set_id__in=list(key_sets),
                                            status__in=["round1", "round2"]).order_by("created_at") \
         .limit(LIST_LIMIT * 4)
-    views = [await _request_view(s, key_sets[s.key_set_id]) for s in sessions if ME in s.participants]  # type: ignore[attr-defined]
+    views = [await _request_view(s, key_sets[s.key_set_id]) for s in sessions if ME in s.participants]
     return [v for v in views if v.action is not None][:LIST_LIMIT]
 
 

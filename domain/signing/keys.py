@@ -42,7 +42,7 @@ from domain.errors import Conflict, NotFound
 from models.cosigner import CosignerPart
 from models.keys import DkgPackage, DkgResult, KeySet, SignerDkgState, SignerKeyShare
 from models.vaults import Vault
-from threshold import frost
+from threshold import frost, protocol
 from threshold.cosigner_part import parse_config
 from threshold.pedersen import DkgCheatingParticipant
 from threshold.scheme import (
@@ -71,7 +71,7 @@ async def step_done(key_set: KeySet, collector: str) -> None:
     (:data:`COLLECT_ROUND1`, :data:`COLLECT_ROUND2` or :data:`COLLECT_RESULTS`), which moves the
     key set on once every participant's part is in and does nothing otherwise."""
     await add_command(actor_name=collector, payload={"key_set_id": str(key_set.id)},
-                      workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+                      workspace_id=key_set.workspace_id)
 
 
 def signer_actor(participant: int, step: str) -> str:
@@ -120,7 +120,7 @@ async def request_key_generation(*, vault: Vault, actor_id: uuid.UUID | None = N
                        details={"key_set_id": str(existing.id), "status": existing.status, "scheme": scheme})
     limit = get_settings().max_key_generations_in_progress
     # Counted per vault: a vault's key sets of several schemes are one key generation to the limit.
-    in_progress = len(set(await KeySet.filter(workspace_id=locked.workspace_id,  # type: ignore[attr-defined]
+    in_progress = len(set(await KeySet.filter(workspace_id=locked.workspace_id,
                                               status__in=list(IN_PROGRESS)).exclude(vault_id=locked.id)
                           .values_list("vault_id", flat=True)))
     if in_progress >= limit:
@@ -129,14 +129,14 @@ async def request_key_generation(*, vault: Vault, actor_id: uuid.UUID | None = N
                        details={"limit": limit, "in_progress": in_progress})
     key_set_id = uuid.uuid4()
     key_set = await KeySet.create(
-        id=key_set_id, workspace_id=locked.workspace_id, vault_id=locked.id,  # type: ignore[attr-defined]
+        id=key_set_id, workspace_id=locked.workspace_id, vault_id=locked.id,
         scheme=scheme, min_signers=MIN_SIGNERS, max_signers=MAX_SIGNERS, context=dkg_context(key_set_id),
     )
     for participant in SERVICE_PARTICIPANTS:
         await add_command(actor_name=signer_actor(participant, "dkg_round1"),
-                          payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+                          payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)
     await audit.record(action="key_set.generation_requested", object_type="key_set", object_id=key_set.id,
-                       actor_id=actor_id, workspace_id=key_set.workspace_id,  # type: ignore[attr-defined]
+                       actor_id=actor_id, workspace_id=key_set.workspace_id,
                        details={"vault_id": str(locked.id), "min_signers": MIN_SIGNERS, "max_signers": MAX_SIGNERS,
                                 "scheme": scheme})
     return key_set
@@ -165,10 +165,10 @@ async def group_public_key(*, vault_id: uuid.UUID, workspace_id: uuid.UUID | Non
     key_set = await get_key_set(vault_id=vault_id, workspace_id=workspace_id, scheme=scheme)
     if key_set.status != "ready":
         raise KeySetNotReady("the vault's key is not ready", details={"status": key_set.status, "scheme": scheme})
-    return bytes(key_set.group_public_key)  # type: ignore[arg-type]
+    return bytes(key_set.group_public_key)  # type: ignore[arg-type]  # set once ready
 
 
-def public_key_package(key_set: KeySet) -> frost.PublicKeyPackage:
+def public_key_package(key_set: KeySet) -> protocol.PublicKeyPackage:
     """The ready key set's public package (group key, every verifying share, threshold)."""
     if key_set.status != "ready" or key_set.group_public_key is None or not key_set.verifying_shares:
         raise KeySetNotReady("the key set is not ready", details={"status": key_set.status})
@@ -205,7 +205,7 @@ async def fail(key_set: KeySet, *, participant: int | None, reason: str) -> None
     await SignerDkgState.filter(key_set_id=key_set.id).delete()
     await SignerKeyShare.filter(key_set_id=key_set.id).delete()
     await audit.record(action="key_set.failed", object_type="key_set", object_id=key_set.id, actor_id=None,
-                       workspace_id=key_set.workspace_id,  # type: ignore[attr-defined]
+                       workspace_id=key_set.workspace_id,
                        details={"participant": participant, "reason": reason[:500]})
 
 
@@ -220,7 +220,7 @@ async def round1_commitments(key_set: KeySet) -> dict[int, tuple[bytes, ...]]:
     return {row.sender: round1_package.from_dict(row.payload["package"]).commitments for row in rows}
 
 
-async def expected_public_key_package(key_set: KeySet) -> frost.PublicKeyPackage:
+async def expected_public_key_package(key_set: KeySet) -> protocol.PublicKeyPackage:
     """The public package every honest participant must derive, from the round-1 broadcasts."""
     return suite(key_set).dkg.public_key_package_from_commitments(await round1_commitments(key_set),
                                                                   key_set.min_signers)
@@ -237,7 +237,7 @@ async def collect_round1(*, key_set_id: uuid.UUID | str) -> bool:
     if key_set is None or key_set.status != "round1":
         return False
     senders = set(await DkgPackage.filter(key_set_id=key_set.id, round=1).values_list("sender", flat=True))
-    if senders != set(all_participants(key_set)):
+    if senders != set(all_participants(key_set)):  # type: ignore[comparison-overlap]  # flat values_list
         return False
     try:
         # Public sanity check of the broadcast: a joint key equal to the identity is unusable.
@@ -252,7 +252,7 @@ async def collect_round1(*, key_set_id: uuid.UUID | str) -> bool:
     await key_set.save(update_fields=["status"])
     for participant in SERVICE_PARTICIPANTS:
         await add_command(actor_name=signer_actor(participant, "dkg_round2"),
-                          payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+                          payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)
     return True
 
 
@@ -269,7 +269,7 @@ async def collect_round2(*, key_set_id: uuid.UUID | str) -> bool:
     await key_set.save(update_fields=["status"])
     for participant in SERVICE_PARTICIPANTS:
         await add_command(actor_name=signer_actor(participant, "dkg_finalize"),
-                          payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
+                          payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)
     return True
 
 
@@ -303,8 +303,8 @@ async def collect_results(*, key_set_id: uuid.UUID | str) -> bool:
     key_set.ready_at = clock.now()
     await key_set.save(update_fields=["status", "group_public_key", "verifying_shares", "ready_at"])
     await audit.record(action="key_set.ready", object_type="key_set", object_id=key_set.id, actor_id=None,
-                       workspace_id=key_set.workspace_id,  # type: ignore[attr-defined]
-                       details={"vault_id": str(key_set.vault_id),  # type: ignore[attr-defined]
+                       workspace_id=key_set.workspace_id,
+                       details={"vault_id": str(key_set.vault_id),
                                 "master_xpub": master_xpub(expected.group_public_key), "scheme": key_set.scheme})
     return True
 
@@ -321,13 +321,13 @@ async def waiting_for(key_set: KeySet) -> list[int]:
     ids = all_participants(key_set)
     if key_set.status == "round1":
         sent = set(await DkgPackage.filter(key_set_id=key_set.id, round=1).values_list("sender", flat=True))
-        return [p for p in ids if p not in sent]
+        return [p for p in ids if p not in sent]  # type: ignore[comparison-overlap]  # flat values_list
     if key_set.status == "round2":
         pairs = set(await DkgPackage.filter(key_set_id=key_set.id, round=2).values_list("sender", "recipient"))
         return [s for s in ids if any((s, r) not in pairs for r in ids if r != s)]
     if key_set.status == "finalize":
         reported = set(await DkgResult.filter(key_set_id=key_set.id).values_list("participant", flat=True))
-        missing = [p for p in SERVICE_PARTICIPANTS if p not in reported]
+        missing = [p for p in SERVICE_PARTICIPANTS if p not in reported]  # type: ignore[comparison-overlap]  # flat values_list
         part = await CosignerPart.get_or_none(key_set_id=key_set.id)
         if part is None or part.status != "committed":
             missing.append(COSIGNER_PARTICIPANT)

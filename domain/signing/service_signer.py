@@ -46,9 +46,9 @@ from domain.signing.sessions import (
 from models.backups import Backup, BackupPart
 from models.keys import DkgPackage, DkgResult, KeySet, SignerDkgState, SignerKeyShare
 from models.sessions import SignerNonce, SigningCommitment, SigningSession, SigningShare
-from threshold import frost, scheme
+from threshold import frost, protocol, scheme
 from threshold.encoding import hex_or_none
-from threshold.pedersen import DkgCheatingParticipant
+from threshold.pedersen import DkgCheatingParticipant, Round1Package
 from threshold.suites import suite_of
 from threshold.transport import (
     open_round2_package,
@@ -162,7 +162,7 @@ async def dkg_round2(*, participant: int, share_key: bytes, key_set_id: uuid.UUI
     dkg = keys.suite(key_set).dkg
     secret = dkg.Round1SecretPackage.from_dict(state["round1"])
     transport = PrivateKey(bytes.fromhex(state["transport_private_key"]))
-    received: list[dkg.Round1Package] = []
+    received: list[Round1Package] = []
     transport_keys: dict[int, bytes] = {}
     try:
         for row in await DkgPackage.filter(key_set_id=key_set.id, round=1).order_by("sender"):
@@ -179,8 +179,8 @@ async def dkg_round2(*, participant: int, share_key: bytes, key_set_id: uuid.UUI
     except DkgCheatingParticipant as exc:
         await keys.fail(key_set, participant=exc.participant, reason=str(exc))
         return True
-    for recipient, package in outgoing.items():
-        ciphertext = seal_round2_package(package, own=transport, recipient_transport_key=transport_keys[recipient])
+    for recipient, round2 in outgoing.items():
+        ciphertext = seal_round2_package(round2, own=transport, recipient_transport_key=transport_keys[recipient])
         await DkgPackage.create(key_set_id=key_set.id, round=2, sender=participant, recipient=recipient,
                                 payload={"ciphertext": ciphertext})
     await SignerDkgState.filter(key_set_id=key_set.id, participant=participant).update(
@@ -244,7 +244,7 @@ async def _lock_session(session_id: uuid.UUID | str) -> SigningSession | None:
     return await SigningSession.filter(id=session_id).select_for_update(no_key=True).first()
 
 
-async def commit(*, participant: int, share_key: bytes, session_id: uuid.UUID | str) -> frost.SigningCommitments | None:
+async def commit(*, participant: int, share_key: bytes, session_id: uuid.UUID | str) -> protocol.SigningCommitments | None:
     """Round 1: make a fresh nonce pair, keep it sealed, publish its commitments.
 
     Returns None when there is nothing to do (session gone or past round 1, or this signer
@@ -256,7 +256,7 @@ async def commit(*, participant: int, share_key: bytes, session_id: uuid.UUID | 
         return None
     if await SigningCommitment.exists(session_id=session.id, participant=participant):
         return None
-    key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+    key_set = await KeySet.get(id=session.key_set_id)
     key_package = await load_key_package(participant=participant, share_key=share_key, cached=True,
                                          key_set_id=key_set.id, scheme=key_set.scheme)
     nonces, commitments = keys.suite(key_set).frost.commit(key_package)
@@ -270,7 +270,7 @@ async def commit(*, participant: int, share_key: bytes, session_id: uuid.UUID | 
 
 async def sign(
     *, participant: int, share_key: bytes, session_id: uuid.UUID | str
-) -> frost.SignatureShare | None:
+) -> protocol.SignatureShare | None:
     """Round 2: sign with the stored nonce, destroy it, then publish the share.
 
     The nonce row is deleted before the share row is written, in one transaction: the share is
@@ -290,7 +290,7 @@ async def sign(
     if nonce_row is None:
         raise NonceAlreadyUsed(f"signer {participant} has no unused nonce for this session; it will not sign again",
                                details={"participant": participant, "session_id": str(session.id)})
-    key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+    key_set = await KeySet.get(id=session.key_set_id)
     suite = keys.suite(key_set)
     nonces = suite.SigningNonces.from_bytes(sealing.unseal(bytes(nonce_row.sealed_nonces), key=share_key))
     key_package = await load_key_package(participant=participant, share_key=share_key, cached=True,
@@ -337,5 +337,5 @@ async def export_backup(*, participant: int, share_key: bytes, backup_id: uuid.U
                         "sealed_key_package": base64.b64encode(bytes(sealed)).decode()})
     await BackupPart.create(backup_id=backup.id, participant=participant, entries=entries)
     await add_command(actor_name=ASSEMBLE, payload={"backup_id": str(backup.id)},
-                      workspace_id=backup.workspace_id)  # type: ignore[attr-defined]
+                      workspace_id=backup.workspace_id)
     return True

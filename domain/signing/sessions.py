@@ -226,7 +226,7 @@ async def wait_for_signature(
     while True:
         session = await get_session(workspace_id=workspace_id, session_id=session_id)
         if session.status == "completed":
-            return bytes(session.signature)  # type: ignore[arg-type]
+            return bytes(session.signature)  # type: ignore[arg-type]  # set once signed
         if session.status == "failed":
             raise SigningFailed(f"signing failed: {session.failure_reason}",
                                 details={"participant": session.failed_participant,
@@ -249,7 +249,7 @@ async def commitment_list(session: SigningSession, key_set: KeySet | None = None
     """The session's commitments sorted by participant (the list every signer hashes), as the
     key set's scheme's data class (the key set is read when the caller has not)."""
     if key_set is None:
-        key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+        key_set = await KeySet.get(id=session.key_set_id)
     commitments = keys.suite(key_set).SigningCommitments
     rows = await SigningCommitment.filter(session_id=session.id).order_by("participant")
     return [commitments(r.participant, bytes(r.hiding), bytes(r.binding)) for r in rows]
@@ -273,7 +273,7 @@ async def fail_session(session: SigningSession, *, participant: int | None, reas
     session.failure_reason = reason[:2000]
     await session.save(update_fields=["status", "failed_participant", "failure_reason"])
     await audit.record(action="signing.failed", object_type="signing_session", object_id=session.id,
-                       actor_id=None, workspace_id=session.workspace_id,  # type: ignore[attr-defined]
+                       actor_id=None, workspace_id=session.workspace_id,
                        details={"participant": participant, "reason": reason[:500]})
 
 
@@ -320,7 +320,7 @@ async def _start_round2(session: SigningSession) -> None:
         if participant in scheme.SERVICE_PARTICIPANTS:
             await add_command(actor_name=keys.signer_actor(participant, "sign"),
                               payload={"session_id": str(session.id)},
-                              workspace_id=session.workspace_id)  # type: ignore[attr-defined]
+                              workspace_id=session.workspace_id)
 
 
 async def aggregate(*, session_id: uuid.UUID | str) -> bool:
@@ -338,7 +338,7 @@ async def _aggregate(session: SigningSession) -> bool:
     rows = await SigningShare.filter(session_id=session.id).order_by("participant")
     if {r.participant for r in rows} != set(session.participants):
         return False
-    key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+    key_set = await KeySet.get(id=session.key_set_id)
     public = keys.public_key_package(key_set)
     message = bytes(session.message)
     suite = keys.suite(key_set)
@@ -362,6 +362,6 @@ async def _aggregate(session: SigningSession) -> bool:
     session.completed_at = clock.now()
     await session.save(update_fields=["status", "signature", "completed_at"])
     await audit.record(action="signing.completed", object_type="signing_session", object_id=session.id,
-                       actor_id=None, workspace_id=session.workspace_id,  # type: ignore[attr-defined]
-                       details={"vault_id": str(session.vault_id), "purpose": session.purpose})  # type: ignore[attr-defined]
+                       actor_id=None, workspace_id=session.workspace_id,
+                       details={"vault_id": str(session.vault_id), "purpose": session.purpose})
     return True

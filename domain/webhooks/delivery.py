@@ -206,8 +206,8 @@ async def record_attempt(*, job: DeliveryJob, outcome: AttemptOutcome) -> Record
         return Recorded(status=delivery.status)
     delivery.last_attempt_at = outcome.started_at
     delivery.last_response_status = outcome.response_status
-    delivery.last_response_body = outcome.response_body
-    delivery.last_error = outcome.error
+    delivery.last_response_body = outcome.response_body  # type: ignore[assignment]  # nullable TextField
+    delivery.last_error = outcome.error  # type: ignore[assignment]  # nullable TextField
     delivery.lease_expires_at = None
     if outcome.succeeded:
         _finish(delivery, status=SUCCEEDED, now=now)
@@ -288,7 +288,7 @@ async def disable(webhook: Webhook, *, reason: str, now: datetime, actor_id: uui
     failed = await fail_open_deliveries(webhook.id, error=ERROR_WEBHOOK_DISABLED, now=now,
                                          except_delivery=except_delivery)
     await audit.record(action="webhook.disabled", object_type="webhook", object_id=webhook.id, actor_id=actor_id,
-                       workspace_id=webhook.workspace_id,  # type: ignore[attr-defined]
+                       workspace_id=webhook.workspace_id,
                        details={"reason": reason, "open_deliveries_failed": failed,
                                 "consecutive_failures": webhook.consecutive_failures})
 

@@ -91,10 +91,10 @@ def _new_delivery(event: WebhookEvent, webhook: Webhook, *, now: datetime) -> We
     recorded, never sent automatically (replay after reactivation).
     """
     if webhook.status == STATUS_ACTIVE:
-        return WebhookDelivery(workspace_id=event.workspace_id, webhook=webhook, event=event,  # type: ignore[attr-defined]
+        return WebhookDelivery(workspace_id=event.workspace_id, webhook=webhook, event=event,
                                event_type=event.type, status=PENDING, next_attempt_at=now,
                                enqueued_at=now, created_at=now, updated_at=now)
-    return WebhookDelivery(workspace_id=event.workspace_id, webhook=webhook, event=event,  # type: ignore[attr-defined]
+    return WebhookDelivery(workspace_id=event.workspace_id, webhook=webhook, event=event,
                            event_type=event.type, status=FAILED, last_error=ERROR_WEBHOOK_DISABLED,
                            finished_at=now, created_at=now, updated_at=now)
 
@@ -125,12 +125,12 @@ async def fan_out_event(*, event_id: uuid.UUID) -> list[DueDelivery]:
     if event is None:
         return []
     now = clock.now()
-    if event.target_webhook_id is not None:  # type: ignore[attr-defined]
-        webhooks = await Webhook.filter(id=event.target_webhook_id, deleted_at__isnull=True)  # type: ignore[attr-defined]
+    if event.target_webhook_id is not None:
+        webhooks = await Webhook.filter(id=event.target_webhook_id, deleted_at__isnull=True)
     else:
-        candidates = await Webhook.filter(workspace_id=event.workspace_id, deleted_at__isnull=True)  # type: ignore[attr-defined]
+        candidates = await Webhook.filter(workspace_id=event.workspace_id, deleted_at__isnull=True)
         webhooks = [w for w in candidates if is_subscribed(w.event_types, event.type)]
-    existing = {d.webhook_id: d for d in await WebhookDelivery.filter(event_id=event.id)}  # type: ignore[attr-defined]
+    existing = {d.webhook_id: d for d in await WebhookDelivery.filter(event_id=event.id)}
     due = []
     for webhook in webhooks:
         # One delivery per (event, webhook): a fan-out that runs again finds the ones it made.
@@ -173,8 +173,8 @@ async def fan_out_pending(*, limit: int) -> FanOutBatch:
     payloads = [row["payload"] if isinstance(row["payload"], dict) else json.loads(row["payload"]) for row in commands]
     event_ids = [uuid.UUID(payload["event_id"]) for payload in payloads]
     batch = await WebhookEvent.filter(id__in=event_ids)
-    workspaces = {event.workspace_id for event in batch}  # type: ignore[attr-defined]
-    targets = {event.target_webhook_id for event in batch if event.target_webhook_id}  # type: ignore[attr-defined]
+    workspaces = {event.workspace_id for event in batch}
+    targets = {event.target_webhook_id for event in batch if event.target_webhook_id}
     webhooks = await Webhook.filter(Q(workspace_id__in=list(workspaces)) | Q(id__in=list(targets)),
                                     deleted_at__isnull=True)
     existing: set[tuple[uuid.UUID, uuid.UUID]] = set()
@@ -186,10 +186,10 @@ async def fan_out_pending(*, limit: int) -> FanOutBatch:
             due_webhooks.add(webhook_id)
     rows: list[WebhookDelivery] = []
     for event in batch:
-        if event.target_webhook_id is not None:  # type: ignore[attr-defined]
-            chosen = [w for w in webhooks if w.id == event.target_webhook_id]  # type: ignore[attr-defined]
+        if event.target_webhook_id is not None:
+            chosen = [w for w in webhooks if w.id == event.target_webhook_id]
         else:
-            chosen = [w for w in webhooks if w.workspace_id == event.workspace_id  # type: ignore[attr-defined]
+            chosen = [w for w in webhooks if w.workspace_id == event.workspace_id
                       and is_subscribed(w.event_types, event.type)]
         for webhook in chosen:
             if (event.id, webhook.id) in existing:

@@ -156,8 +156,8 @@ async def post(job: DeliveryJob) -> AttemptOutcome:
         else:
             error = _describe(exc, timeout)
         return AttemptOutcome(started_at=started_at, duration_ms=elapsed_ms(), error=error)
-    error = None
+    refusal = None
     if not 200 <= status < 300:
-        error = f"HTTP {status}" + (" (redirects are not followed)" if 300 <= status < 400 else "")
+        refusal = f"HTTP {status}" + (" (redirects are not followed)" if 300 <= status < 400 else "")
     return AttemptOutcome(started_at=started_at, duration_ms=elapsed_ms(), response_status=status,
-                          response_body=truncate_body(raw), error=error)
+                          response_body=truncate_body(raw), error=refusal)

@@ -87,7 +87,7 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
     if keys.utxo_intent_key is not None and network.family != "utxo":
         raise ValidationFailed(f"{key_rules.INTENT_HEADER} applies to UTXO networks; {network.id} is not one",
                                code="UTXO_INTENT_KEY_NOT_APPLICABLE", details={"field": key_rules.INTENT_HEADER})
-    vault = await Vault.get(id=source.vault_id)  # type: ignore[attr-defined]
+    vault = await Vault.get(id=source.vault_id)
     if vault.is_frozen:
         raise Conflict("the vault is frozen: it accepts no new withdrawal", code="VAULT_FROZEN",
                        details={"vault_id": str(vault.id)})

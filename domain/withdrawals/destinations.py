@@ -86,11 +86,11 @@ async def resolve(*, workspace_id: uuid.UUID, currency: Currency, source: Wallet
         if target is None:
             raise Conflict(f"target_address belongs to a vault of this workspace that has no {currency.symbol} wallet: "
                            "open one there first", code="TARGET_WALLET_NOT_FOUND",
-                           details={"field": "target_address", "vault_id": str(own.vault_id)})  # type: ignore[attr-defined]
+                           details={"field": "target_address", "vault_id": str(own.vault_id)})
         return Destination(address, INTERNAL, wallet=target)
-    entry = await whitelist.find_live(workspace_id=workspace_id, currency_id=currency.id, address=address)
-    if entry is not None:
-        return Destination(address, WHITELISTED, whitelisted=entry)
+    listed = await whitelist.find_live(workspace_id=workspace_id, currency_id=currency.id, address=address)
+    if listed is not None:
+        return Destination(address, WHITELISTED, whitelisted=listed)
     if not await whitelist.one_time_addresses_allowed(workspace_id=workspace_id):
         raise OneTimeAddressNotAllowed(
             "this workspace sends only to whitelisted or internal addresses: whitelist the address "

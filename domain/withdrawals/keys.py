@@ -161,7 +161,7 @@ async def attempt_of(*, workspace_id: uuid.UUID, keys: RequestKeys, wallet_id: u
                                 details=details)
     if previous.status == statuses.FINISHED:
         raise AttemptAlreadyFinished("an attempt with this X-Attempt-Key already made the payment", details=details)
-    differs = [name for name, same in (("source_wallet_id", previous.wallet_id == wallet_id),  # type: ignore[attr-defined]
+    differs = [name for name, same in (("source_wallet_id", previous.wallet_id == wallet_id),
                                        ("target_address", previous.to_address == to_address),
                                        ("amount", int(previous.amount) == amount)) if not same]
     if differs:

@@ -61,14 +61,14 @@ class Parties:
 async def fee_wallet_of(source: Wallet, fee_currency_id: str) -> Wallet:
     if fee_currency_id == source.currency_id:
         return source
-    return await Wallet.get(vault_id=source.vault_id, currency_id=fee_currency_id)  # type: ignore[attr-defined]
+    return await Wallet.get(vault_id=source.vault_id, currency_id=fee_currency_id)
 
 
 async def load(tx: Transaction, *, lock: bool) -> Parties:
     """The withdrawal's wallets; ``lock`` takes their row locks (needed to change balances)."""
-    source = await Wallet.get(id=tx.wallet_id)  # type: ignore[attr-defined]
+    source = await Wallet.get(id=tx.wallet_id)
     fee_wallet = await fee_wallet_of(source, tx.fee_currency_id)
-    target = await Wallet.get(id=tx.target_wallet_id) if tx.target_wallet_id else None  # type: ignore[attr-defined]
+    target = await Wallet.get(id=tx.target_wallet_id) if tx.target_wallet_id else None
     parties = Parties(tx, source, fee_wallet, target, registry().currency(tx.currency_id))
     if lock:
         locked = await balances.lock_wallets(parties.wallet_ids)
@@ -91,7 +91,7 @@ async def hold(parties: Parties) -> None:
         await balances.apply_change(wallet=parties.source, held=amount)
         # Ask about autofuel only when the gas is short (most token transfers have it).
         short = balances.parts_of(parties.fee_wallet).available < fee_limit
-        autofuel_on = short and await autofuel.covers(vault_id=parties.source.vault_id,  # type: ignore[attr-defined]
+        autofuel_on = short and await autofuel.covers(vault_id=parties.source.vault_id,
                                                       currency=parties.currency)
         if fees.require_gas_for_token_transfer(fee_wallet=parties.fee_wallet, fee_limit=fee_limit,
                                                address=tx.from_address or "", autofuel=autofuel_on):
@@ -173,17 +173,17 @@ async def _sides(parties: Parties) -> None:
     tx = parties.tx
     states = await transactions.wallet_states(parties.wallet_ids)
     if parties.vault is None:
-        parties.vault = await Vault.get(id=tx.vault_id)  # type: ignore[attr-defined]
+        parties.vault = await Vault.get(id=tx.vault_id)
     if parties.workspace is None:
-        parties.workspace = await Workspace.get(id=tx.workspace_id)  # type: ignore[attr-defined]
+        parties.workspace = await Workspace.get(id=tx.workspace_id)
     vault, workspace = parties.vault, parties.workspace
     source_state = states[parties.source.id]
     tx.from_side = transactions.wallet_side(state=source_state, vault=vault, workspace=workspace,
                                             currency=parties.currency)
     tx.balance_version = source_state.balance_version
     if parties.target is not None:
-        target_vault = vault if parties.target.vault_id == vault.id else await Vault.get(  # type: ignore[attr-defined]
-            id=parties.target.vault_id)  # type: ignore[attr-defined]
+        target_vault = vault if parties.target.vault_id == vault.id else await Vault.get(
+            id=parties.target.vault_id)
         tx.to_side = transactions.wallet_side(state=states[parties.target.id], vault=target_vault,
                                               workspace=workspace, currency=parties.currency)
     else:
@@ -216,7 +216,7 @@ async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | N
     action = "withdrawal.created" if created else (
         "withdrawal.confirmations" if previous == status else f"withdrawal.{status}")
     await audit.record(action=action, object_type="transaction", object_id=tx.id, actor_id=actor_id,
-                       workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+                       workspace_id=tx.workspace_id,
                        details={"from_status": previous, "status": status, "balance_version": tx.balance_version,
                                 **(details or {})})
     await tx.save()

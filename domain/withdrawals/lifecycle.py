@@ -97,7 +97,7 @@ async def unfreeze(*, principal: Principal | None, workspace_id: uuid.UUID, tran
     tx = await _locked(workspace_id, transaction_id)
     if tx.status != statuses.FROZEN:
         raise NotFrozen(f"the withdrawal is {tx.status}, not frozen", details={"status": tx.status})
-    vault = await Vault.get(id=tx.vault_id)  # type: ignore[attr-defined]
+    vault = await Vault.get(id=tx.vault_id)
     if vault.is_frozen:
         raise Conflict("the vault is frozen: unfreeze the vault first", code="VAULT_FROZEN",
                        details={"vault_id": str(vault.id)})
@@ -124,7 +124,7 @@ async def _resume(tx: Transaction) -> None:
         payload: dict[str, object] = {"transaction_id": str(tx.id)}
         if step == COLLECT_SIGNATURE:
             payload["poll"] = 0
-        await add_command(actor_name=step, payload=payload, workspace_id=tx.workspace_id)  # type: ignore[attr-defined]
+        await add_command(actor_name=step, payload=payload, workspace_id=tx.workspace_id)
 
 
 async def cancel(*, principal: Principal | None, workspace_id: uuid.UUID, transaction_id: uuid.UUID) -> Transaction:
@@ -158,7 +158,7 @@ async def expire(*, transaction_id: uuid.UUID) -> bool:
 
 
 async def due_for_expiry(*, limit: int = 500) -> list[uuid.UUID]:
-    return list(await Transaction.filter(direction="withdrawal", status__in=list(statuses.BEFORE_SIGNING),
+    return list(await Transaction.filter(direction="withdrawal", status__in=list(statuses.BEFORE_SIGNING),  # type: ignore[arg-type]  # flat values_list
                                          expires_at__lte=clock.now()).order_by("expires_at").limit(limit)
                 .values_list("id", flat=True))
 

@@ -151,7 +151,7 @@ async def lock_withdrawal(transaction_id: uuid.UUID | str) -> Transaction | None
 
 async def _command(step: str, tx: Transaction, *, delay: timedelta | None = None, **payload: object) -> None:
     await add_command(actor_name=step, payload={"transaction_id": str(tx.id), **payload},
-                      workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+                      workspace_id=tx.workspace_id,
                       run_at=clock.now() + delay if delay else None)
 
 
@@ -180,10 +180,10 @@ async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
     if tx.status == statuses.PENDING:
         await ledger.write_change(parties, status=statuses.CHECKS, actor_id=None)
     subject = checks.CheckSubject(
-        transaction=tx, workspace_id=tx.workspace_id, vault=await Vault.get(id=tx.vault_id),  # type: ignore[attr-defined]
+        transaction=tx, workspace_id=tx.workspace_id, vault=await Vault.get(id=tx.vault_id),
         source_wallet=parties.source, currency=parties.currency, amount=int(tx.amount),
         destination_type=tx.destination_type or "", target_address=tx.to_address or "",
-        target_wallet_id=tx.target_wallet_id, whitelisted_wallet_id=tx.whitelisted_wallet_id,  # type: ignore[attr-defined]
+        target_wallet_id=tx.target_wallet_id, whitelisted_wallet_id=tx.whitelisted_wallet_id,
         amount_usdt=tx.amount_usdt)
     outcome = await checks.run_checks(subject)
     tx.checks = [r.to_dict() for r in outcome.results]
@@ -288,7 +288,7 @@ async def start_signing(*, transaction_id: uuid.UUID | str) -> None:
     if tx is None or tx.status != statuses.APPROVED or tx.signing_session_id is not None:
         return
     parties = await ledger.load(tx, lock=True)  # the source address's lock guards the lane
-    vault = await Vault.get(id=tx.vault_id)  # type: ignore[attr-defined]
+    vault = await Vault.get(id=tx.vault_id)
     if vault.is_frozen:
         # A frozen vault signs nothing: hold the withdrawal like a manual freeze would.
         await ledger.release(parties)
@@ -309,7 +309,7 @@ async def _build_and_sign(tx: Transaction, parties: ledger.Parties, vault: Vault
     """Build the transfer and request one signing session per payload (approved or, after an
     expired blockhash, awaiting_broadcast → signing); fail the withdrawal when that is refused."""
     adapter = get_adapter(tx.network)
-    address = await WalletAddress.get(id=parties.source.address_id)  # type: ignore[attr-defined]
+    address = await WalletAddress.get(id=parties.source.address_id)
     extra = {"intent_key": intent_key(tx)} if hasattr(adapter, "release_inputs") else {}
     try:
         unsigned = await adapter.build_transfer(currency=parties.currency, from_address=tx.from_address or "",
@@ -335,7 +335,7 @@ async def _build_and_sign(tx: Transaction, parties: ledger.Parties, vault: Vault
         for index, payload in enumerate(payloads):
             purpose = f"withdrawal:{tx.id}" if len(payloads) == 1 else f"withdrawal:{tx.id}:payload:{index}"
             requested.append(await sessions.request_signature(
-                workspace_id=tx.workspace_id, vault_id=vault.id, message=payload.message,  # type: ignore[attr-defined]
+                workspace_id=tx.workspace_id, vault_id=vault.id, message=payload.message,
                 purpose=purpose, scheme=payload.scheme, merkle_root=payload.merkle_root))
     except DomainError as exc:
         await fail(parties, code=exc.code, message=exc.message, details={"step": "sign"})
@@ -359,18 +359,18 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0) -
         return
     found = []
     for session_id in session_ids(tx):
-        found.append(await sessions.get_session(workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+        found.append(await sessions.get_session(workspace_id=tx.workspace_id,
                                                 session_id=session_id))
     failed = next((s for s in found if s.status == "failed"), None)
     session = failed or found[0]
     if failed is None and all(s.status == "completed" for s in found):
-        signatures = [bytes(s.signature) for s in found]  # type: ignore[arg-type]
+        signatures = [bytes(s.signature) for s in found]  # type: ignore[arg-type]  # set once signed
         parties = await ledger.load(tx, lock=False)
-        address = await WalletAddress.get(id=parties.source.address_id)  # type: ignore[attr-defined]
+        address = await WalletAddress.get(id=parties.source.address_id)
         for s, signature in zip(found, signatures):
             # Checked with the chain's own primitive (RFC 8032, or BIP-340 for the Taproot output
             # key of the address), against the address's key: not only the key set's word for it.
-            scheme = (await s.key_set).scheme  # type: ignore[attr-defined]
+            scheme = (await s.key_set).scheme
             merkle_root = None if s.merkle_root is None else bytes(s.merkle_root)
             if len(signature) != SIGNATURE_SIZE or not suite_of(scheme).verify(
                     bytes(address.public_key), bytes(s.message), signature, merkle_root):
@@ -415,7 +415,7 @@ async def broadcast(*, transaction_id: uuid.UUID | str) -> None:
     except TransferRejected as exc:
         if exc.code == BLOCKHASH_EXPIRED and await _signings(tx) < MAX_SIGNINGS:
             # The signed transfer can never land now: build and sign it again (see the module).
-            vault = await Vault.get(id=tx.vault_id)  # type: ignore[attr-defined]
+            vault = await Vault.get(id=tx.vault_id)
             await _build_and_sign(tx, parties, vault, details={"resigned_after": BLOCKHASH_EXPIRED,
                                                                "expired_tx_hash": tx.tx_hash})
             return
@@ -483,7 +483,7 @@ async def track(*, transaction_id: uuid.UUID | str) -> None:
         block = await adapter.read_block(height)
         tx.block_time = block.time if block is not None else None
     fee = settled_fee(tx, state.fee, success=state.success)
-    tx.block_height, tx.confirmations, tx.fee = height, confirmations, fee  # type: ignore[assignment]
+    tx.block_height, tx.confirmations, tx.fee = height, confirmations, fee
     await ledger.settle(parties, moved=state.success, fee=fee, block_height=height)
     if state.success:
         await ledger.write_change(parties, status=statuses.FINISHED, actor_id=None,
@@ -502,5 +502,5 @@ async def track(*, transaction_id: uuid.UUID | str) -> None:
 
 async def broadcast_withdrawals(*, limit: int = 1000) -> list[uuid.UUID]:
     """Ids of withdrawals the tracker follows (broadcast, oldest first)."""
-    return list(await Transaction.filter(direction="withdrawal", status=statuses.BROADCAST).order_by(
+    return list(await Transaction.filter(direction="withdrawal", status=statuses.BROADCAST).order_by(  # type: ignore[arg-type]  # flat values_list
         "broadcast_at").limit(limit).values_list("id", flat=True))

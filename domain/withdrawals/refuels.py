@@ -123,26 +123,26 @@ async def _lock_target(network: str, address: str, currency_id: str) -> None:
 
 async def close_final(refuel: Refuel) -> bool:
     """Close an in-flight refuel whose withdrawal is final (finished / failed); True when closed."""
-    if refuel.status != IN_FLIGHT or refuel.transaction_id is None:  # type: ignore[attr-defined]
+    if refuel.status != IN_FLIGHT or refuel.transaction_id is None:
         return False
-    tx = await Transaction.get(id=refuel.transaction_id)  # type: ignore[attr-defined]
+    tx = await Transaction.get(id=refuel.transaction_id)
     if tx.status not in statuses.FINAL:
         return False
     refuel.status = FINISHED if tx.status == statuses.FINISHED else FAILED
     refuel.reason = None if tx.status == statuses.FINISHED else (tx.error_code or tx.status)
     await refuel.save(update_fields=["status", "reason"])
     await audit.record(action=f"gas_station.refuel_{refuel.status}", object_type=OBJECT_TYPE,
-                       object_id=refuel.gas_station_id, actor_id=None,  # type: ignore[attr-defined]
-                       workspace_id=refuel.workspace_id,  # type: ignore[attr-defined]
+                       object_id=refuel.gas_station_id, actor_id=None,
+                       workspace_id=refuel.workspace_id,
                        details=_refuel_details(refuel, transaction_status=tx.status))
     return True
 
 
 def _refuel_details(refuel: Refuel, **extra: Any) -> dict[str, Any]:
     return {"refuel_id": str(refuel.id), "currency_id": refuel.currency_id, "network": refuel.network,
-            "target_vault_id": str(refuel.target_vault_id),  # type: ignore[attr-defined]
+            "target_vault_id": str(refuel.target_vault_id),
             "target_address": refuel.target_address, "amount": str(int(refuel.amount)),
-            "transaction_id": str(refuel.transaction_id) if refuel.transaction_id else None,  # type: ignore[attr-defined]
+            "transaction_id": str(refuel.transaction_id) if refuel.transaction_id else None,
             "status": refuel.status, **extra}
 
 
@@ -159,7 +159,7 @@ async def _waiting_fees(network: str, address: str) -> int:
     """The fees token withdrawals waiting for gas at the address need."""
     rows = await Transaction.filter(direction="withdrawal", network=network, from_address=address, awaiting_gas=True,
                                     status__in=list(statuses.LIVE)).values_list("fee_limit", flat=True)
-    return sum(int(v) for v in rows)
+    return sum(int(v) for v in rows)  # type: ignore[call-overload]  # flat values_list
 
 
 async def _emit(workspace_id: uuid.UUID, event_type: str, data: dict[str, Any]) -> None:
@@ -173,11 +173,11 @@ async def _station_low(asset: GasStationAsset, station: GasStation, *, available
         return
     asset.low_balance_since = clock.now()
     await asset.save(update_fields=["low_balance_since"])
-    data = {"gas_station_id": str(station.id), "vault_id": str(station.vault_id),  # type: ignore[attr-defined]
+    data = {"gas_station_id": str(station.id), "vault_id": str(station.vault_id),
             "currency_id": currency_id, "available_atomic": str(available), "needed_atomic": str(needed)}
     await audit.record(action="gas_station.low_balance", object_type=OBJECT_TYPE, object_id=station.id,
-                       actor_id=None, workspace_id=station.workspace_id, details=data)  # type: ignore[attr-defined]
-    await _emit(station.workspace_id, catalogue.GAS_STATION_LOW_BALANCE, data)  # type: ignore[attr-defined]
+                       actor_id=None, workspace_id=station.workspace_id, details=data)
+    await _emit(station.workspace_id, catalogue.GAS_STATION_LOW_BALANCE, data)
 
 
 async def _station_recovered(asset: GasStationAsset) -> None:
@@ -193,12 +193,12 @@ async def _budget_reached(asset: GasStationAsset, station: GasStation, *, sent: 
         return
     asset.budget_reached_at = now
     await asset.save(update_fields=["budget_reached_at"])
-    data = {"gas_station_id": str(station.id), "vault_id": str(station.vault_id),  # type: ignore[attr-defined]
+    data = {"gas_station_id": str(station.id), "vault_id": str(station.vault_id),
             "currency_id": asset.currency_id, "daily_budget": str(int(asset.daily_budget or 0)),
             "sent_atomic": str(sent), "requested_atomic": str(amount)}
     await audit.record(action="gas_station.budget_reached", object_type=OBJECT_TYPE, object_id=station.id,
-                       actor_id=None, workspace_id=station.workspace_id, details=data)  # type: ignore[attr-defined]
-    await _emit(station.workspace_id, catalogue.GAS_STATION_BUDGET_REACHED, data)  # type: ignore[attr-defined]
+                       actor_id=None, workspace_id=station.workspace_id, details=data)
+    await _emit(station.workspace_id, catalogue.GAS_STATION_BUDGET_REACHED, data)
 
 
 async def check_refuel(*, workspace_id: uuid.UUID | str, vault_id: uuid.UUID | str, currency_id: str,
@@ -212,7 +212,7 @@ async def check_refuel(*, workspace_id: uuid.UUID | str, vault_id: uuid.UUID | s
     station = await GasStation.get_or_none(workspace_id=workspace_id)
     if station is None:
         return _skipped(NO_STATION)
-    if station.vault_id == vault_id:  # type: ignore[attr-defined]
+    if station.vault_id == vault_id:
         return _skipped(STATION_VAULT)  # spec rule 8: never a refuel of the station itself
     if not await autofuel.is_on(vault_id):
         return _skipped(AUTOFUEL_OFF)
@@ -257,7 +257,7 @@ async def check_refuel(*, workspace_id: uuid.UUID | str, vault_id: uuid.UUID | s
         if sent + amount > int(asset.daily_budget):
             await _budget_reached(asset, station, sent=sent, amount=amount)
             return await _drop(live, BUDGET_REACHED)
-    source = await Wallet.get_or_none(vault_id=station.vault_id, currency_id=currency_id)  # type: ignore[attr-defined]
+    source = await Wallet.get_or_none(vault_id=station.vault_id, currency_id=currency_id)
     station_available = balances.parts_of(source).available if source is not None else 0
     if source is None or station_available < amount + fee:
         await _station_low(asset, station, available=station_available, needed=amount + fee, currency_id=currency_id)
@@ -275,8 +275,8 @@ async def check_refuel(*, workspace_id: uuid.UUID | str, vault_id: uuid.UUID | s
     except DomainError as exc:
         logger.warning("gas station %s: the refuel of %s was refused: %s", station.id, address, exc.message)
         return await _drop(live, REFUSED)
-    refuel.status, refuel.amount, refuel.retry_at = IN_FLIGHT, amount, None  # type: ignore[assignment]
-    refuel.transaction_id = created.transaction.id  # type: ignore[attr-defined]
+    refuel.status, refuel.amount, refuel.retry_at = IN_FLIGHT, amount, None
+    refuel.transaction_id = created.transaction.id
     refuel.reason = reason[:200] or None
     await refuel.save()
     await audit.record(action="gas_station.refuel_created", object_type=OBJECT_TYPE, object_id=station.id,
@@ -307,15 +307,15 @@ async def _hold_back(live: Refuel | None, *, station: GasStation, asset: GasStat
     retry_at = clock.now() + timedelta(seconds=get_settings().gas_station_retry_interval_seconds)
     why = f"the network fee {fee} is above max_gas_price {int(asset.max_gas_price)}"
     first = live is None
-    refuel = live or Refuel(workspace_id=station.workspace_id,  # type: ignore[attr-defined]
+    refuel = live or Refuel(workspace_id=station.workspace_id,
                             gas_station_id=station.id, currency_id=asset.currency_id,
                             network=registry().currency(asset.currency_id).network.id,
-                            target_vault_id=target.vault_id, target_address=address)  # type: ignore[attr-defined]
-    refuel.status, refuel.amount, refuel.reason, refuel.retry_at = HELD_BACK, amount, why, retry_at  # type: ignore[assignment]
+                            target_vault_id=target.vault_id, target_address=address)
+    refuel.status, refuel.amount, refuel.reason, refuel.retry_at = HELD_BACK, amount, why, retry_at
     await refuel.save()
     if first:
         await audit.record(action="gas_station.refuel_held_back", object_type=OBJECT_TYPE, object_id=station.id,
-                           actor_id=None, workspace_id=station.workspace_id,  # type: ignore[attr-defined]
+                           actor_id=None, workspace_id=station.workspace_id,
                            details=_refuel_details(refuel, fee=str(fee), max_gas_price=str(int(asset.max_gas_price)),
                                                    retry_at=retry_at.isoformat()))
     return Outcome("held_back", why, refuel)
@@ -331,7 +331,7 @@ async def due_held_back(*, limit: int = 500) -> list[Refuel]:
 
 
 async def in_flight(*, limit: int = 500) -> list[uuid.UUID]:
-    return list(await Refuel.filter(status=IN_FLIGHT).order_by("created_at").limit(limit).values_list(
+    return list(await Refuel.filter(status=IN_FLIGHT).order_by("created_at").limit(limit).values_list(  # type: ignore[arg-type]  # flat values_list
         "id", flat=True))
 
 
@@ -342,7 +342,7 @@ async def close_refuel(*, refuel_id: uuid.UUID) -> bool:
 
 async def waiting_for_gas(*, limit: int = 500) -> list[uuid.UUID]:
     """Token withdrawals approved and waiting for gas (their step is resumed or their address checked)."""
-    return list(await Transaction.filter(direction="withdrawal", status=statuses.APPROVED, awaiting_gas=True,
+    return list(await Transaction.filter(direction="withdrawal", status=statuses.APPROVED, awaiting_gas=True,  # type: ignore[arg-type]  # flat values_list
                                          signing_session_id__isnull=True).order_by("created_at").limit(limit)
                 .values_list("id", flat=True))
 
@@ -354,11 +354,11 @@ async def attend_waiting(*, transaction_id: uuid.UUID) -> str:
     tx = await Transaction.get_or_none(id=transaction_id)
     if tx is None or tx.status != statuses.APPROVED or not tx.awaiting_gas:
         return "none"
-    fee_wallet = await Wallet.get_or_none(vault_id=tx.vault_id, currency_id=tx.fee_currency_id)  # type: ignore[attr-defined]
+    fee_wallet = await Wallet.get_or_none(vault_id=tx.vault_id, currency_id=tx.fee_currency_id)
     if fee_wallet is not None and balances.parts_of(fee_wallet).available >= int(tx.fee_limit):
         await pipeline.resume_awaiting_gas(network=tx.network, address=tx.from_address or "")
         return "resumed"
-    outcome = await check_refuel(workspace_id=tx.workspace_id, vault_id=tx.vault_id,  # type: ignore[attr-defined]
+    outcome = await check_refuel(workspace_id=tx.workspace_id, vault_id=tx.vault_id,
                                  currency_id=tx.fee_currency_id, reason="waiting_withdrawal")
     return outcome.action
 
@@ -368,8 +368,8 @@ async def retry_held_back(*, refuel_id: uuid.UUID) -> Outcome | None:
     refuel = await Refuel.get_or_none(id=refuel_id)
     if refuel is None or refuel.status != HELD_BACK:
         return None
-    outcome = await check_refuel(workspace_id=refuel.workspace_id,  # type: ignore[attr-defined]
-                                 vault_id=refuel.target_vault_id,  # type: ignore[attr-defined]
+    outcome = await check_refuel(workspace_id=refuel.workspace_id,
+                                 vault_id=refuel.target_vault_id,
                                  currency_id=refuel.currency_id, reason="held_back_retry")
     if outcome.action == "skipped":
         row = await Refuel.filter(id=refuel_id).select_for_update().first()
