@@ -177,17 +177,31 @@ async def test_deposits_wait_for_the_confirmations_the_network_requires(broker, 
         configure(settings)
 
 
-async def test_a_real_networks_first_read_starts_below_its_final_height_not_at_genesis(broker):
-    # Given a real network (the local Solana chain) far past the watcher's lookback, never read yet
-    chain = local_chain("solana-local")
-    await ChainWatchState.filter(network="solana-local").delete()
-    chain.advance(deposits.DEFAULT_WATCH_LOOKBACK_BLOCKS + 200)
-    final = await deposits.final_height(get_adapter("solana-local"))
-    # When the watcher reads it the first time
-    async with unit_of_work():
-        scanned = await deposits.scan_next_block(network_id="solana-local")
-    # Then it starts the lookback below the final height, not at slot 1
-    assert scanned is not None and scanned.height == final - deposits.DEFAULT_WATCH_LOOKBACK_BLOCKS + 1
+async def test_a_real_networks_first_read_starts_below_its_final_height_not_at_genesis(broker, settings, tmp_path):
+    # Given a real block-read network (evm-local, py-evm in process) far past the watcher's
+    # lookback (5 blocks in this registry), never read yet
+    from config import CURRENCIES_FILE
+    from domain.networks.evm_local import reset_local_node
+    from tests.support.evm import evm_enabled
+
+    document = json.loads(CURRENCIES_FILE.read_text())
+    for network in document["networks"]:
+        if network["id"] == "evm-local":
+            network["params"]["watch_lookback_blocks"] = 5
+    path = tmp_path / "currencies.json"
+    path.write_text(json.dumps(document))
+    configure(settings.with_overrides(currencies_file=path))
+    try:
+        with evm_enabled():
+            reset_local_node("evm-local").mine(20)
+            final = await deposits.final_height(get_adapter("evm-local"))
+            # When the watcher reads it the first time
+            async with unit_of_work():
+                scanned = await deposits.scan_next_block(network_id="evm-local")
+            # Then it starts the lookback below the final height, not at block 1
+            assert scanned is not None and scanned.height == final - 5 + 1
+    finally:
+        configure(settings)
     # And a devnet is still read from its beginning
     await ChainWatchState.filter(network="devnet-evm-testnet").delete()
     async with unit_of_work():
