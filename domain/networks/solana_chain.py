@@ -374,12 +374,17 @@ class LiteSvmChain:
             self.svm.set_account(mint, Account(lamports=self.svm.minimum_balance_for_rent_exemption(MINT_SIZE),
                                                data=bytes(state), owner=TOKEN_PROGRAM_ID, executable=False))
 
-    def mint_tokens(self, owner: Pubkey, mint: Pubkey, amount: int, *, decimals: int) -> str:
-        """Mint ``amount`` of ``mint`` to the associated token account of ``owner`` (created if missing)."""
+    def mint_tokens(self, owner: Pubkey, mint: Pubkey, amount: int, *, decimals: int,
+                    create_account: bool = True) -> str:
+        """Mint ``amount`` of ``mint`` to the associated token account of ``owner`` (created if
+        missing; with ``create_account`` False it must exist, and the transaction names only the
+        token account, not ``owner``, as a token transfer from elsewhere does)."""
         self.ensure_mint(mint, decimals=decimals)
         destination = get_associated_token_address(owner, mint)
+        create = [create_idempotent_associated_token_account(self.faucet.pubkey(), owner, mint)] if create_account \
+            else []
         return self._faucet_send([
-            create_idempotent_associated_token_account(self.faucet.pubkey(), owner, mint),
+            *create,
             mint_to_checked(MintToCheckedParams(program_id=TOKEN_PROGRAM_ID, mint=mint, dest=destination,
                                                 mint_authority=self.faucet.pubkey(), amount=amount,
                                                 decimals=decimals)),
