@@ -249,6 +249,7 @@ async def resume_watch(*, network_id: str, from_height: int | None = None) -> di
     replacing branch's deposits are credited once; what was credited from the replaced blocks
     stays (it was final: the operator settles it, the service never rewrites it). The adapter
     forgets what it derived from the replaced blocks (``rewind``: Bitcoin's UTXO index)."""
+    registry().network(network_id)  # 404 NETWORK_NOT_FOUND for an unknown id
     state = await _lock_state(network_id)
     if state.halted_at is None:
         return {"network": network_id, "resumed": False, "scanned_height": int(state.scanned_height)}
@@ -267,6 +268,13 @@ async def resume_watch(*, network_id: str, from_height: int | None = None) -> di
     logger.warning("deposits: the watcher of %s resumed from height %d after %s", network_id, restart,
                    details.get("reason"))
     return {"network": network_id, "resumed": True, "scanned_height": restart, "halt": details}
+
+
+async def watch_states() -> list[dict[str, object]]:
+    """Every network's watcher state, for operators (``custody watch``): height, halted or not."""
+    return [{"network": state.network, "scanned_height": int(state.scanned_height),
+             "halted_at": state.halted_at.isoformat() if state.halted_at else None, "halt": state.halt_details}
+            for state in await ChainWatchState.all().order_by("network")]
 
 
 async def scan_addresses(*, state: ChainWatchState, adapter: NetworkAdapter) -> ScannedBlock | None:
