@@ -284,7 +284,8 @@ async def scan_addresses(*, state: ChainWatchState, adapter: NetworkAdapter) -> 
     Rules, in order: every wallet address of the network and the token accounts of its open
     token wallets (``watched_accounts``) have a cursor (a new one starts at the account's first
     transaction: deposits already credited, by ``credit_history`` or before, are skipped by their
-    ``chain_ref``); the least recently read accounts first, :data:`ACCOUNTS_PER_SCAN` a unit; a
+    ``chain_ref``); the accounts the final height moved ``params.watch_poll_slots`` past since
+    their last read, least recently read first, :data:`ACCOUNTS_PER_SCAN` a unit; a
     cursor only moves past final transactions, so one in a slot not final yet is read again next
     time, or never if the cluster abandoned its slot; ``scanned_height`` is the height every
     account has been read up to (what ``credit_history`` reads history to).
@@ -292,7 +293,11 @@ async def scan_addresses(*, state: ChainWatchState, adapter: NetworkAdapter) -> 
     network_id = state.network
     final = await final_height(adapter)
     await _ensure_cursors(network_id, adapter)
-    due = await ChainAddressCursor.filter(network=network_id, checked_height__lt=final) \
+    # An account is read again once the final height moved ``watch_poll_slots`` past its last
+    # read: on a cluster whose slots never stop (2.5 a second) this keeps one account to about
+    # one read per poll interval, instead of one per unit of work.
+    poll_slots = int(registry().network(network_id).params.get("watch_poll_slots", 0))
+    due = await ChainAddressCursor.filter(network=network_id, checked_height__lt=final - poll_slots) \
         .order_by("checked_height", "account").limit(ACCOUNTS_PER_SCAN)
     if not due:
         return None
@@ -312,8 +317,19 @@ async def scan_addresses(*, state: ChainWatchState, adapter: NetworkAdapter) -> 
     return ScannedBlock(network_id, final, recorded)
 
 
+#: Per network, the (addresses, wallets, cursors) counts after this process last made cursors: the
+#: full pass below runs again only when one of them changed (a wallet address or a wallet added,
+#: cursors deleted) or in a new process, not on every unit of work.
+_cursors_made_for: dict[str, tuple[int, int, int]] = {}
+
+
 async def _ensure_cursors(network_id: str, adapter: NetworkAdapter) -> None:
     """A cursor for every account the network's wallet addresses are watched through."""
+    counts = (await WalletAddress.filter(network=network_id).count(),
+              await Wallet.filter(address__network=network_id).count(),
+              await ChainAddressCursor.filter(network=network_id).count())
+    if _cursors_made_for.get(network_id) == counts:
+        return
     addresses = await WalletAddress.filter(network=network_id).values_list("id", "address")
     if not addresses:
         return
@@ -334,6 +350,7 @@ async def _ensure_cursors(network_id: str, adapter: NetworkAdapter) -> None:
                 "INSERT INTO chain_address_cursors (id, network, account, owner, checked_height, created_at, "
                 "updated_at) VALUES ($1, $2, $3, $4, 0, $5, $5) ON CONFLICT (network, account) DO NOTHING",
                 [uuid.uuid4(), network_id, account, owner, clock.now()])
+    _cursors_made_for[network_id] = (*counts[:2], await ChainAddressCursor.filter(network=network_id).count())
 
 
 async def credit_history(*, wallet_id: uuid.UUID) -> list[Transaction]:
