@@ -36,7 +36,8 @@ reads each with ``getTransaction`` (:meth:`SolanaAdapter.read_account`). A trans
 changes (``pre/postBalances``, ``pre/postTokenBalances``) give one
 :class:`~domain.networks.base.Transfer` per account that gained SOL, or per token owner that
 gained a token, whatever instruction or program moved it; only those to the watched address
-count. ``read_block`` reads a whole block the same way (withdrawals read their block's time). The chain behind the adapter is a :class:`~domain.networks.solana_chain.SolanaChain`:
+count. ``read_block`` reads a whole block the same way (withdrawals read their block's time).
+The chain behind the adapter is a :class:`~domain.networks.solana_chain.SolanaChain`:
 JSON-RPC for a cluster, LiteSVM in process (``SOLANA_LOCAL_CHAIN``, tests).
 """
 

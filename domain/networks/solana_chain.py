@@ -12,7 +12,9 @@ over. It has two implementations:
 LiteSVM executes each transaction at once and has no blocks. This chain gives it a ledger of
 its own: every accepted transaction is one slot (its account balances read before and after, as
 an RPC node's ``getBlock`` reports them in ``meta``), and :meth:`LiteSvmChain.advance` produces
-empty slots, so deposits and confirmations read exactly as on a cluster. It also holds a faucet
+empty slots, so deposits and confirmations read exactly as on a cluster; it answers
+``getSignaturesForAddress`` and ``getTransaction`` from that ledger with the cluster's semantics
+(a slot is ``finalized`` once :data:`FINALIZED_DEPTH` slots deep). It also holds a faucet
 (a funded key) that credits SOL and mints tokens with real, recorded transactions.
 """
 

@@ -2,8 +2,10 @@
 implementation of :class:`~domain.networks.solana_chain.SolanaChain`.
 
 Reads use the ``confirmed`` commitment; the registry's ``confirmations`` (32 slots) on top of a
-confirmed slot gives what ``finalized`` gives, and the deposit watcher reads only blocks that
-old. ``getBlock`` is asked for ``json`` encoding with versioned transactions (version 0): the
+confirmed slot gives what ``finalized`` gives, and the deposit watcher reads only transactions
+that old: per watched address, ``getSignaturesForAddress`` then ``getTransaction``
+(:meth:`RpcSolanaChain.signatures_for_address`, :meth:`RpcSolanaChain.transaction`), never every
+block. ``getBlock`` is asked for ``json`` encoding with versioned transactions (version 0): the
 account keys of a transaction are its static keys, then the writable and read-only keys its
 address lookup tables loaded (``meta.loadedAddresses``), the order of ``pre/postBalances``.
 
