@@ -39,7 +39,8 @@ written for the first interface, such as the devnet's, keeps working unchanged):
 - ``block_hash(height)``: the hash of the block the node has at a height now, without reading
   the block; the watcher checks with it that the newest block it read is still in the chain
   (a reorganization deeper than the confirmations stops the network's watcher instead of
-  crediting or missing deposits silently: docs/networks.md, "Reorganizations");
+  crediting or missing deposits silently: docs/networks.md, "Watching deposits and
+  reorganizations");
 - ``rewind(height)``: forget what the adapter derived from blocks above ``height`` (Bitcoin:
   its UTXO index), when an operator resumes a watcher stopped by such a reorganization.
 """
