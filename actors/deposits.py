@@ -17,11 +17,13 @@ logger = logging.getLogger(__name__)
 
 @actor(WATCH, max_retries=0)
 async def watch(network_id: str | None = None, max_blocks: int | None = None) -> dict[str, int]:
-    """Read the new final blocks of every network (or of ``network_id``) into deposits.
+    """Read the new final transfers of every network (or of ``network_id``) into deposits.
 
-    One unit of work per block: a crash loses at most the block in progress, which the next run
-    reads again (deposits are exactly-once by their chain reference). A failing network is
-    logged and skipped so the others keep going; the next tick retries it.
+    One unit of work per block (or per batch of watched accounts on an address-watched network:
+    domain.deposits.scan_addresses): a crash loses at most the unit in progress, which the next
+    run reads again (deposits are exactly-once by their chain reference). A failing network is
+    logged and skipped so the others keep going; the next tick retries it. A network halted by a
+    reorganization deeper than finality reads nothing (domain.deposits; ``custody watch``).
     """
     limit = max_blocks or get_settings().chain_watch_batch_blocks
     scanned: dict[str, int] = {}

@@ -117,6 +117,7 @@ async def _refresh_gauges() -> None:
         metrics.signing_oldest_in_flight.set(figures.signing_sessions_oldest_in_flight_seconds)
         metrics.key_generations_stuck.set(figures.key_generations_stuck)
         metrics.oldest_transaction.set(figures.oldest_transaction_seconds)
+        metrics.chain_watchers_halted.set(figures.chain_watchers_halted)
 
 
 def _queue_depths() -> list[QueueDepth]:

@@ -70,6 +70,10 @@ queue_messages = Gauge("custody_queue_messages",
 queue_oldest_ready = Gauge("custody_queue_oldest_ready_seconds",
                            "Age of the oldest message ready in the queue (0 when none).", ["queue"],
                            multiprocess_mode="mostrecent")
+chain_watchers_halted = Gauge(
+    "custody_chain_watchers_halted",
+    "Networks whose deposit watcher is halted: the chain replaced a block it had credited as final.",
+    multiprocess_mode="mostrecent")
 ready = Gauge("custody_ready", "Readiness checks of /ready, 1 when the check passes (database, redis, migrations).",
               ["check"], multiprocess_mode="mostrecent")
 

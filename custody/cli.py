@@ -16,6 +16,7 @@
     custody queues requeue|purge QUEUE  dead letters back to their queue, or deleted (filters, confirmation)
     custody faucet --network N --address A --amount X   credit a devnet (or solana-local) address
     custody audit-key list|rotate       the keys that sign audit chain heads (docs/audit.md)
+    custody watch [resume --network N]  the deposit watcher per network; resume one a deep reorg halted
     custody solana-local [--port N]     the local Solana chain (LiteSVM) of custody dev
     custody evm-local [--port N]        the local EVM (py-evm, JSON-RPC) of custody dev
     custody cosigner ...                the client's headless co-signer (client/cosigner.py)
@@ -387,13 +388,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["list", "rotate"])
     p.add_argument("--embedded", action="store_true", help="use the embedded servers when the URLs are unset")
     p.set_defaults(func=cmd_audit_key)
+
+    p = sub.add_parser("watch", help="the deposit watcher per network; resume one halted by a reorganization")
+    p.add_argument("action", nargs="?", choices=["status", "resume"], default="status")
+    p.add_argument("--network", help="the network to resume (resume)")
+    p.add_argument("--from-height", type=int, default=None,
+                   help="read again from this height (default: the fork point the halt recorded)")
+    p.set_defaults(func=LazyHandler("custody.watch:cmd_watch"))
     return parser
 
 
 #: One-shot commands whose answer is what they print: the INFO lines of the servers they open
 #: (embedded PostgreSQL, Tortoise) would only bury it, so they log warnings and errors unless
 #: LOG_LEVEL says otherwise.
-QUIET_COMMANDS = frozenset({"bootstrap", "faucet", "queues", "migrate", "owner", "audit-key"})
+QUIET_COMMANDS = frozenset({"bootstrap", "faucet", "queues", "migrate", "owner", "audit-key", "watch"})
 
 
 def _delegated(program: str, argv: list[str]) -> int:

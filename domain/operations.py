@@ -17,6 +17,7 @@ from core.outbox import Command
 from domain.webhooks.catalogue import STATUS_DISABLED
 from domain.webhooks.schedule import DISABLE_AFTER_CONSECUTIVE_FAILURES
 from models import ORM_APP
+from models.deposits import ChainWatchState
 from models.keys import KeySet
 from models.sessions import SigningSession
 from models.webhooks import Webhook
@@ -58,6 +59,8 @@ class Gauges:
     key_generations_stuck: int = 0
     webhooks_disabled_by_failures: int = 0
     oldest_transaction_seconds: float = 0.0
+    #: Networks whose deposit watcher a reorganization deeper than finality halted (domain.deposits).
+    chain_watchers_halted: int = 0
 
 
 #: The oldest open transaction of this database that holds a transaction id (it wrote), other
@@ -96,4 +99,5 @@ async def gauges() -> Gauges:
             consecutive_failures__gte=DISABLE_AFTER_CONSECUTIVE_FAILURES).count(),
         key_generations_stuck=await KeySet.filter(status__not_in=["ready", "failed"],
                                                   created_at__lt=now - KEY_GENERATION_STUCK_AFTER).count(),
+        chain_watchers_halted=await ChainWatchState.filter(halted_at__isnull=False).count(),
     )

@@ -28,7 +28,21 @@ written for the first interface, such as the devnet's, keeps working unchanged):
   already holds the currency is credited from it (domain.deposits.credit_history): the devnet
   reads its ledger, Solana the associated token account's history; an EVM network would read
   the ERC-20's ``Transfer`` logs to the address. Without it (:func:`incoming_history`), only
-  what arrives after the wallet opened is credited.
+  what arrives after the wallet opened is credited;
+- ``watched_accounts(address=..., currencies=...)`` and ``read_account(account=..., owner=...,
+  since=..., up_to_height=...)``: a network whose deposits are found **per watched address**
+  instead of by reading every block (Solana: no node serves every block at its block rate).
+  The watcher (domain.deposits) reads, for every wallet address of the network, each account
+  ``watched_accounts`` names (the address and its token accounts) from a cursor kept per
+  account: what arrived since the cursor, up to the final height, as blocks
+  (:class:`AccountRead`);
+- ``block_hash(height)``: the hash of the block the node has at a height now, without reading
+  the block; the watcher checks with it that the newest block it read is still in the chain
+  (a reorganization deeper than the confirmations stops the network's watcher instead of
+  crediting or missing deposits silently: docs/networks.md, "Watching deposits and
+  reorganizations");
+- ``rewind(height)``: forget what the adapter derived from blocks above ``height`` (Bitcoin:
+  its UTXO index), when an operator resumes a watcher stopped by such a reorganization.
 """
 
 from __future__ import annotations
@@ -178,6 +192,27 @@ class Block:
     parent_hash: str
     time: datetime
     transfers: list[Transfer] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class AccountRead:
+    """What one watched account received since its cursor (``read_account``).
+
+    ``blocks``: oldest first, each with the final transfers to the account's owner address it
+    holds (as ``read_block`` would give them). ``cursor`` / ``cursor_height``: the newest final
+    transaction read and its height, where the next read continues; the old cursor when nothing
+    new was final.
+    """
+
+    blocks: list[Block]
+    cursor: str | None
+    cursor_height: int | None
+
+
+def watches_addresses(adapter: Any) -> bool:
+    """Whether the network's deposits are found per watched address (``read_account``) rather
+    than by reading every block."""
+    return getattr(adapter, "read_account", None) is not None
 
 
 async def incoming_history(adapter: Any, *, address: str, currency: Currency, up_to_height: int) -> list[Block]:

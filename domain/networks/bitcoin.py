@@ -36,6 +36,16 @@ are change, not transfers) and enters the UTXO index with its height; every inpu
 indexed output marks it spent at that height. The deposit watcher reads only final blocks
 (``confirmations``), so the index follows the final chain. The node behind the adapter is a
 :class:`~domain.networks.bitcoin_node.BitcoinNode` (Bitcoin Core's JSON-RPC).
+
+Reorganizations
+---------------
+A reorganization shallower than ``confirmations`` replaces blocks the watcher has not read yet:
+their outputs never enter the index nor become deposits, and the replacing blocks are read once
+final. The watcher checks, with ``block_hash`` (``getblockhash``), that the newest block it read
+is still the chain's; a deeper reorganization halts it (domain.deposits), and when an operator
+resumes it from the fork point, ``rewind`` first forgets the index's view of the replaced blocks:
+their outputs lose their height (unconfirmed: never selected) and their spends their height,
+until the new branch is read and sets them again where it holds them.
 """
 
 from __future__ import annotations
@@ -392,6 +402,19 @@ class BitcoinAdapter:
 
     async def latest_height(self) -> int:
         return await self.node.height()
+
+    async def block_hash(self, height: int) -> str | None:
+        """The hash of the node's block at ``height`` now (the watcher's reorganization check)."""
+        ask = getattr(self.node, "block_hash", None)
+        if ask is not None:
+            return await ask(height)
+        raw = await self.node.block(height)
+        return None if raw is None else hashlib.sha256(hashlib.sha256(raw[:80]).digest()).digest()[::-1].hex()
+
+    async def rewind(self, height: int) -> None:
+        """Forget what the index took from blocks above ``height`` (see the module)."""
+        await ChainUtxo.filter(network=self.network.id, block_height__gt=height).update(block_height=None)
+        await ChainUtxo.filter(network=self.network.id, spent_height__gt=height).update(spent_height=None)
 
     @staticmethod
     def parse_block(raw: bytes) -> tuple[str, str, datetime, list[Transaction]]:

@@ -1,6 +1,7 @@
 """What the Bitcoin adapter needs from a node, and Bitcoin Core's JSON-RPC as the implementation.
 
-:class:`BitcoinNode` is small on purpose: raw blocks by height, broadcast, a fee-rate estimate.
+:class:`BitcoinNode` is small on purpose: raw blocks by height, broadcast, a fee-rate estimate,
+and the hash of the block at a height (the deposit watcher's reorganization check).
 Everything else (addresses, coin selection, sighashes, witnesses, the UTXO index) is the
 adapter's, so any node that serves these four calls fits: ``bitcoind`` (or ``litecoind``, same
 RPC and Taproot rules) through :class:`RpcBitcoinNode`, or an in-process chain on Bitcoin Core's
@@ -24,6 +25,9 @@ class BitcoinNode(Protocol):
 
     async def block(self, height: int) -> bytes | None:
         """The serialized block at ``height`` of the best chain, or None above the tip."""
+
+    async def block_hash(self, height: int) -> str | None:
+        """The hash (display order, hex) of the block at ``height`` of the best chain, or None above the tip."""
 
     async def broadcast(self, raw_transaction: bytes) -> str:
         """Submit a signed transaction to the mempool; its txid, or raises TransferRejected."""
@@ -61,13 +65,18 @@ class RpcBitcoinNode:
     async def height(self) -> int:
         return int(await self.call("getblockcount"))
 
-    async def block(self, height: int) -> bytes | None:
+    async def block_hash(self, height: int) -> str | None:
         try:
-            block_hash = await self.call("getblockhash", height)
+            return str(await self.call("getblockhash", height))
         except RpcError as exc:
             if exc.code == -8:  # block height out of range
                 return None
             raise
+
+    async def block(self, height: int) -> bytes | None:
+        block_hash = await self.block_hash(height)
+        if block_hash is None:
+            return None
         return bytes.fromhex(await self.call("getblock", block_hash, 0))
 
     async def broadcast(self, raw_transaction: bytes) -> str:

@@ -69,7 +69,9 @@ Deposits (``read_block``)
     transaction to one address in one currency are one deposit of their sum. ETH moved by a
     contract's internal call is not seen (it needs a tracing node). The deposit watcher reads a
     block only once it has the network's confirmations, so a reorg below that depth (a block
-    replaced before it was final) never credits the replaced block's transfers.
+    replaced before it was final) never credits the replaced block's transfers; ``block_hash``
+    lets it check that the blocks it read are still the chain's (a deeper reorg halts it:
+    domain.deposits).
 """
 
 from __future__ import annotations
@@ -533,6 +535,11 @@ class EvmAdapter:
 
     async def latest_height(self) -> int:
         return to_int(await self._call("eth_blockNumber"))
+
+    async def block_hash(self, height: int) -> str | None:
+        """The hash of the node's block at ``height`` now (the watcher's reorganization check)."""
+        block = await self._call("eth_getBlockByNumber", quantity(height), False)
+        return None if block is None else str(block["hash"])
 
     async def _watched(self, candidates: set[str]) -> set[str]:
         if not candidates:

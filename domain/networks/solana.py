@@ -25,17 +25,26 @@ A message names a recent blockhash and expires with it (about 150 slots, a minut
 right before signing; an expired one is refused as ``BLOCKHASH_EXPIRED`` and is built again (a
 new attempt of the same withdrawal; the old one can never land once its blockhash expired).
 
-Deposits are read from blocks (``read_block``): a transaction's balance changes
-(``pre/postBalances``, ``pre/postTokenBalances``) give one :class:`~domain.networks.base.Transfer`
-per account that gained SOL, or per token owner that gained a token, whatever instruction or
-program moved it. The chain behind the adapter is a :class:`~domain.networks.solana_chain.SolanaChain`:
+Deposits are found **per watched address**, never by reading every slot (a mainnet node does
+not serve ``getBlock`` at Solana's block rate): the deposit watcher asks, for each wallet
+address and each of its associated token accounts (:meth:`SolanaAdapter.watched_accounts`),
+``getSignaturesForAddress`` with ``until`` = the newest final signature it read before, paging
+back with ``before`` (newest first, 1000 a page), keeps the signatures of final slots (the
+registry's ``confirmations`` on top of the ``confirmed`` commitment; the newer ones are read
+again next time, and a transaction of a slot the cluster abandoned is then simply gone), and
+reads each with ``getTransaction`` (:meth:`SolanaAdapter.read_account`). A transaction's balance
+changes (``pre/postBalances``, ``pre/postTokenBalances``) give one
+:class:`~domain.networks.base.Transfer` per account that gained SOL, or per token owner that
+gained a token, whatever instruction or program moved it; only those to the watched address
+count. ``read_block`` reads a whole block the same way (withdrawals read their block's time).
+The chain behind the adapter is a :class:`~domain.networks.solana_chain.SolanaChain`:
 JSON-RPC for a cluster, LiteSVM in process (``SOLANA_LOCAL_CHAIN``, tests).
 """
 
 from __future__ import annotations
 
 import base64
-from typing import Any
+from typing import Any, Iterable
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
@@ -56,17 +65,26 @@ from core.settings import get_settings
 from domain.currencies import Currency, Network, registry
 from domain.networks.addresses import InvalidAddress
 from domain.networks.base import (
+    AccountRead,
     Block,
     FeeEstimate,
     InsufficientFunds,
     InsufficientGas,
     InvalidSignature,
+    NetworkUnavailable,
     Transfer,
     TransferRejected,
     TransferStatus,
     UnsignedTransfer,
 )
-from domain.networks.solana_chain import TOKEN_ACCOUNT_SIZE, SlotTransaction, SolanaChain, local_chain
+from domain.networks.solana_chain import (
+    SIGNATURES_LIMIT,
+    TOKEN_ACCOUNT_SIZE,
+    SignatureInfo,
+    SlotTransaction,
+    SolanaChain,
+    local_chain,
+)
 from domain.networks.solana_rpc import RpcSolanaChain
 from threshold.scheme import ED25519_SCHEME
 
@@ -354,6 +372,54 @@ class SolanaAdapter:
             transfers += self.transfers_of(tx, first_index=len(transfers))
         return Block(network_id=self.network.id, height=height, hash=block.blockhash,
                      parent_hash=block.parent_blockhash, time=block.time, transfers=transfers)
+
+    # --- watching addresses ---------------------------------------------------------------------
+
+    def watched_accounts(self, *, address: str, currencies: Iterable[Currency]) -> list[str]:
+        """The accounts whose history holds ``address``'s deposits: the address itself (SOL, and
+        any transaction naming it) and the associated token account of each token in
+        ``currencies`` (a ``TransferChecked`` to it does not name the owner)."""
+        owner = parse_address(address)
+        accounts = [str(owner)]
+        for currency in currencies:
+            mint = self._mint_of(currency)
+            if mint is not None:
+                accounts.append(str(get_associated_token_address(owner, mint)))
+        return accounts
+
+    async def read_account(self, *, account: str, owner: str, since: str | None, up_to_height: int) -> AccountRead:
+        """What ``owner`` received in the transactions naming ``account`` after signature ``since``
+        and in slots up to ``up_to_height`` (see the module): ``getSignaturesForAddress`` newest
+        first, paged with ``before`` down to ``until`` = ``since``, then ``getTransaction`` for each
+        final, successful one, oldest first."""
+        final: list[SignatureInfo] = []
+        before: str | None = None
+        key = parse_address(account)
+        while True:
+            page = await self.chain.signatures_for_address(key, before=before, until=since, limit=SIGNATURES_LIMIT,
+                                                           commitment="confirmed")
+            final += [info for info in page if info.slot <= up_to_height]
+            if len(page) < SIGNATURES_LIMIT:
+                break
+            before = page[-1].signature
+        if not final:
+            return AccountRead(blocks=[], cursor=since, cursor_height=None)
+        blocks: dict[int, Block] = {}
+        for info in reversed(final):  # oldest first
+            if info.error is not None:
+                continue  # failed: it moved nothing (its fee is the payer's business)
+            confirmed = await self.chain.transaction(info.signature, commitment="confirmed")
+            if confirmed is None:
+                # Listed as final but not served yet: stop here, the cursor stays before it.
+                raise NetworkUnavailable(f"the node lists transaction {info.signature} but does not serve it")
+            block = blocks.get(confirmed.slot) or Block(network_id=self.network.id, height=confirmed.slot, hash="",
+                                                        parent_hash="", time=confirmed.time)
+            first = len(block.transfers)
+            block.transfers.extend(t for t in self.transfers_of(confirmed.transaction, first_index=first)
+                                   if t.to_address == owner)
+            blocks[confirmed.slot] = block
+        return AccountRead(blocks=[blocks[slot] for slot in sorted(blocks) if blocks[slot].transfers],
+                           cursor=final[0].signature, cursor_height=final[0].slot)
 
     async def incoming_transfers(self, *, address: str, currency: Currency, up_to_height: int) -> list[Block]:
         """What ``address`` received in ``currency`` up to slot ``up_to_height``: the history of

@@ -12,7 +12,9 @@ over. It has two implementations:
 LiteSVM executes each transaction at once and has no blocks. This chain gives it a ledger of
 its own: every accepted transaction is one slot (its account balances read before and after, as
 an RPC node's ``getBlock`` reports them in ``meta``), and :meth:`LiteSvmChain.advance` produces
-empty slots, so deposits and confirmations read exactly as on a cluster. It also holds a faucet
+empty slots, so deposits and confirmations read exactly as on a cluster; it answers
+``getSignaturesForAddress`` and ``getTransaction`` from that ledger with the cluster's semantics
+(a slot is ``finalized`` once :data:`FINALIZED_DEPTH` slots deep). It also holds a faucet
 (a funded key) that credits SOL and mints tokens with real, recorded transactions.
 """
 
@@ -45,6 +47,9 @@ from domain.networks.base import InsufficientFunds, InvalidSignature, TransferRe
 #: Size of an SPL token account (the rent-exempt minimum of an associated token account).
 TOKEN_ACCOUNT_SIZE = 165
 MINT_SIZE = 82
+#: The ledger's ``finalized`` commitment: a slot this many slots deep (itself included), as a
+#: cluster roots a slot about 32 slots after it was confirmed.
+FINALIZED_DEPTH = 32
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,34 @@ class SignatureStatus:
     error: str | None
 
 
+@dataclass(frozen=True)
+class SignatureInfo:
+    """One entry of ``getSignaturesForAddress``: a transaction that named the address."""
+
+    signature: str
+    slot: int
+    #: None when it succeeded; the runtime's error otherwise.
+    error: str | None
+    block_time: datetime | None
+    #: ``confirmed`` or ``finalized``.
+    confirmation_status: str
+
+
+@dataclass(frozen=True)
+class ConfirmedTransaction:
+    """``getTransaction``: a transaction with its slot, block time and balances."""
+
+    slot: int
+    time: datetime
+    transaction: SlotTransaction
+
+
+#: The most signatures ``getSignaturesForAddress`` answers in one call (and its default).
+SIGNATURES_LIMIT = 1000
+#: The commitments ``getSignaturesForAddress`` and ``getTransaction`` accept (not ``processed``).
+COMMITMENTS = ("confirmed", "finalized")
+
+
 class SolanaChain(Protocol):
     """A Solana cluster as the adapter uses it (all amounts in lamports or token atomic units)."""
 
@@ -117,6 +150,19 @@ class SolanaChain(Protocol):
     async def history(self, address: Pubkey, *, until_slot: int) -> list[SlotBlock]:
         """The blocks up to ``until_slot`` with a successful transaction that touched ``address``,
         oldest first, each with only those transactions."""
+
+    async def signatures_for_address(self, address: Pubkey, *, before: str | None = None, until: str | None = None,
+                                     limit: int = SIGNATURES_LIMIT,
+                                     commitment: str = "finalized") -> list[SignatureInfo]:
+        """``getSignaturesForAddress``: the transactions that name ``address`` among their account
+        keys, **newest first** (by slot, then by position in the slot), starting after ``before``
+        (exclusive; from the newest when None) and stopping at ``until`` (exclusive; to the oldest
+        the node keeps when None), at most ``limit`` (1 to 1000); ``commitment`` ``confirmed`` or
+        ``finalized`` (the default, as on a cluster; ``processed`` is refused)."""
+
+    async def transaction(self, signature: str, *, commitment: str = "finalized") -> ConfirmedTransaction | None:
+        """``getTransaction``: the transaction with its slot and balances, or None when the node
+        does not know it at that commitment."""
 
 
 def token_balances(keys: list[Pubkey], accounts: list[Account | None]) -> list[TokenBalance]:
@@ -203,6 +249,54 @@ class LiteSvmChain:
                                            transactions=touched))
             return found
 
+    def _finalized_slot(self) -> int:
+        return self._slot - FINALIZED_DEPTH + 1
+
+    def _time_of(self, slot: int) -> datetime:
+        return self._genesis + timedelta(seconds=slot * self._slot_seconds)
+
+    async def signatures_for_address(self, address: Pubkey, *, before: str | None = None, until: str | None = None,
+                                     limit: int = SIGNATURES_LIMIT,
+                                     commitment: str = "finalized") -> list[SignatureInfo]:
+        """The ledger's ``getSignaturesForAddress`` (see :class:`SolanaChain`): a slot is
+        ``finalized`` once ``FINALIZED_DEPTH`` slots deep, ``confirmed`` as soon as it exists."""
+        if commitment not in COMMITMENTS:
+            raise ValueError(f"getSignaturesForAddress does not support commitment {commitment!r} "
+                             "(only confirmed and finalized)")
+        if not 1 <= limit <= SIGNATURES_LIMIT:
+            raise ValueError(f"Invalid limit; max {SIGNATURES_LIMIT}")
+        key = str(address)
+        with self._lock:
+            finalized = self._finalized_slot()
+            newest = finalized if commitment == "finalized" else self._slot
+            found: list[SignatureInfo] = []
+            started = before is None
+            for slot in sorted((s for s in self._blocks if s <= newest), reverse=True):
+                for tx in reversed(self._blocks[slot]):
+                    if not started:
+                        started = tx.signature == before
+                        continue
+                    if tx.signature == until or len(found) == limit:
+                        return found
+                    if key in tx.account_keys:
+                        found.append(SignatureInfo(signature=tx.signature, slot=slot, error=tx.error,
+                                                   block_time=self._time_of(slot),
+                                                   confirmation_status="finalized" if slot <= finalized
+                                                   else "confirmed"))
+            return found
+
+    async def transaction(self, signature: str, *, commitment: str = "finalized") -> ConfirmedTransaction | None:
+        if commitment not in COMMITMENTS:
+            raise ValueError(f"getTransaction does not support commitment {commitment!r}")
+        with self._lock:
+            status = self._statuses.get(signature)
+            if status is None or (commitment == "finalized" and status.slot > self._finalized_slot()):
+                return None
+            for tx in self._blocks.get(status.slot, []):
+                if tx.signature == signature:
+                    return ConfirmedTransaction(slot=status.slot, time=self._time_of(status.slot), transaction=tx)
+            return None
+
     # --- the chain -----------------------------------------------------------------------------
 
     def advance(self, slots: int = 1) -> int:
@@ -282,12 +376,17 @@ class LiteSvmChain:
             self.svm.set_account(mint, Account(lamports=self.svm.minimum_balance_for_rent_exemption(MINT_SIZE),
                                                data=bytes(state), owner=TOKEN_PROGRAM_ID, executable=False))
 
-    def mint_tokens(self, owner: Pubkey, mint: Pubkey, amount: int, *, decimals: int) -> str:
-        """Mint ``amount`` of ``mint`` to the associated token account of ``owner`` (created if missing)."""
+    def mint_tokens(self, owner: Pubkey, mint: Pubkey, amount: int, *, decimals: int,
+                    create_account: bool = True) -> str:
+        """Mint ``amount`` of ``mint`` to the associated token account of ``owner`` (created if
+        missing; with ``create_account`` False it must exist, and the transaction names only the
+        token account, not ``owner``, as a token transfer from elsewhere does)."""
         self.ensure_mint(mint, decimals=decimals)
         destination = get_associated_token_address(owner, mint)
+        create = [create_idempotent_associated_token_account(self.faucet.pubkey(), owner, mint)] if create_account \
+            else []
         return self._faucet_send([
-            create_idempotent_associated_token_account(self.faucet.pubkey(), owner, mint),
+            *create,
             mint_to_checked(MintToCheckedParams(program_id=TOKEN_PROGRAM_ID, mint=mint, dest=destination,
                                                 mint_authority=self.faucet.pubkey(), amount=amount,
                                                 decimals=decimals)),

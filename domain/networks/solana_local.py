@@ -14,6 +14,10 @@ Wire protocol (loopback only, no authentication: it is a development chain): ``P
 ``{"method": name, "params": {...}}``, answered ``{"result": ...}`` or ``{"error": {"kind",
 "code", "message", "details"}}`` (the adapter's errors, raised again on the client side).
 Transactions and messages travel as base64 of their wire bytes, keys and hashes as base58.
+Deposit watching uses Solana's own methods and parameters: ``getSignaturesForAddress``
+(``{"address", "config": {"before", "until", "limit", "commitment"}}``, entries as the cluster
+answers them: newest first, ``signature``, ``slot``, ``err``, ``blockTime``,
+``confirmationStatus``) and ``getTransaction`` (``{"signature", "commitment"}``).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import asyncio
 import base64
 import itertools
 from dataclasses import asdict
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 import aiohttp
@@ -34,7 +38,16 @@ from solders.pubkey import Pubkey
 from solders.transaction import Transaction
 
 from domain.networks.base import InsufficientFunds, InvalidSignature, NetworkUnavailable, TransferRejected
-from domain.networks.solana_chain import LiteSvmChain, SignatureStatus, SlotBlock, SlotTransaction, TokenBalance
+from domain.networks.solana_chain import (
+    SIGNATURES_LIMIT,
+    ConfirmedTransaction,
+    LiteSvmChain,
+    SignatureInfo,
+    SignatureStatus,
+    SlotBlock,
+    SlotTransaction,
+    TokenBalance,
+)
 
 #: The errors that cross the wire, by name.
 ERRORS: dict[str, type[TransferRejected]] = {
@@ -64,13 +77,28 @@ def _account_from_json(data: dict[str, Any] | None) -> Account | None:
 def _block_from_json(data: dict[str, Any] | None) -> SlotBlock | None:
     if data is None:
         return None
-    transactions = [
-        SlotTransaction(**{**t, "pre_token_balances": [TokenBalance(**b) for b in t["pre_token_balances"]],
-                           "post_token_balances": [TokenBalance(**b) for b in t["post_token_balances"]]})
-        for t in data["transactions"]
-    ]
+    transactions = [_transaction_from_json(t) for t in data["transactions"]]
     return SlotBlock(slot=int(data["slot"]), blockhash=data["blockhash"], parent_blockhash=data["parent_blockhash"],
                      time=datetime.fromisoformat(data["time"]), transactions=transactions)
+
+
+def _transaction_from_json(data: dict[str, Any]) -> SlotTransaction:
+    return SlotTransaction(**{**data, "pre_token_balances": [TokenBalance(**b) for b in data["pre_token_balances"]],
+                              "post_token_balances": [TokenBalance(**b) for b in data["post_token_balances"]]})
+
+
+def _signature_info_to_json(info: SignatureInfo) -> dict[str, Any]:
+    """As ``getSignaturesForAddress`` answers an entry (blockTime in Unix seconds)."""
+    return {"signature": info.signature, "slot": info.slot, "err": info.error,
+            "blockTime": None if info.block_time is None else int(info.block_time.timestamp()),
+            "confirmationStatus": info.confirmation_status}
+
+
+def _signature_info_from_json(data: dict[str, Any]) -> SignatureInfo:
+    return SignatureInfo(signature=data["signature"], slot=int(data["slot"]), error=data["err"],
+                         block_time=None if data["blockTime"] is None
+                         else datetime.fromtimestamp(int(data["blockTime"]), tz=timezone.utc),
+                         confirmation_status=data["confirmationStatus"])
 
 
 def _block_to_json(block: SlotBlock | None) -> dict[str, Any] | None:
@@ -114,6 +142,18 @@ class ChainServer:
         if method == "history":
             return [_block_to_json(block) for block in
                     await chain.history(Pubkey.from_string(params["address"]), until_slot=int(params["until_slot"]))]
+        if method == "getSignaturesForAddress":
+            # Solana's own method name and parameters: [address, {before, until, limit, commitment}].
+            address, config = params["address"], dict(params.get("config") or {})
+            found = await chain.signatures_for_address(
+                Pubkey.from_string(address), before=config.get("before"), until=config.get("until"),
+                limit=int(config.get("limit", SIGNATURES_LIMIT)), commitment=str(config.get("commitment", "finalized")))
+            return [_signature_info_to_json(info) for info in found]
+        if method == "getTransaction":
+            confirmed = await chain.transaction(params["signature"], commitment=str(params.get("commitment",
+                                                                                                "finalized")))
+            return None if confirmed is None else {"slot": confirmed.slot, "time": confirmed.time.isoformat(),
+                                                   "transaction": asdict(confirmed.transaction)}
         if method == "advance":
             return chain.advance(int(params.get("slots", 1)))
         if method == "airdrop":
@@ -214,6 +254,21 @@ class RemoteLiteSvmChain:
         blocks = [_block_from_json(block) for block in
                   await self._call("history", address=str(address), until_slot=until_slot)]
         return [block for block in blocks if block is not None]
+
+    async def signatures_for_address(self, address: Pubkey, *, before: str | None = None, until: str | None = None,
+                                     limit: int = SIGNATURES_LIMIT,
+                                     commitment: str = "finalized") -> list[SignatureInfo]:
+        config = {"limit": limit, "commitment": commitment, **({"before": before} if before else {}),
+                  **({"until": until} if until else {})}
+        return [_signature_info_from_json(item) for item in
+                await self._call("getSignaturesForAddress", address=str(address), config=config)]
+
+    async def transaction(self, signature: str, *, commitment: str = "finalized") -> ConfirmedTransaction | None:
+        data = await self._call("getTransaction", signature=signature, commitment=commitment)
+        if data is None:
+            return None
+        return ConfirmedTransaction(slot=int(data["slot"]), time=datetime.fromisoformat(data["time"]),
+                                    transaction=_transaction_from_json(data["transaction"]))
 
     # --- the faucet and the clock of the chain (development) ------------------------------------
 

@@ -2,8 +2,10 @@
 implementation of :class:`~domain.networks.solana_chain.SolanaChain`.
 
 Reads use the ``confirmed`` commitment; the registry's ``confirmations`` (32 slots) on top of a
-confirmed slot gives what ``finalized`` gives, and the deposit watcher reads only blocks that
-old. ``getBlock`` is asked for ``json`` encoding with versioned transactions (version 0): the
+confirmed slot gives what ``finalized`` gives, and the deposit watcher reads only transactions
+that old: per watched address, ``getSignaturesForAddress`` then ``getTransaction``
+(:meth:`RpcSolanaChain.signatures_for_address`, :meth:`RpcSolanaChain.transaction`), never every
+block. ``getBlock`` is asked for ``json`` encoding with versioned transactions (version 0): the
 account keys of a transaction are its static keys, then the writable and read-only keys its
 address lookup tables loaded (``meta.loadedAddresses``), the order of ``pre/postBalances``.
 
@@ -18,7 +20,7 @@ from typing import Any, Awaitable, Callable
 
 from solana.exceptions import SolanaRpcException
 from solana.rpc.async_api import AsyncClient
-from solana.rpc.commitment import Confirmed
+from solana.rpc.commitment import Commitment, Confirmed
 from solana.rpc.core import RPCException
 from solana.rpc.models import TxOpts
 from solders.account import Account
@@ -29,7 +31,16 @@ from solders.signature import Signature
 from solders.transaction import Transaction
 
 from domain.networks.base import InsufficientFunds, InvalidSignature, NetworkUnavailable, TransferRejected
-from domain.networks.solana_chain import SignatureStatus, SlotBlock, SlotTransaction, TokenBalance
+from domain.networks.solana_chain import (
+    COMMITMENTS,
+    SIGNATURES_LIMIT,
+    ConfirmedTransaction,
+    SignatureInfo,
+    SignatureStatus,
+    SlotBlock,
+    SlotTransaction,
+    TokenBalance,
+)
 
 #: ``getBlock`` errors that mean "this slot has no block, and never will".
 SKIPPED_SLOT_ERRORS = ("-32007", "-32009", "skipped", "missing in long-term storage")
@@ -60,7 +71,13 @@ def _slot_transaction(item: Any) -> SlotTransaction | None:
 
 
 #: ``getSignaturesForAddress`` answers at most this many signatures a call.
-SIGNATURES_PAGE = 1000
+SIGNATURES_PAGE = SIGNATURES_LIMIT
+
+
+def _status_name(status: Any) -> str:
+    """``confirmed`` / ``finalized`` from solders' TransactionConfirmationStatus (or its text)."""
+    text = str(status or "confirmed").rsplit(".", 1)[-1].lower()
+    return "finalized" if text == "finalized" else "confirmed"
 
 
 class RpcSolanaChain:
@@ -130,6 +147,35 @@ class RpcSolanaChain:
             block.transactions.append(transaction)
             blocks[slot] = block
         return [blocks[slot] for slot in sorted(blocks)]
+
+    async def signatures_for_address(self, address: Pubkey, *, before: str | None = None, until: str | None = None,
+                                     limit: int = SIGNATURES_LIMIT,
+                                     commitment: str = "finalized") -> list[SignatureInfo]:
+        """``getSignaturesForAddress`` as the cluster answers it (newest first; see SolanaChain)."""
+        if commitment not in COMMITMENTS or not 1 <= limit <= SIGNATURES_LIMIT:
+            raise ValueError("commitment confirmed or finalized, limit 1 to 1000")
+        response = await self._call(
+            self.client.get_signatures_for_address, address,
+            before=None if before is None else Signature.from_string(before),
+            until=None if until is None else Signature.from_string(until), limit=limit,
+            commitment=Commitment(commitment))
+        return [SignatureInfo(signature=str(item.signature), slot=int(item.slot),
+                              error=None if item.err is None else str(item.err),
+                              block_time=None if item.block_time is None
+                              else datetime.fromtimestamp(item.block_time, tz=timezone.utc),
+                              confirmation_status=_status_name(item.confirmation_status))
+                for item in response.value]
+
+    async def transaction(self, signature: str, *, commitment: str = "finalized") -> ConfirmedTransaction | None:
+        """``getTransaction`` (json, versioned transactions up to version 0)."""
+        answer = (await self._call(self.client.get_transaction, Signature.from_string(signature), encoding="json",
+                                   commitment=Commitment(commitment), max_supported_transaction_version=0)).value
+        transaction = None if answer is None else _slot_transaction(answer.transaction)
+        if answer is None or transaction is None:
+            return None
+        return ConfirmedTransaction(slot=int(answer.slot),
+                                    time=datetime.fromtimestamp(answer.block_time or 0, tz=timezone.utc),
+                                    transaction=transaction)
 
     async def account(self, address: Pubkey) -> Account | None:
         return (await self._call(self.client.get_account_info, address)).value

@@ -177,17 +177,31 @@ async def test_deposits_wait_for_the_confirmations_the_network_requires(broker, 
         configure(settings)
 
 
-async def test_a_real_networks_first_read_starts_below_its_final_height_not_at_genesis(broker):
-    # Given a real network (the local Solana chain) far past the watcher's lookback, never read yet
-    chain = local_chain("solana-local")
-    await ChainWatchState.filter(network="solana-local").delete()
-    chain.advance(deposits.DEFAULT_WATCH_LOOKBACK_BLOCKS + 200)
-    final = await deposits.final_height(get_adapter("solana-local"))
-    # When the watcher reads it the first time
-    async with unit_of_work():
-        scanned = await deposits.scan_next_block(network_id="solana-local")
-    # Then it starts the lookback below the final height, not at slot 1
-    assert scanned is not None and scanned.height == final - deposits.DEFAULT_WATCH_LOOKBACK_BLOCKS + 1
+async def test_a_real_networks_first_read_starts_below_its_final_height_not_at_genesis(broker, settings, tmp_path):
+    # Given a real block-read network (evm-local, py-evm in process) far past the watcher's
+    # lookback (5 blocks in this registry), never read yet
+    from config import CURRENCIES_FILE
+    from domain.networks.evm_local import reset_local_node
+    from tests.support.evm import evm_enabled
+
+    document = json.loads(CURRENCIES_FILE.read_text())
+    for network in document["networks"]:
+        if network["id"] == "evm-local":
+            network["params"]["watch_lookback_blocks"] = 5
+    path = tmp_path / "currencies.json"
+    path.write_text(json.dumps(document))
+    configure(settings.with_overrides(currencies_file=path))
+    try:
+        with evm_enabled():
+            reset_local_node("evm-local").mine(20)
+            final = await deposits.final_height(get_adapter("evm-local"))
+            # When the watcher reads it the first time
+            async with unit_of_work():
+                scanned = await deposits.scan_next_block(network_id="evm-local")
+            # Then it starts the lookback below the final height, not at block 1
+            assert scanned is not None and scanned.height == final - 5 + 1
+    finally:
+        configure(settings)
     # And a devnet is still read from its beginning
     await ChainWatchState.filter(network="devnet-evm-testnet").delete()
     async with unit_of_work():
@@ -267,3 +281,72 @@ async def test_usdc_fauceted_on_solana_local_before_the_usdc_wallet_opened_is_cr
         assert int((await reload(usdc)).total) == 100_000_000
     finally:
         configure(settings)
+
+
+async def test_solana_deposits_are_found_per_watched_address_and_credited_once_across_polls_and_restarts(
+        broker, settings, tmp_path, monkeypatch):
+    from solders.pubkey import Pubkey
+    from solders.token.associated import get_associated_token_address
+
+    from domain.currencies import registry
+    from domain.networks import registry as network_registry
+    from models.deposits import ChainAddressCursor
+    from tests.support.withdrawals import confirmations_required
+
+    sol, usdc = 10**9, 10**6
+    network = "solana-local"
+    chain = local_chain(network)
+
+    def no_blocks(slot: int) -> None:
+        raise AssertionError("the watcher reads addresses, never whole blocks")
+
+    monkeypatch.setattr(chain, "block", no_blocks)
+    with confirmations_required(settings, tmp_path, network, 3):
+        # Given a vault with SOL and USDC wallets on the local Solana chain (3 confirmations here)
+        tv = await vault_with_key(await workspace())
+        sol_wallet = await open_wallet(tv, "SOL_LOCAL")
+        usdc_wallet = await open_wallet(tv, "USDC_SOL_LOCAL")
+        address = await address_of(sol_wallet)
+        owner = Pubkey.from_string(address)
+        mint = Pubkey.from_string(registry().currency("USDC_SOL_LOCAL").contract or "")
+        token_account = str(get_associated_token_address(owner, mint))
+        # When SOL arrives, then USDC whose transaction creates the token account, then USDC minted
+        # straight to the token account (that transaction does not name the address), and the
+        # watcher polls while only the SOL's slot is final
+        airdrop = chain.airdrop(owner, 2 * sol)
+        created = chain.mint_tokens(owner, mint, 100 * usdc, decimals=6)
+        direct = chain.mint_tokens(owner, mint, 50 * usdc, decimals=6, create_account=False)
+        found = await watch(network)
+        # Then the SOL is credited, and nothing unfinal
+        assert [(d.tx_hash, d.currency_id, int(d.amount)) for d in found] == [(airdrop, "SOL_LOCAL", 2 * sol)]
+        # And the watcher keeps one cursor per watched account (the address and its token account),
+        # neither past an unfinal transaction
+        cursors = {c.account: c for c in await ChainAddressCursor.filter(network=network)}
+        assert set(cursors) == {address, token_account}
+        assert (cursors[address].last_signature, cursors[token_account].last_signature) == (airdrop, None)
+
+        # When the chain moves on and both USDC slots are final
+        chain.advance(2)
+        found = await watch(network)
+        # Then both USDC deposits are credited once; the direct one was found through the token account
+        assert sorted((d.tx_hash, int(d.amount)) for d in found) == sorted([(created, 100 * usdc),
+                                                                           (direct, 50 * usdc)])
+        assert {c.account: c.last_signature for c in await ChainAddressCursor.filter(network=network)} == {
+            address: created, token_account: direct}
+
+        # When the service restarts (adapters built again, the cursors read from the database) and polls
+        network_registry.clear_adapters()
+        assert await watch(network) == []
+        # And a later payment arrives and becomes final
+        later = chain.airdrop(owner, sol)
+        chain.advance(2)
+        assert [d.tx_hash for d in await watch(network)] == [later]
+        # And even a watcher that lost its cursors (read from each account's first transaction) credits nothing twice
+        await ChainAddressCursor.filter(network=network).delete()
+        assert await watch(network) == []
+        assert (int((await reload(sol_wallet)).total), int((await reload(usdc_wallet)).total)) == (3 * sol,
+                                                                                                  150 * usdc)
+        assert await Transaction.filter(direction="deposit", network=network).count() == 4
+        # And the network's watched height is the final slot every account was read up to
+        state = await ChainWatchState.get(network=network)
+        assert state.scanned_height == await deposits.final_height(get_adapter(network))

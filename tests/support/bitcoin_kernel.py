@@ -10,6 +10,10 @@
   ``ChainstateManager``; it counts only if the kernel connected it to the active chain, so every
   spend is checked again by the full block rules.
 
+:meth:`KernelRegtestNode.reorganize` replaces the newest blocks by another branch with more work,
+built on an older block: the kernel switches its active chain to it (a reorganization, decided
+by the kernel's own best-chain rules, not by this class), and the node serves the new branch.
+
 Nothing in it signs: coinbase rewards go to any script the caller names.
 """
 
@@ -96,6 +100,9 @@ class KernelRegtestNode:
     async def block(self, height: int) -> bytes | None:
         return self.blocks[height - 1] if 1 <= height <= len(self.blocks) else None
 
+    async def block_hash(self, height: int) -> str | None:
+        return self.hashes[height] if 0 <= height < len(self.hashes) else None
+
     async def fee_rate(self, target_blocks: int) -> int | None:
         return None
 
@@ -125,7 +132,7 @@ class KernelRegtestNode:
     def _fee(self, tx: Transaction) -> int:
         return sum(self.utxos[(i.txid.hex(), i.vout)][0] for i in tx.vin) - sum(o.value for o in tx.vout)
 
-    def build_block(self, reward_script: bytes, transactions: list[Transaction]) -> bytes:
+    def build_block(self, reward_script: bytes, transactions: list[Transaction], *, time_offset: int = 0) -> bytes:
         """The next block paying ``reward_script``, with ``transactions`` (not validated here)."""
         height = len(self.blocks) + 1
         subsidy = (50 * 10**8) >> (height // HALVING_INTERVAL)
@@ -141,7 +148,7 @@ class KernelRegtestNode:
         body = [coinbase, *transactions]
         root = merkle_root([tx.txid()[::-1] for tx in body])
         header_start = ((0x20000000).to_bytes(4, "little") + bytes.fromhex(self.hashes[-1])[::-1] + root
-                        + (GENESIS_TIME + height * 600).to_bytes(4, "little") + REGTEST_BITS.to_bytes(4, "little"))
+                        + (GENESIS_TIME + height * 600 + time_offset).to_bytes(4, "little") + REGTEST_BITS.to_bytes(4, "little"))
         target = 0x7FFFFF << (8 * (0x20 - 3))
         nonce = 0
         while int.from_bytes(sha256d(header_start + nonce.to_bytes(4, "little")), "little") > target:
@@ -158,6 +165,11 @@ class KernelRegtestNode:
             raise Refused(f"the kernel refused the block: {exc}") from None
         if self.chainman.get_active_chain().height != expected:
             raise Refused("the kernel did not connect the block (invalid)")
+        self._connect(raw_block)
+
+    def _connect(self, raw_block: bytes) -> None:
+        """Serve ``raw_block`` as the next block and apply it to the coin set."""
+        height = len(self.blocks) + 1
         self.blocks.append(raw_block)
         self.hashes.append(sha256d(raw_block[:80])[::-1].hex())
         stream = BytesIO(raw_block[80:])
@@ -170,7 +182,36 @@ class KernelRegtestNode:
             for index, output in enumerate(tx.vout):
                 if output.value > 0:
                     self.utxos[(txid, index)] = (output.value, output.script_pubkey.data,
-                                                 expected if position == 0 else None)
+                                                 height if position == 0 else None)
+
+    def reorganize(self, fork_height: int, reward_script: bytes, blocks: int,
+                   transactions: list[Transaction] | None = None) -> int:
+        """Replace every block above ``fork_height`` by ``blocks`` new ones (``transactions`` in the
+        first), which must be more than were replaced: the kernel's best-chain rule (most work)
+        makes the new branch active, which is checked. The replaced blocks' transactions do not
+        return to the mempool (the caller names what the new branch holds). Returns the height."""
+        replaced = len(self.blocks) - fork_height
+        if blocks <= replaced:
+            raise ValueError("the new branch needs more blocks (work) than it replaces")
+        kept = self.blocks[:fork_height]
+        self.blocks, self.hashes, self.utxos, self.confirmed = [], self.hashes[:1], {}, set()
+        for raw in kept:
+            self._connect(raw)
+        self.mempool, self.mempool_spent = [], set()
+        for number in range(blocks):
+            # A different time than the replaced block at that height: the new block differs even
+            # when it holds the same transactions.
+            raw = self.build_block(reward_script, list(transactions or []) if number == 0 else [], time_offset=1)
+            try:
+                self.chainman.process_block(pbk.Block(raw))
+            except pbk.ProcessBlockException as exc:
+                raise Refused(f"the kernel refused the block: {exc}") from None
+            self._connect(raw)
+        active = self.chainman.get_active_chain()
+        if active.height != len(self.blocks) or str(active.block_tree_entries[active.height].block_hash) \
+                != self.hashes[-1]:
+            raise Refused("the kernel did not switch to the new branch")
+        return len(self.blocks)
 
     def mine(self, reward_script: bytes, blocks: int = 1) -> int:
         """Mine ``blocks`` blocks (the mempool goes into the first); returns the new height."""

@@ -363,6 +363,40 @@ async def test_a_reorg_below_finality_removes_the_unfinal_deposit(
         assert balances.parts_of(vault.eth).total == ETH // 4
 
 
+async def test_a_reorg_deeper_than_finality_halts_the_watcher_instead_of_rewriting_a_final_deposit(
+        evm_chain: Chain, evm_adapter: EvmAdapter, settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with confirmations_required(settings, tmp_path, NETWORK, 2), evm_enabled():
+        # Given a vault credited with 1 ETH, final (2 confirmations), the block before it read too
+        vault = await evm_vault()
+        start = await evm_chain.height()
+        await ChainWatchState.create(network=NETWORK, scanned_height=start - 1)
+        fork_point = await evm_chain.snapshot()
+        paid = await evm_chain.fund(vault.address, eth=ETH)
+        await evm_chain.mine(1)
+        async with unit_of_work():
+            while await deposits.scan_next_block(network_id=NETWORK):
+                pass
+        [credited] = await Transaction.filter(direction="deposit")
+        assert credited.tx_hash == paid[0]
+        # When the chain reorganizes deeper than that: the blocks are replaced by longer others
+        await evm_chain.revert(fork_point)
+        await evm_chain.fund(OTHER, eth=ETH)
+        await evm_chain.mine(4)
+        async with unit_of_work():
+            assert await deposits.scan_next_block(network_id=NETWORK) is None
+        # Then the watcher is halted at the fork point, naming the deposit credited above it
+        state = await ChainWatchState.get(network=NETWORK)
+        assert state.halted_at is not None
+        assert (state.halt_details["reason"], state.halt_details["fork_height"], state.halt_details["deposit_ids"]) \
+            == ("REORG_BEYOND_FINALITY", start, [str(credited.id)])
+        # And the final deposit is not rewritten: still credited, nothing more is read until resumed
+        await vault.eth.refresh_from_db()
+        assert balances.parts_of(vault.eth).total == ETH
+        async with unit_of_work():
+            assert await deposits.scan_next_block(network_id=NETWORK) is None
+        assert (await ChainWatchState.get(network=NETWORK)).scanned_height == state.scanned_height
+
+
 def test_the_registry_has_ethereum_and_the_real_stablecoin_contracts() -> None:
     # The real contracts (checked against Tether's and Circle's published addresses), 6 decimals
     expected = {

@@ -219,3 +219,68 @@ async def test_fee_estimates_and_priority_fees(vault_key: ThresholdKey, chain: L
                                             to_address=str(Keypair().pubkey()), amount=SOL // 4, fee_rate=2_000_000)
     assert unsigned.fee_limit == 7000
     await adapter.submit_transfer(body=unsigned.body, signature=vault_key.sign(unsigned.signing_payload, (1, 3)))
+
+
+async def test_signatures_for_address_answers_as_a_cluster_does(chain: LiteSvmChain) -> None:
+    # Given an address that received three transfers, in three slots, and one slot without it
+    address = Keypair().pubkey()
+    first, second = chain.airdrop(address, SOL), chain.airdrop(address, SOL)
+    chain.airdrop(Keypair().pubkey(), SOL)
+    third = chain.airdrop(address, SOL)
+    # Then getSignaturesForAddress lists them newest first, with their slots and no error
+    found = await chain.signatures_for_address(address, commitment="confirmed")
+    assert [i.signature for i in found] == [third, second, first]
+    assert [i.slot for i in found] == sorted((i.slot for i in found), reverse=True)
+    assert all(i.error is None and i.confirmation_status == "confirmed" for i in found)
+    # And ``before`` and ``until`` are exclusive, ``limit`` cuts the newest end
+    assert [i.signature for i in await chain.signatures_for_address(address, before=third, commitment="confirmed")] \
+        == [second, first]
+    assert [i.signature for i in await chain.signatures_for_address(address, until=first, commitment="confirmed")] \
+        == [third, second]
+    assert [i.signature for i in await chain.signatures_for_address(address, limit=1, commitment="confirmed")] \
+        == [third]
+    # And ``finalized`` (the default) lists only slots 32 deep; processed and a limit above 1000 are refused
+    assert await chain.signatures_for_address(address) == []
+    chain.advance(31)
+    assert [i.signature for i in await chain.signatures_for_address(address)] == [third, second, first]
+    assert {i.confirmation_status for i in await chain.signatures_for_address(address)} == {"finalized"}
+    for wrong in ({"commitment": "processed"}, {"limit": 1001}, {"limit": 0}):
+        with pytest.raises(ValueError):
+            await chain.signatures_for_address(address, **wrong)  # type: ignore[arg-type]
+    # And getTransaction gives the transaction with its slot and balances
+    confirmed = await chain.transaction(third)
+    assert confirmed is not None and confirmed.slot == found[0].slot
+    assert confirmed.transaction.signature == third and str(address) in confirmed.transaction.account_keys
+
+
+async def test_the_adapter_reads_an_address_from_its_cursor_up_to_the_final_slot(
+        vault_key: ThresholdKey, chain: LiteSvmChain, adapter: SolanaAdapter) -> None:
+    # Given a vault address and its USDC token account, paid SOL, then USDC by a mint that names
+    # only the token account (no instruction names the address itself)
+    address = adapter.address_from_public_key(vault_key.group_public_key)
+    owner = Pubkey.from_string(address)
+    mint, decimals = usdc()
+    currency = registry().currency_by_contract(adapter.network.id, str(mint))
+    assert currency is not None
+    accounts = adapter.watched_accounts(address=address, currencies=[registry().native_currency(NETWORK), currency])
+    assert accounts == [address, str(get_associated_token_address(owner, mint))]
+    paid_sol = chain.airdrop(owner, SOL)
+    created = chain.mint_tokens(owner, mint, 5, decimals=decimals)
+    direct = chain.mint_tokens(owner, mint, 7, decimals=decimals, create_account=False)
+    slot = await chain.slot()
+    # When each account is read up to the slot before the last one (the last one is not final)
+    own = await adapter.read_account(account=address, owner=address, since=None, up_to_height=slot - 1)
+    token = await adapter.read_account(account=accounts[1], owner=address, since=None, up_to_height=slot - 1)
+    # Then the address's history has the SOL and the USDC whose transaction created its token
+    # account; the token account's has that one too; the unfinal mint is in neither, and the
+    # cursors stop before it
+    assert [(t.tx_hash, t.currency_id, t.amount) for b in own.blocks for t in b.transfers] == [
+        (paid_sol, registry().native_currency(NETWORK).id, SOL), (created, currency.id, 5)]
+    assert [(t.tx_hash, t.amount) for b in token.blocks for t in b.transfers] == [(created, 5)]
+    assert (own.cursor, token.cursor, token.cursor_height) == (created, created, slot - 1)
+    # When read again from the cursors once the last slot is final
+    again = await adapter.read_account(account=accounts[1], owner=address, since=token.cursor, up_to_height=slot)
+    # Then only the new transaction is read, found through the token account alone
+    assert [(t.tx_hash, t.to_address, t.amount) for b in again.blocks for t in b.transfers] == [(direct, address, 7)]
+    assert (await adapter.read_account(account=address, owner=address, since=own.cursor, up_to_height=slot)).blocks \
+        == []

@@ -111,3 +111,30 @@ async def test_the_faucet_finds_custody_devs_chain_from_its_data_folder(chain_ur
     finally:
         configure(settings)
         network_registry.clear_adapters()
+
+
+async def test_the_owner_process_serves_get_signatures_for_address_and_get_transaction(chain_url: str) -> None:
+    # Given an address paid twice on the shared chain, then a slot without it
+    remote = RemoteLiteSvmChain(chain_url)
+    address = Keypair().pubkey()
+    first = await remote.airdrop(address, SOL)
+    second = await remote.airdrop(address, 2 * SOL)
+    await remote.airdrop(Keypair().pubkey(), SOL)
+    # Then getSignaturesForAddress answers newest first, with Solana's before / until / limit / commitment
+    listed = await remote.signatures_for_address(address, commitment="confirmed")
+    assert [(i.signature, i.error, i.confirmation_status) for i in listed] == [
+        (second, None, "confirmed"), (first, None, "confirmed")]
+    assert listed[0].slot > listed[1].slot and listed[0].block_time is not None
+    assert [i.signature for i in await remote.signatures_for_address(address, until=first, commitment="confirmed")] \
+        == [second]
+    assert [i.signature for i in await remote.signatures_for_address(address, before=second, limit=1,
+                                                                      commitment="confirmed")] == [first]
+    assert await remote.signatures_for_address(address) == []  # finalized: not 32 slots deep yet
+    # And getTransaction gives the transaction's slot and balances (as the adapter reads deposits)
+    confirmed = await remote.transaction(second, commitment="confirmed")
+    assert confirmed is not None and confirmed.slot == listed[0].slot
+    adapter = SolanaAdapter(registry().network(NETWORK), chain=remote)
+    read = await adapter.read_account(account=str(address), owner=str(address), since=first,
+                                      up_to_height=await remote.slot())
+    assert [(t.tx_hash, t.amount) for b in read.blocks for t in b.transfers] == [(second, 2 * SOL)]
+    assert read.cursor == second
