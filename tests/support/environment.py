@@ -41,8 +41,10 @@ KEEP_TEST_DATA = os.environ.get("CUSTODY_TEST_KEEP_DATA", "").strip().lower() no
 class SuiteRun:
     """This run of the suite, registered in the data folder beside the other runs of the checkout."""
 
-    def __init__(self, data_dir: Path = TEST_DATA_DIR) -> None:
-        self.data_dir = data_dir
+    def __init__(self, data_dir: Path = TEST_DATA_DIR, *, owned: bool = not os.environ.get("CUSTODY_TEST_DATA_DIR"),
+                 keep: bool = KEEP_TEST_DATA) -> None:
+        #: ``owned``: the suite chose the folder (and removes it); ``keep``: nothing is removed.
+        self.data_dir, self.owned, self.keep = data_dir, owned, keep
         self._registry = PidRegistry(data_dir / "runs.json")
 
     def begin(self) -> None:
@@ -54,12 +56,12 @@ class SuiteRun:
         """Whether this run removes what the suite made when it ends: no other run of this
         checkout is going and nobody asked to keep it."""
         alone = all(pid == os.getpid() for pid in self._registry.prune())
-        return alone and not KEEP_TEST_DATA
+        return alone and not self.keep
 
     def end(self) -> None:
         """Unregister; the last run removes the data folder unless it is kept (module docstring).
         Call it once the embedded servers are stopped: their data is in that folder."""
-        removing = self.leaves_nothing and not os.environ.get("CUSTODY_TEST_DATA_DIR")
+        removing = self.leaves_nothing and self.owned
         self._registry.remove(os.getpid())
         if removing:
             shutil.rmtree(self.data_dir, ignore_errors=True)
