@@ -4,7 +4,7 @@ Servers: ``DATABASE_URL`` / ``REDIS_URL`` from the environment when given, other
 ones started for the session (and stopped at its end). The suite creates its own database on
 that server (dropped and migrated afresh each session, which also proves the migrations apply)
 and uses its own Redis key namespace, so it never touches the service's data; the names differ
-per checkout (tests/support/environment.py).
+per checkout, and a run leaves none of it behind (tests/support/environment.py).
 
 Helpers that are not fixtures (callers, vaults, the devnet, ...) live in tests/support/ and are
 imported normally; fixtures shared by several folders are here or in a plugin listed below.
@@ -28,7 +28,7 @@ from core.settings import Settings, configure
 from custody.embedded import ensure_servers
 from tests.support.client import BASE_URL, AppClient
 from tests.support.database import empty_database
-from tests.support.environment import TEST_DATA_DIR, TEST_DATABASE, TEST_NAMESPACE, stop_embedded
+from tests.support.environment import TEST_DATA_DIR, TEST_DATABASE, TEST_NAMESPACE, SuiteRun, stop_embedded
 from tests.support.worker import InProcessWorker
 
 pytest_plugins = ["tests.support.receiver"]
@@ -40,7 +40,18 @@ def _with_database(url: str, database: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def servers() -> Iterator[tuple[str, str]]:
+def suite_run() -> Iterator[SuiteRun]:
+    """This run; when it ends, the data folder goes (tests/support/environment.py)."""
+    run = SuiteRun()
+    run.begin()
+    try:
+        yield run
+    finally:
+        run.end()
+
+
+@pytest.fixture(scope="session")
+def servers(suite_run: SuiteRun) -> Iterator[tuple[str, str]]:
     embedded = ensure_servers(
         database_url=os.environ.get("DATABASE_URL") or None,
         redis_url=os.environ.get("REDIS_URL") or None,
@@ -53,7 +64,7 @@ def servers() -> Iterator[tuple[str, str]]:
 
 
 @pytest.fixture(scope="session")
-async def settings(servers: tuple[str, str]) -> AsyncIterator[Settings]:
+async def settings(servers: tuple[str, str], suite_run: SuiteRun) -> AsyncIterator[Settings]:
     server_url, redis_url = servers
     admin_url = server_url.replace("postgres://", "postgresql://", 1)
     conn = await asyncpg.connect(admin_url)
@@ -79,6 +90,13 @@ async def settings(servers: tuple[str, str]) -> AsyncIterator[Settings]:
 
     await migrate(test_settings)
     yield test_settings
+    if suite_run.leaves_nothing and os.environ.get("DATABASE_URL"):
+        # A server of its own (embedded) goes with the data folder; on a given one, the database goes now.
+        conn = await asyncpg.connect(admin_url)
+        try:
+            await conn.execute(f"DROP DATABASE IF EXISTS {TEST_DATABASE} WITH (FORCE)")
+        finally:
+            await conn.close()
 
 
 @pytest.fixture(scope="session")
@@ -105,6 +123,7 @@ async def broker(settings: Settings, database: None) -> AsyncIterator[dramatiq.B
 def redis_client(settings: Settings) -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(settings.redis_url)  # type: ignore[arg-type]
     yield client
+    _flush_namespace(client)  # the run's keys go with it (on a Redis of its own, with its data folder)
     client.close()
 
 

@@ -35,7 +35,7 @@ def _b64(data: bytes) -> str:
 async def test_backup_then_offline_recovery_rebuilds_keys_that_sign_verifiably(client, worker, tmp_path):
     # Given two vaults with ready keys
     setup = await ready_vault(client, worker, tmp_path / "cosigner")
-    second = await create_vault(setup.owner.workspace_id, name="Cold")
+    second = await create_vault(setup.owner.workspace_id, name="Cold", pooled_for=setup.cosigner)
     await settle(worker, setup.cosigner, until=status_is(second, "ready", "failed"))
     private_key = PrivateKey.generate()
     # When the owner starts a backup to their Curve25519 key and downloads the file

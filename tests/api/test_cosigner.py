@@ -236,7 +236,8 @@ async def test_a_paired_device_can_be_the_cosigner(client, worker, tmp_path):
                               client_id=device.json["device_id"], client_type="device", signing_key=device_key)
     cosigner = CoSigner(AsgiTransport(client), credentials=credentials,
                         store=ShareStore(tmp_path / "device", PASSPHRASE, params=FAST_KDF))
-    setup = await ready_vault(client, worker, tmp_path, owner=owner, cosigner=cosigner, cosigner_user=signer)
+    setup = await ready_vault(client, worker, tmp_path, owner=owner, cosigner=cosigner, cosigner_user=signer,
+                              real_dkg=True)  # the device takes the seat with its round 1
     # Then the part belongs to the device, and the signer's own API key does not hold the seat
     part = await CosignerPart.get(key_set_id=setup.key_set.id)
     assert str(part.device_id) == device.json["device_id"]  # type: ignore[attr-defined]

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
-from urllib.parse import urlsplit, urlunsplit
+from typing import Awaitable, Callable
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 import asyncpg
-import pytest
 
 from core.outbox import Command
 from schedules.leader import LeaderLock
@@ -89,11 +89,12 @@ async def test_many_concurrent_acquisitions_elect_exactly_one_leader(scheduler_s
 
 
 class CuttableLink:
-    """A TCP relay to PostgreSQL on loopback that can be cut like a network: the server's side
-    closes (its backend ends, its locks are released) while the client's socket hears nothing."""
+    """A TCP relay on loopback to PostgreSQL (over TCP, or over its Unix socket: the embedded
+    server listens on no port) that can be cut like a network: the server's side closes (its
+    backend ends, its locks are released) while the client's socket hears nothing."""
 
-    def __init__(self, target: tuple[str, int]) -> None:
-        self.target = target
+    def __init__(self, server_url: str) -> None:
+        self.connect = _opener(server_url)
         self.cut = False
         self._upstreams: list[asyncio.StreamWriter] = []
         self._server: asyncio.AbstractServer | None = None
@@ -103,7 +104,7 @@ class CuttableLink:
         return self._server.sockets[0].getsockname()[1]
 
     async def _relay(self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
-        server_reader, server_writer = await asyncio.open_connection(*self.target)
+        server_reader, server_writer = await self.connect()
         self._upstreams.append(server_writer)
 
         async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -125,12 +126,21 @@ class CuttableLink:
         self._server.close()
 
 
+def _opener(server_url: str) -> Callable[[], Awaitable[tuple[asyncio.StreamReader, asyncio.StreamWriter]]]:
+    """How to reach the server of ``server_url``: its host and port, or the socket file in the
+    folder that ``?host=`` names (libpq's ``.s.PGSQL.<port>``), as the embedded server's URL does."""
+    parts = urlsplit(server_url)
+    host = parts.hostname or parse_qs(parts.query).get("host", [""])[0]
+    port = parts.port or 5432
+    if host.startswith("/"):
+        return lambda: asyncio.open_unix_connection(f"{host}/.s.PGSQL.{port}")
+    return lambda: asyncio.open_connection(host or "127.0.0.1", port)
+
+
 async def test_a_leader_whose_connection_is_killed_stops_leading_and_another_takes_over(scheduler_settings):
     # Given a leader that reaches PostgreSQL through a link that can be cut, and a follower
     parts = urlsplit(scheduler_settings.database_url)
-    if not parts.hostname or parts.hostname.startswith("/"):
-        pytest.skip("the test server is reached over a Unix socket")
-    link = CuttableLink((parts.hostname, parts.port or 5432))
+    link = CuttableLink(scheduler_settings.database_url)
     port = await link.start()
     through_link = urlunsplit((parts.scheme, f"{parts.username or 'postgres'}@127.0.0.1:{port}", parts.path, "", ""))
     key = scheduler_settings.scheduler_lock_key

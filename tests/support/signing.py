@@ -1,4 +1,8 @@
-"""Helpers of the threshold-signing tests: vaults, an in-process co-signer, waiting for the pipeline."""
+"""Helpers of the threshold-signing tests: vaults, an in-process co-signer, waiting for the pipeline.
+
+A vault's key comes from the session's pool of DKGs unless the test runs the key generation
+itself (tests/support/key_pool.py says how a pooled one is a real one).
+"""
 
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ from models.vaults import Vault
 from tests.support.approvals import make_owner
 from tests.support.callers import Caller, make_caller
 from tests.support.client import BASE_URL, AppClient, AsgiTransport
+from tests.support.key_pool import REAL_DKG_ONLY, resume_at_finalize
 from threshold.cosigner_part import KdfParams
 from threshold.scheme import ED25519_SCHEME
 
@@ -55,14 +60,20 @@ def cosigner_for(client: AppClient, caller: Caller, store_dir: Path, **kwargs: A
 
 
 async def create_vault(workspace_id: str | uuid.UUID, *, name: str = "Treasury", generate_key: bool = True,
-                       schemes: tuple[str, ...] = (ED25519_SCHEME,)) -> Vault:
+                       schemes: tuple[str, ...] = (ED25519_SCHEME,), pooled_for: CoSigner | None = None) -> Vault:
     """A vault, with its key generation(s) requested in the same unit of work (as the vault code
-    does): one key set per scheme of ``schemes``."""
+    does): one key set per scheme of ``schemes``.
+
+    ``pooled_for``: each key generation starts where the pipeline stands after round 2, from a
+    DKG of the session's pool (tests/support/key_pool.py), with this co-signer (the workspace's
+    designated one) in participant 3's seat; the service's participants finish it."""
     async with unit_of_work():
         vault = await Vault.create(workspace_id=uuid.UUID(str(workspace_id)), name=name)
         if generate_key:
             for scheme in schemes:
-                await keys.request_key_generation(vault=vault, scheme=scheme)
+                key_set = await keys.request_key_generation(vault=vault, scheme=scheme)
+                if pooled_for is not None and not REAL_DKG_ONLY:
+                    await resume_at_finalize(key_set, pooled_for.store)
     return vault
 
 
@@ -123,15 +134,21 @@ class SigningSetup:
 
 async def ready_vault(client: AppClient, worker: Any, store_dir: Path, *, owner: Caller | None = None,
                       cosigner: CoSigner | None = None, cosigner_user: Caller | None = None,
-                      schemes: tuple[str, ...] = (ED25519_SCHEME,)) -> SigningSetup:
-    """Create a vault and run its DKG(s) across both signers and the co-signer until ready
-    (``key_set`` is the first scheme's). A co-signer made here is designated; one passed in must
-    have been designated by the caller."""
+                      schemes: tuple[str, ...] = (ED25519_SCHEME,), name: str = "Treasury",
+                      real_dkg: bool = False) -> SigningSetup:
+    """Create a vault and let both signers and the co-signer finish its key generation(s) until
+    ready (``key_set`` is the first scheme's). A co-signer made here is designated; one passed in
+    must have been designated by the caller.
+
+    The key generation starts from the session's pool of DKGs (tests/support/key_pool.py): rounds
+    1 and 2 ran ahead of time, the service's signers, co-signer and coordinator finalize.
+    ``real_dkg``: every round runs through the service, for the tests of the key generation."""
     owner = owner or await make_owner()
     if cosigner is None:
         cosigner_user = await designated_signer(owner.workspace_id)
         cosigner = cosigner_for(client, cosigner_user, store_dir)
-    vault = await create_vault(owner.workspace_id, schemes=schemes)
+    vault = await create_vault(owner.workspace_id, schemes=schemes, name=name,
+                               pooled_for=None if real_dkg else cosigner)
 
     async def all_done() -> bool:
         found = await KeySet.filter(vault_id=vault.id).values_list("status", flat=True)

@@ -39,7 +39,7 @@ def _signer_share(row: SignerKeyShare) -> frost.KeyPackage:
 
 async def test_dkg_across_both_signers_and_the_cosigner_gives_one_group_key_no_one_holds(client, worker, tmp_path):
     # Given a vault whose key generation runs across signer 1, signer 2 and the co-signer
-    setup = await ready_vault(client, worker, tmp_path / "cosigner")
+    setup = await ready_vault(client, worker, tmp_path / "cosigner", real_dkg=True)
     key_set = setup.key_set
     # Then the key set is ready with one group key, which the vault API returns
     group_key = await keys.group_public_key(vault_id=setup.vault.id, workspace_id=setup.workspace_id)
@@ -74,7 +74,7 @@ async def test_dkg_across_both_signers_and_the_cosigner_gives_one_group_key_no_o
 
 
 async def test_two_vaults_get_independent_keys_and_a_vault_has_one_key_set(client, worker, tmp_path):
-    setup = await ready_vault(client, worker, tmp_path / "cosigner")
+    setup = await ready_vault(client, worker, tmp_path / "cosigner", real_dkg=True)
     second = await create_vault(setup.owner.workspace_id, name="Second")
     await settle(worker, setup.cosigner, until=status_is(second, "ready", "failed"))
     assert await keys.group_public_key(vault_id=second.id) != bytes(setup.key_set.group_public_key)
