@@ -176,7 +176,7 @@ def main() -> None:
                                    stderr=subprocess.DEVNULL, start_new_session=True)
             try:
                 base = f"http://127.0.0.1:{port}"
-                deadline = time.monotonic() + 60
+                deadline = time.monotonic() + 300  # a loaded 2-core machine may take minutes
                 while subprocess.run(["curl", "-sf", f"{base}/health"], capture_output=True).returncode != 0:
                     if time.monotonic() > deadline or web.poll() is not None:
                         raise SystemExit("custody web did not start")
