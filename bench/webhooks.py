@@ -45,7 +45,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-BENCH_DATABASE = "custody_bench_webhooks"
+#: Named after this run: two checkouts benchmarking at once on one server do not drop each other's.
+BENCH_DATABASE = f"custody_bench_webhooks_{os.getpid()}"
 MAX_EVENTS = 5000
 TARGET_RATE = 1000.0
 TARGET_P99_MS = 250.0
