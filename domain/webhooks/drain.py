@@ -5,22 +5,14 @@ webhook that has due deliveries. It takes as many of the webhook's concurrency s
 free (the same Redis semaphore as :func:`domain.webhooks.delivery.deliver`, so the limit holds
 across both paths and every worker), then repeats three short steps until nothing is due:
 
-1. **claim** (:func:`claim_batch`): one statement, one round trip, locks up to one delivery per
-   slot (``FOR UPDATE SKIP LOCKED``: concurrent drains never wait on each other), checks that
-   the webhook is still active, counts the attempt, sets its lease and writes the attempt's
-   history row, before any request leaves;
-2. **send** the signed requests concurrently, one per slot, outside any transaction, on the
-   worker's pooled keep-alive session (domain/webhooks/sender.py);
-3. **record** (:func:`record_batch`): the successes in one statement (attempts, deliveries and
-   the webhook's success stamp), which also claims the next batch when every attempt of this one
-   succeeded (:func:`record_successes_then_claim`: one round trip per round); a failure goes through
-   :func:`domain.webhooks.delivery.record_attempt` in one transaction with them, so the retry
-   schedule, the disable counting and the "webhook disabled" rules are the very same code as
-   the one-message-per-attempt path.
-
-The slots' expiry is refreshed once a second, not every round. A worker that dies between
-claim and record leaves leased deliveries with a NO_OUTCOME attempt: once their lease runs out
-a later claim makes the next attempt (at least once).
+1. **claim** (:func:`claim_batch`): one transaction locks up to one delivery per slot
+   (``FOR UPDATE SKIP LOCKED``: concurrent drains never wait on each other), counts the
+   attempt, sets its lease and writes the attempt's history row, before any request leaves;
+2. **send** the signed requests concurrently, one per slot, outside any transaction;
+3. **record** (:func:`record_batch`): one transaction stores every outcome. Successes are
+   written together; a failure goes through :func:`domain.webhooks.delivery.record_attempt`,
+   so the retry schedule, the disable counting and the "webhook disabled" rules are the very
+   same code as the one-message-per-attempt path.
 
 A drain that finds no free slot marks the webhook "parked" and returns: the drain holding the
 slots re-checks after it clears that mark, so a delivery committed while it ran is never left
@@ -34,19 +26,19 @@ import logging
 import time
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import Any, Protocol
+from datetime import timedelta
+from typing import Protocol
 
 from tortoise import connections
 
 from core import clock
-from core.sealing import unseal
 from core.settings import get_settings
 from core.unit_of_work import unit_of_work
 from domain.webhooks.catalogue import (
     DRAIN_MAX_SECONDS,
     LEASE_MARGIN,
     NO_OUTCOME,
+    STATUS_ACTIVE,
 )
 from domain.webhooks.delivery import (
     AttemptOutcome,
@@ -56,134 +48,62 @@ from domain.webhooks.delivery import (
     _ms_until,
     hand_off,
     record_attempt,
+    signing_secrets,
 )
 from domain.webhooks.events import DueDelivery
+from models.webhooks import Webhook
 
 logger = logging.getLogger(__name__)
 
 #: A success refreshes the webhook's ``last_success_at`` at most this often (as delivery.py does).
 _SUCCESS_STAMP_INTERVAL = timedelta(seconds=1)
-#: A drain refreshes the expiry of the slots it holds this often (they live for the attempt
-#: timeout plus the lease margin, far longer; a drain lasts at most DRAIN_MAX_SECONDS anyway).
-_SLOT_REFRESH_SECONDS = 1.0
 
-#: One statement, one round trip (its own transaction when run outside one): the webhook is
-#: still active, up to $3 of its due pending deliveries are locked (SKIP LOCKED) and leased, their
-#: attempts counted, and each attempt's history row written, before any request leaves. It
-#: returns what the requests need, the webhook's URL and sealed secrets included.
-_CLAIM_CTES = """
-hook AS (
-    SELECT id, url, secret_sealed, previous_secret_sealed, previous_secret_expires_at FROM webhooks
-    WHERE id = ${webhook} AND deleted_at IS NULL AND status = 'active'
-), due AS (
-    SELECT d.id FROM webhook_deliveries AS d, hook
-    WHERE d.webhook_id = hook.id AND d.status = 'pending' AND d.next_attempt_at <= ${now}
-      AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ${now}) AND d.id <> ALL(${exclude}::uuid[])
-    ORDER BY d.next_attempt_at, d.id
-    LIMIT ${limit}
-    FOR UPDATE OF d SKIP LOCKED
-), claimed AS (
-    UPDATE webhook_deliveries AS d
-    SET attempt_count = d.attempt_count + 1, lease_expires_at = ${lease}, parked_at = NULL,
-        window_started_at = COALESCE(d.window_started_at, ${now}), updated_at = ${now}
-    FROM due
-    WHERE d.id = due.id
-    RETURNING d.id, d.event_id, d.attempt_count
-), attempts AS (
-    INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, duration_ms, error, succeeded)
-    SELECT gen_random_uuid(), claimed.id, claimed.attempt_count, ${now}, 0, ${no_outcome}, false FROM claimed
+_CLAIM = """
+WITH due AS (
+    SELECT id FROM webhook_deliveries
+    WHERE webhook_id = $1 AND status = 'pending' AND next_attempt_at <= $2
+      AND (lease_expires_at IS NULL OR lease_expires_at <= $2)
+    ORDER BY next_attempt_at, id
+    LIMIT $3
+    FOR UPDATE SKIP LOCKED
 )
-SELECT claimed.id, claimed.event_id, claimed.attempt_count, e.payload, hook.url, hook.secret_sealed,
-       hook.previous_secret_sealed, hook.previous_secret_expires_at
-FROM claimed JOIN webhook_events AS e ON e.id = claimed.event_id CROSS JOIN hook
+UPDATE webhook_deliveries AS d
+SET attempt_count = d.attempt_count + 1, lease_expires_at = $4, parked_at = NULL,
+    window_started_at = COALESCE(d.window_started_at, $2), updated_at = $2
+FROM due, webhook_events AS e
+WHERE d.id = due.id AND e.id = d.event_id
+RETURNING d.id, d.event_id, d.attempt_count, e.payload
 """
 
-
-def _numbered(fragment: str, **numbers: int) -> str:
-    for name, number in numbers.items():
-        fragment = fragment.replace("${" + name + "}", f"${number}")
-    return fragment
-
-
-#: One statement for every success of a batch: the attempts' outcomes, the deliveries finished,
-#: and the webhooks' success stamp (refreshed at most every second when nothing else changes).
-_SUCCESS_CTES = """
-o AS (
-    SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
-        AS o(delivery_id, attempt_number, started_at, duration_ms, response_status, response_body)
-), recorded AS (
-    UPDATE webhook_attempts AS a
-    SET started_at = o.started_at, duration_ms = o.duration_ms, response_status = o.response_status,
-        response_body = o.response_body, error = NULL, succeeded = true
-    FROM o
-    WHERE a.delivery_id = o.delivery_id AND a.attempt_number = o.attempt_number
-), finished AS (
-    UPDATE webhook_deliveries AS d
-    SET status = 'succeeded', finished_at = $7, updated_at = $7, next_attempt_at = NULL, lease_expires_at = NULL,
-        parked_at = NULL, last_attempt_at = o.started_at, last_response_status = o.response_status,
-        last_response_body = o.response_body, last_error = NULL
-    FROM o
-    WHERE d.id = o.delivery_id AND d.attempt_count = o.attempt_number AND d.status IN ('pending', 'retrying')
-), stamped AS (
-    UPDATE webhooks SET consecutive_failures = 0, last_success_at = $7, updated_at = $7
-    WHERE id = ANY($8::uuid[]) AND (consecutive_failures <> 0 OR last_success_at IS NULL OR last_success_at < $9)
-)
+_WRITE_ATTEMPTS = """
+INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, duration_ms, error, succeeded)
+SELECT new.id, new.delivery_id, new.attempt_number, $4, 0, $5, false
+FROM unnest($1::uuid[], $2::uuid[], $3::int[]) AS new(id, delivery_id, attempt_number)
 """
 
-#: One statement, one round trip (its own transaction when run outside one): the webhook is
-#: still active, up to ``limit`` of its due pending deliveries are locked (SKIP LOCKED) and
-#: leased, their attempts counted, and each attempt's history row written, before any request
-#: leaves. It returns what the requests need, the webhook's URL and sealed secrets included.
-_CLAIM = "WITH " + _numbered(_CLAIM_CTES, webhook=1, now=2, limit=3, lease=4, no_outcome=5, exclude=6)
+_RECORD_ATTEMPTS = """
+UPDATE webhook_attempts AS a
+SET started_at = o.started_at, duration_ms = o.duration_ms, response_status = o.response_status,
+    response_body = o.response_body, error = NULL, succeeded = true
+FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
+     AS o(delivery_id, attempt_number, started_at, duration_ms, response_status, response_body)
+WHERE a.delivery_id = o.delivery_id AND a.attempt_number = o.attempt_number
+"""
 
-#: One statement for every success of a batch: the attempts' outcomes, the deliveries finished,
-#: and the webhooks' success stamp (refreshed at most every second when nothing else changes).
-_RECORD_SUCCESSES = "WITH " + _SUCCESS_CTES + "SELECT 1"
+_RECORD_SUCCESSES = """
+UPDATE webhook_deliveries AS d
+SET status = 'succeeded', finished_at = $7, updated_at = $7, next_attempt_at = NULL, lease_expires_at = NULL,
+    parked_at = NULL, last_attempt_at = o.started_at, last_response_status = o.response_status,
+    last_response_body = o.response_body, last_error = NULL
+FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
+     AS o(delivery_id, attempt_number, started_at, duration_ms, response_status, response_body)
+WHERE d.id = o.delivery_id AND d.attempt_count = o.attempt_number AND d.status IN ('pending', 'retrying')
+"""
 
-#: Both in one statement and one round trip: the successes of a batch recorded and the next
-#: batch claimed (never one of the deliveries just recorded: a row is changed once per statement).
-_RECORD_SUCCESSES_THEN_CLAIM = "WITH " + _SUCCESS_CTES + ", " + _numbered(
-    _CLAIM_CTES, webhook=10, now=7, limit=11, lease=12, no_outcome=13, exclude=1)
-
-#: Unsealed signing secrets by their sealed bytes (a webhook's secrets are unsealed once per
-#: process, not once per batch); a rotation seals a new secret, hence a new key.
-_unsealed: dict[bytes, str] = {}
-
-
-def _secret(sealed: bytes) -> str:
-    found = _unsealed.get(sealed)
-    if found is None:
-        if len(_unsealed) > 1000:
-            _unsealed.clear()
-        found = _unsealed[sealed] = unseal(sealed).decode()
-    return found
-
-
-def _lease(now: datetime) -> datetime:
-    return now + timedelta(seconds=get_settings().webhook_timeout_seconds) + LEASE_MARGIN
-
-
-def _jobs(webhook_id: uuid.UUID, rows: list[dict[str, Any]], *, now: datetime) -> list[DeliveryJob]:
-    """The claimed rows as the requests to send, signed with the secrets valid now."""
-    if not rows:
-        return []
-    first = rows[0]
-    secrets = [_secret(bytes(first["secret_sealed"]))]
-    if (first["previous_secret_sealed"] is not None and first["previous_secret_expires_at"] is not None
-            and first["previous_secret_expires_at"] > now):
-        secrets.append(_secret(bytes(first["previous_secret_sealed"])))
-    return [DeliveryJob(delivery_id=row["id"], webhook_id=webhook_id, event_id=row["event_id"], url=first["url"],
-                        body=row["payload"].encode(), attempt=row["attempt_count"], secrets=secrets)
-            for row in rows]
-
-
-def _success_columns(successes: list[tuple[DeliveryJob, AttemptOutcome]], now: datetime) -> list[Any]:
-    return [
-        [job.delivery_id for job, _ in successes], [job.attempt for job, _ in successes],
-        [outcome.started_at for _, outcome in successes], [outcome.duration_ms for _, outcome in successes],
-        [outcome.response_status for _, outcome in successes], [outcome.response_body for _, outcome in successes],
-        now, list({job.webhook_id for job, _ in successes}), now - _SUCCESS_STAMP_INTERVAL,
-    ]
+_STAMP_SUCCESS = """
+UPDATE webhooks SET consecutive_failures = 0, last_success_at = $2, updated_at = $2
+WHERE id = $1 AND (consecutive_failures <> 0 OR last_success_at IS NULL OR last_success_at < $3)
+"""
 
 
 async def claim_batch(*, webhook_id: uuid.UUID, limit: int) -> list[DeliveryJob]:
@@ -191,39 +111,46 @@ async def claim_batch(*, webhook_id: uuid.UUID, limit: int) -> list[DeliveryJob]
 
     Only ``pending`` ones (first attempts, replays): a retry stays with the delayed message
     its failure scheduled (delivery.py), so the retry schedule is exactly that path's.
-    One statement: atomic on its own, or part of the caller's unit of work. A webhook that is
-    disabled or deleted gets nothing claimed (disabling already failed its open deliveries).
+    Call it in a unit of work; the leases and the history rows commit together. A webhook that
+    is disabled or deleted gets nothing claimed (disabling already failed its open deliveries).
     """
     now = clock.now()
-    rows = await connections.get("default").execute_query_dict(
-        _CLAIM, [webhook_id, now, limit, _lease(now), NO_OUTCOME, []])
-    return _jobs(webhook_id, rows, now=now)
-
-
-async def record_successes_then_claim(results: list[tuple[DeliveryJob, AttemptOutcome]], *,
-                                      webhook_id: uuid.UUID, limit: int) -> list[DeliveryJob]:
-    """Record a batch whose attempts all succeeded and claim the next one, in one statement
-    (:func:`record_batch` then :func:`claim_batch`, one round trip instead of two)."""
-    assert results and all(outcome.succeeded for _, outcome in results)
-    now = clock.now()
-    rows = await connections.get("default").execute_query_dict(_RECORD_SUCCESSES_THEN_CLAIM, [
-        *_success_columns(results, now), webhook_id, limit, _lease(now), NO_OUTCOME])
-    return _jobs(webhook_id, rows, now=now)
+    webhook = await Webhook.get_or_none(id=webhook_id)
+    if webhook is None or webhook.deleted_at is not None or webhook.status != STATUS_ACTIVE:
+        return []
+    connection = connections.get("default")
+    lease = now + timedelta(seconds=get_settings().webhook_timeout_seconds) + LEASE_MARGIN
+    rows = await connection.execute_query_dict(_CLAIM, [webhook_id, now, limit, lease])
+    if not rows:
+        return []
+    await connection.execute_query(_WRITE_ATTEMPTS, [
+        [uuid.uuid4() for _ in rows], [row["id"] for row in rows], [row["attempt_count"] for row in rows],
+        now, NO_OUTCOME])
+    secrets = signing_secrets(webhook, now=now)
+    return [DeliveryJob(delivery_id=row["id"], webhook_id=webhook.id, event_id=row["event_id"], url=webhook.url,
+                        body=row["payload"].encode(), attempt=row["attempt_count"], secrets=secrets)
+            for row in rows]
 
 
 async def record_batch(results: list[tuple[DeliveryJob, AttemptOutcome]]) -> list[Enqueue]:
-    """Store the outcomes of a batch; returns the retries to enqueue.
-
-    Successes are one statement (atomic on its own). Failures go through
-    :func:`domain.webhooks.delivery.record_attempt`: call it in a unit of work when any failed.
-    """
+    """Store the outcomes of a batch (in a unit of work); returns the retries to enqueue."""
     if not results:
         return []
     now = clock.now()
     successes = [(job, outcome) for job, outcome in results if outcome.succeeded]
     retries: list[Enqueue] = []
     if successes:
-        await connections.get("default").execute_query(_RECORD_SUCCESSES, _success_columns(successes, now))
+        connection = connections.get("default")
+        columns = [
+            [job.delivery_id for job, _ in successes], [job.attempt for job, _ in successes],
+            [outcome.started_at for _, outcome in successes], [outcome.duration_ms for _, outcome in successes],
+            [outcome.response_status for _, outcome in successes],
+            [outcome.response_body for _, outcome in successes],
+        ]
+        await connection.execute_query(_RECORD_ATTEMPTS, columns)
+        await connection.execute_query(_RECORD_SUCCESSES, [*columns, now])
+        for webhook_id in {job.webhook_id for job, _ in successes}:
+            await connection.execute_query(_STAMP_SUCCESS, [webhook_id, now, now - _SUCCESS_STAMP_INTERVAL])
     for job, outcome in results:
         if outcome.succeeded:
             continue
@@ -272,15 +199,13 @@ async def drain(*, webhook_id: uuid.UUID, send: Send, slots: DrainSlots, limit: 
         holders = await slots.take_many(webhook_id, [f"{holder_prefix}{i}" for i in range(limit)])
         if not holders:
             return result  # the slots' holders will see the parked mark
-        refresh_at = time.monotonic() + _SLOT_REFRESH_SECONDS
         try:
             cleared = False
-            jobs: list[DeliveryJob] | None = None  # None: claim at the start of the round
             while True:
-                if jobs is None:
-                    if time.monotonic() > deadline:
-                        result.unfinished = True
-                        return result
+                if time.monotonic() > deadline:
+                    result.unfinished = True
+                    return result
+                async with unit_of_work():
                     jobs = await claim_batch(webhook_id=webhook_id, limit=len(holders))
                 if not jobs:
                     if cleared:
@@ -288,27 +213,16 @@ async def drain(*, webhook_id: uuid.UUID, send: Send, slots: DrainSlots, limit: 
                     # Anything committed before this clear is seen by the claim that follows;
                     # anything refused a slot after it leaves the mark we check once released.
                     await slots.clear_parked(webhook_id)
-                    cleared, jobs = True, None
+                    cleared = True
                     continue
                 cleared = False
                 outcomes = await asyncio.gather(*(send(job) for job in jobs))
-                results = list(zip(jobs, outcomes))
+                async with unit_of_work():
+                    result.to_enqueue.extend(await record_batch(list(zip(jobs, outcomes))))
                 result.sent += len(jobs)
                 result.succeeded += sum(1 for outcome in outcomes if outcome.succeeded)
-                if not all(outcome.succeeded for outcome in outcomes):
-                    async with unit_of_work():
-                        result.to_enqueue.extend(await record_batch(results))
-                    jobs = None
-                elif time.monotonic() > deadline:
-                    await record_batch(results)
-                    jobs = None
-                else:
-                    # The usual round: one statement records this batch and claims the next.
-                    jobs = await record_successes_then_claim(results, webhook_id=webhook_id, limit=len(holders))
-                if time.monotonic() > refresh_at:
-                    # Taking a slot again refreshes its expiry (a long drain keeps what it holds).
-                    await slots.take_many(webhook_id, holders)
-                    refresh_at = time.monotonic() + _SLOT_REFRESH_SECONDS
+                # Taking a slot again refreshes its expiry (a long drain keeps what it holds).
+                await slots.take_many(webhook_id, holders)
         finally:
             await slots.release_many(webhook_id, holders)
         # A retry that parked while this drain held every slot may have lost its Redis mark to
