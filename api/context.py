@@ -40,14 +40,15 @@ async def principal(request: Request) -> auth.Principal:
     cached = getattr(request.ctx, "principal", None)
     if cached is not None:
         return cached
-    request.ctx.principal = await auth.authenticate(bearer_token(request))
+    request.ctx.principal, request.ctx.auth_generation = await auth.authenticate_at_generation(bearer_token(request))
     return request.ctx.principal
 
 
 async def workspace(request: Request) -> tuple[auth.Principal, Workspace]:
     """The caller and the workspace chosen by ``X-Workspace-Id``."""
     caller = await principal(request)
-    return caller, await auth.resolve_workspace(caller, request.headers.get("x-workspace-id"))
+    return caller, await auth.resolve_workspace(caller, request.headers.get("x-workspace-id"),
+                                                generation=getattr(request.ctx, "auth_generation", None))
 
 
 #: Timestamps on the wire (RFC 3339, UTC, ``Z``); one formatter for the API and the domain.

@@ -33,7 +33,8 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
-BENCH_DATABASE = "custody_bench_api"
+#: Named after this run: two checkouts benchmarking at once on one server do not drop each other's.
+BENCH_DATABASE = f"custody_bench_api_{os.getpid()}"
 TARGET_RPS = 1500.0
 TARGET_SCALING = 1.7
 
@@ -169,23 +170,28 @@ def main() -> None:
         rows, rates = [], {}
         for workers in (1, 2):
             port = free_port()
+            web_log = tempfile.TemporaryFile()
             env = {**os.environ, "DATABASE_URL": database_url, "PYTHONPATH": str(BENCH.parent),
                    "CUSTODY_ENV": "development", "LOG_LEVEL": "WARNING"}
             web = subprocess.Popen([sys.executable, "-m", "custody.cli", "web", "--port", str(port), "--workers",
                                     str(workers)], cwd=BENCH.parent, env=env, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL, start_new_session=True)
+                                   stderr=web_log, start_new_session=True)
             try:
                 base = f"http://127.0.0.1:{port}"
-                deadline = time.monotonic() + 60
+                deadline = time.monotonic() + 300  # a loaded 2-core machine may take minutes
                 while subprocess.run(["curl", "-sf", f"{base}/health"], capture_output=True).returncode != 0:
                     if time.monotonic() > deadline or web.poll() is not None:
-                        raise SystemExit("custody web did not start")
+                        web_log.seek(0)
+                        raise SystemExit("custody web did not start:\n" + web_log.read().decode()[-3000:])
                     time.sleep(0.2)
                 wrk(f"{base}/api/v1/workspace", 2, args.connections, headers)  # warm up
                 limit = wrk(f"{base}/health", args.seconds, args.connections, {})
                 read = wrk(f"{base}/api/v1/workspace", args.seconds, args.connections, headers)
                 rates[workers] = read[0]
                 rows.append((workers, limit, read))
+                # Printed as soon as measured: a later step that fails (a loaded machine) keeps it.
+                print(f"{workers} web worker(s): GET /health {limit[0]:.0f} req/s; GET /api/v1/workspace {read[0]:.0f} "
+                      f"req/s = {read[0] / limit[0]:.2f} of the limit", flush=True)
                 if workers == 1:
                     profiled: list[str] = []
                     load = subprocess.Popen(["wrk", "-t", "2", "-c", str(args.connections), "-d", "7s",

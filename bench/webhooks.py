@@ -45,7 +45,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-BENCH_DATABASE = "custody_bench_webhooks"
+#: Named after this run: two checkouts benchmarking at once on one server do not drop each other's.
+BENCH_DATABASE = f"custody_bench_webhooks_{os.getpid()}"
 MAX_EVENTS = 5000
 TARGET_RATE = 1000.0
 TARGET_P99_MS = 250.0
@@ -124,7 +125,8 @@ async def _principal(workspace_id: Any) -> Any:
     return await auth.authenticate(issued.access_token)
 
 
-async def run(event_count: int, threads: int, concurrency: int, worker_timeout_ms: int, processes: int = 0) -> None:
+async def run(event_count: int, threads: int, concurrency: int, worker_timeout_ms: int, processes: int = 0,
+              live_rate_target: float = 0.0) -> None:
     import aiohttp
     import dramatiq
     from _support import drop_database, flush_namespace, recreate_database
@@ -179,10 +181,14 @@ async def run(event_count: int, threads: int, concurrency: int, worker_timeout_m
                 "to": {"address": "tb1q" + "y" * 38, "balance": "2000000000", "block_height": 100},
                 "balance_version": 42}
 
-        async def emit(count: int) -> dict[str, float]:
-            """Emit ``count`` events, one unit of work each; their ids and commit times."""
+        async def emit(count: int, rate: float = 0.0) -> dict[str, float]:
+            """Emit ``count`` events, one unit of work each (``rate`` a second at most when given);
+            their ids and commit times."""
             created: dict[str, float] = {}
-            for _ in range(count):
+            paced_from = time.monotonic()
+            for index in range(count):
+                if rate:
+                    await asyncio.sleep(max(paced_from + index / rate - time.monotonic(), 0))
                 async with unit_of_work():
                     event = await events.emit_event(workspace_id=workspace.id, event_type="transaction.updated",
                                                       data=data)
@@ -219,9 +225,10 @@ async def run(event_count: int, threads: int, concurrency: int, worker_timeout_m
             steady_rate = (event_count - 1) / max(max(received[e] for e in backlog) - first, 1e-9)
             boot = first - drain_start
 
-            # 2. Live: the worker delivers while events are being emitted as fast as one loop commits them
+            # 2. Live: the worker delivers while events are being emitted at --live-rate a second
+            #    (0: as fast as one loop commits them)
             live_start = time.time()
-            live = await emit(event_count)
+            live = await emit(event_count, live_rate_target)
             emitted = time.time()
             received = await received_all(session, 2 * event_count)
             live_rate = event_count / (max(received[e] for e in live) - live_start)
@@ -290,6 +297,9 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=8, help="per-webhook concurrency limit")
     parser.add_argument("--worker-timeout-ms", type=int, default=1000,
                         help="dramatiq worker idle poll cap (1000 = the `custody worker` default)")
+    parser.add_argument("--live-rate", type=float, default=0.0,
+                        help="events/s emitted in the live phase (0: as fast as one loop commits; the target "
+                             "is stated at 100)")
     parser.add_argument("--processes", type=int, default=0,
                         help="real worker processes on the webhooks queue (0: the actors run in this process)")
     args = parser.parse_args()
@@ -298,7 +308,8 @@ def main() -> None:
     import logging
 
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(run(args.events, args.threads, args.concurrency, args.worker_timeout_ms, args.processes))
+    asyncio.run(run(args.events, args.threads, args.concurrency, args.worker_timeout_ms, args.processes,
+                    args.live_rate))
 
 
 if __name__ == "__main__":

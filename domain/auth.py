@@ -25,6 +25,7 @@ from tortoise import connections
 
 from core import clock
 from core.settings import get_settings
+from domain import auth_cache
 from domain.errors import (
     DomainError,
     NotFound,
@@ -42,6 +43,7 @@ CLIENT_TYPES = frozenset({"device", "user"})
 #: A signed payload's timestamp beyond this (in unix seconds, either way) is malformed, not just late.
 _MAX_TIMESTAMP = 2**63 - 1
 _NONCE_FORBIDDEN = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+_CANONICAL_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
 @dataclass(frozen=True)
@@ -229,8 +231,6 @@ async def _remember_nonce(client_id: uuid.UUID, nonce: str, now: datetime, toler
 
 
 async def _load_token(token: str) -> AccessToken | None:
-    if not token.startswith(TOKEN_PREFIX):
-        return None
     # One query for the token, its user and its device (a join, not one query per relation).
     record = await AccessToken.get_or_none(token_hash=hash_token(token)).select_related("user", "device")
     if record is None or record.revoked_at is not None or record.expires_at <= clock.now():
@@ -242,11 +242,10 @@ async def _load_token(token: str) -> AccessToken | None:
     return record
 
 
-async def authenticate(token: str) -> Principal:
-    """The principal behind a bearer token, or 401 when it is unknown, expired or revoked."""
+async def _load_principal(token: str) -> Principal | None:
     record = await _load_token(token)
     if record is None:
-        raise Unauthenticated("the access token is invalid or expired", code="INVALID_TOKEN")
+        return None
     members = WorkspaceMember.filter(user_id=record.user.id)
     if record.device is not None:
         # A device acts only in the workspace it was paired to.
@@ -256,6 +255,32 @@ async def authenticate(token: str) -> Principal:
         for m in await members
     }
     return Principal(user=record.user, token=record, device=record.device, accesses=accesses)
+
+
+async def authenticate(token: str) -> Principal:
+    """The principal behind a bearer token, or 401 when it is unknown, expired or revoked."""
+    return (await authenticate_at_generation(token))[0]
+
+
+async def authenticate_at_generation(token: str) -> tuple[Principal, int | None]:
+    """:func:`authenticate`, and the revocation generation it was checked under (for
+    :func:`resolve_workspace` in the same request: one read of the generation per request).
+
+    Served from the per-process cache (domain/auth_cache.py) while the revocation generation,
+    read after the call started, is the one the entry was loaded under, and while the token has
+    not expired.
+    """
+    if not token.startswith(TOKEN_PREFIX):
+        raise Unauthenticated("the access token is invalid or expired", code="INVALID_TOKEN")
+    digest = hash_token(token)
+    generation = await auth_cache.generation()
+    principal = auth_cache.principals.get(digest, generation)
+    if principal is None or principal.token.expires_at <= clock.now():
+        principal = await _load_principal(token)
+        if principal is None:
+            raise Unauthenticated("the access token is invalid or expired", code="INVALID_TOKEN")
+        auth_cache.principals.put(digest, generation, principal)
+    return principal, generation
 
 
 async def introspect(token: str) -> dict[str, Any]:
@@ -294,10 +319,13 @@ async def revoke_user_tokens(*, user_id: uuid.UUID) -> int:
     return await AccessToken.filter(user_id=user_id, revoked_at__isnull=True).update(revoked_at=clock.now())
 
 
-async def resolve_workspace(principal: Principal, header_value: str | None) -> Workspace:
+async def resolve_workspace(principal: Principal, header_value: str | None, *,
+                            generation: int | None = None) -> Workspace:
     """The workspace selected by ``X-Workspace-Id`` (or the caller's only one when absent).
 
     Unknown and foreign workspaces get the same 404, so a caller cannot probe for ids.
+    ``generation``: the revocation generation the principal was authenticated under in this
+    request (:func:`authenticate_at_generation`); read afresh when not given.
     """
     if header_value is None:
         if len(principal.accesses) == 1:
@@ -310,14 +338,21 @@ async def resolve_workspace(principal: Principal, header_value: str | None) -> W
                 details={"header": "X-Workspace-Id"},
             )
     else:
-        try:
-            workspace_id = uuid.UUID(header_value.strip())
-        except ValueError as exc:
-            raise ValidationFailed("X-Workspace-Id must be a UUID", code="INVALID_WORKSPACE_ID",
-                                   details={"header": "X-Workspace-Id"}) from exc
+        # Only the canonical form (lowercase or uppercase hex, hyphens where RFC 9562 puts them):
+        # braces, URNs, missing hyphens and surrounding spaces are refused, not read.
+        if not _CANONICAL_UUID.fullmatch(header_value):
+            raise ValidationFailed("X-Workspace-Id must be a UUID in its canonical form "
+                                   "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)", code="INVALID_WORKSPACE_ID",
+                                   details={"header": "X-Workspace-Id"})
+        workspace_id = uuid.UUID(header_value)
     if workspace_id not in principal.accesses:
         raise NotFound("workspace not found", code="WORKSPACE_NOT_FOUND")
-    workspace = await Workspace.get_or_none(id=workspace_id)
+    if generation is None:
+        generation = await auth_cache.generation()
+    workspace = auth_cache.workspaces.get(workspace_id, generation)
     if workspace is None:
-        raise NotFound("workspace not found", code="WORKSPACE_NOT_FOUND")
+        workspace = await Workspace.get_or_none(id=workspace_id)
+        if workspace is None:
+            raise NotFound("workspace not found", code="WORKSPACE_NOT_FOUND")
+        auth_cache.workspaces.put(workspace_id, generation, workspace)
     return workspace

@@ -12,8 +12,9 @@ from graphlib import CycleError, TopologicalSorter
 
 from tortoise.backends.base.client import BaseDBAsyncClient
 
-#: The migration history stays.
-_KEPT = "tablename LIKE 'tortoise%' OR tablename = 'migrations'"
+#: The migration history stays, and so does the revocation generation (its one row belongs to the
+#: schema: domain/auth_cache.py; it only ever moves on, and the deletes below move it).
+_KEPT = "tablename LIKE 'tortoise%' OR tablename IN ('migrations', 'auth_generation')"
 #: Append-only tables: a trigger refuses DELETE, TRUNCATE is allowed (all in one statement: the
 #: chain references the log).
 _TRUNCATED = {"audit_log", "audit_chain", "audit_heads"}
