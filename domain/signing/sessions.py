@@ -176,6 +176,7 @@ async def request_signature(
     participants: Sequence[int] | None = None,
     scheme: str = ED25519_SCHEME,
     merkle_root: bytes | None = None,
+    notify: str | None = None,
 ) -> SigningSession:
     """Start a threshold signature of ``message`` with the vault's key (in the caller's transaction).
 
@@ -188,6 +189,9 @@ async def request_signature(
     ``scheme`` picks the vault's key set (FROST(Ed25519) by default; a network's
     ``SigningPayload.scheme``); ``merkle_root`` is the Taproot tweak of a Taproot scheme's payload
     (``b""``: the key-path-only output a Bitcoin address is) and must be None for other schemes.
+
+    ``notify``: an actor woken with ``[session id, ...]`` (best effort, after the commit that
+    ends the session, completed or failed): the requester's cue to collect, so it need not poll.
     """
     if principal is not None:
         principal.require(workspace_id, Permission.SIGN_TRANSACTION)
@@ -220,7 +224,7 @@ async def request_signature(
         id=session_id, workspace_id=workspace_id, vault_id=vault.id, key_set_id=key_set.id, message=bytes(message),
         merkle_root=None if merkle_root is None else bytes(merkle_root),
         purpose=purpose.strip(), participants=chosen, requested_by=principal.user.id if principal else None,
-        status="round2" if stocked and service == chosen else "round1",
+        status="round2" if stocked and service == chosen else "round1", notify=notify,
     )
     if stocked:
         await SigningCommitment.bulk_create([
@@ -331,6 +335,7 @@ async def fail_session(session: SigningSession, *, participant: int | None, reas
     await session.save(update_fields=["status", "failed_participant", "failure_reason"])
     # The stocked nonces it took and did not spend must never sign anything else.
     await stock.discard(session_id=session.id)
+    _notify(session)
     await audit.record(action="signing.failed", object_type="signing_session", object_id=session.id,
                        actor_id=None, workspace_id=session.workspace_id,  # type: ignore[attr-defined]
                        details={"participant": participant, "reason": reason[:500]})
@@ -437,6 +442,13 @@ def _mark_completed(session: SigningSession, signature: bytes) -> None:
     session.signature = signature
     session.completed_at = clock.now()
     session.updated_at = session.completed_at
+    _notify(session)
+
+
+def _notify(session: SigningSession) -> None:
+    """Wake the session's requester once the unit of work that ended it commits."""
+    if session.notify:
+        wake_after_commit(session.notify, str(session.id))
 
 
 async def _audit_completed(completed: Sequence[SigningSession]) -> None:
