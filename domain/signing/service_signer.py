@@ -338,9 +338,10 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
 
     1. Read the round-2 sessions of the batch that wait for this signer's share, and their
        commitments (no lock: nothing here changes them but completion, checked at step 4).
-    2. Spend this signer's stocked nonce of each (one statement); a session with a live-round-one
-       nonce (``signer_nonces``) goes through :func:`sign` instead; a session with neither is
-       refused and fails (its nonce was used: it will not sign again).
+    2. Spend this signer's stocked nonce of each (one statement, skipping items another delivery
+       of the same wake-up is spending: that one stores the share); a session with a
+       live-round-one nonce (``signer_nonces``) goes through :func:`sign` instead. A used nonce
+       is never spent again (:func:`domain.signing.stock.use_each` returns only taken ones).
     3. Sign each with its own nonce (a commitment list without this signer's own commitment
        unchanged is refused: the session fails, the nonce is already wiped) and store the
        shares (one INSERT): they become visible with the nonces' wiping, at commit.
@@ -367,7 +368,7 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
     for scheme_name in sorted({k.scheme for k in key_set_of.values()}):
         batch = [s.id for s in waiting if key_set_of[s.id].scheme == scheme_name]
         spent.update(await stock.use_each(session_ids=batch, holder=stock.holder_of(participant),
-                                          kind=nonces.kind(scheme_name), share_key=share_key))
+                                          kind=nonces.kind(scheme_name), share_key=share_key, skip_locked=True))
         _count_spent(participant, scheme_name, len(batch))
     shares: list[SigningShare] = []
     for session in waiting:
@@ -395,14 +396,17 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
 
 
 async def _sign_without_stock(participant: int, share_key: bytes, session: SigningSession) -> None:
-    """A session of the batch with no stocked nonce: the live round one's, or a refusal."""
+    """A session of the batch whose stocked nonce this signer could not spend: the live round
+    one's nonce when it has one (``signer_nonces``), else nothing. A stocked nonce is only ever
+    spent in the transaction that stores the share (or fails the session), so a taken one that
+    is not available here is being spent by another delivery of the same wake-up right now:
+    that one stores the share, and this one must not fail the session."""
+    if not await SignerNonce.exists(session_id=session.id, participant=participant):
+        logger.info("signer %d: session %s: no nonce to spend here (signed by another delivery)", participant,
+                    session.id)
+        return
     try:
         await sign(participant=participant, share_key=share_key, session_id=session.id)
-    except NonceAlreadyUsed:
-        locked = await _lock_session(session.id)
-        if locked is not None:
-            await fail_session(locked, participant=participant,
-                               reason=f"signer {participant} has no unused nonce for this session")
     except (NotFound, Conflict) as exc:
         logger.info("signer %d: session %s: %s", participant, session.id, exc.message)
 

@@ -142,3 +142,52 @@ async def test_the_sweep_finds_round_two_sessions_whose_wake_up_was_lost(client,
     frozen_clock.advance(timedelta(seconds=sessions.LOST_WAKEUP_SECONDS + 1))
     assert await sessions.lost_wakeups() == {2: [str(session.id)]}
     assert await sessions.schemes_in_use() == [ED25519_SCHEME]
+
+
+async def test_a_taproot_key_set_signs_with_stocked_commitments(client, worker, tmp_path):
+    from threshold.scheme import TAPROOT_SCHEME
+    from threshold.taproot import output_key, verify_bip340
+
+    # Given a Taproot key set and both signers' Taproot stocks filled
+    setup = await ready_vault(client, worker, tmp_path / "cosigner", schemes=(TAPROOT_SCHEME,))
+    await worker.drain()
+    await asyncio.to_thread(worker.stop)
+    for participant in (1, 2):
+        async with unit_of_work():
+            await service_signer.refill_nonces(participant=participant, share_key=signer_key(participant),
+                                               scheme=TAPROOT_SCHEME)
+    # When a key-path spend is signed with them
+    message = bytes(range(32))
+    session = await request_signature(setup, message, scheme=TAPROOT_SCHEME, merkle_root=b"")
+    assert session.status == "round2"
+    await _sign_all([session.id])
+    # Then the BIP-340 signature verifies for the output key
+    done = await SigningSession.get(id=session.id)
+    assert done.status == "completed", done.failure_reason
+    tweaked, _ = output_key(bytes(setup.key_set.group_public_key), b"")
+    assert verify_bip340(tweaked, message, bytes(done.signature))
+    # And so does one for the internal key (no merkle root)
+    plain = await request_signature(setup, b"internal", scheme=TAPROOT_SCHEME)
+    await _sign_all([plain.id])
+    done = await SigningSession.get(id=plain.id)
+    assert done.status == "completed" and verify_bip340(bytes(setup.key_set.group_public_key)[1:], b"internal",
+                                                        bytes(done.signature))
+
+
+async def test_two_deliveries_of_one_wake_up_at_once_sign_once_and_fail_nothing(client, worker, tmp_path):
+    setup = await _stocked_signers(client, worker, tmp_path)
+    session = await request_signature(setup, b"twice at once")
+
+    async def deliver() -> int:
+        async with unit_of_work():
+            return await service_signer.sign_sessions(participant=1, share_key=signer_key(1),
+                                                      session_ids=[str(session.id)])
+
+    # When signer 1 gets the same wake-up twice at the same time
+    stored = await asyncio.gather(deliver(), deliver())
+    # Then one share is stored, the session still waits for signer 2, and then completes
+    assert sorted(stored) == [0, 1]
+    assert (await SigningSession.get(id=session.id)).status == "round2"
+    assert await SigningShare.filter(session_id=session.id, participant=1).count() == 1
+    await _sign_all([session.id])
+    assert (await SigningSession.get(id=session.id)).status == "completed"
