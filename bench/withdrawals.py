@@ -477,8 +477,10 @@ async def run(args: argparse.Namespace) -> None:
     database_url = await recreate_database(env.database_url, BENCH_DATABASE) + f"?maxsize={args.pool}"
     namespace = f"custody-bench-withdrawals-{os.getpid()}"
     data_dir = Path(tempfile.mkdtemp(prefix="custody-bench-"))
+    # Every vault generates a key set per scheme at once: allow them all (the default limit is 10).
     settings = configure(Settings(database_url=database_url, redis_url=env.redis_url, environment="test",
-                                  base_url="http://bench", data_dir=data_dir))
+                                  base_url="http://bench", data_dir=data_dir,
+                                  max_key_generations_in_progress=max(10, 4 * args.vaults)))
     await migrate(settings)
     await open_database(settings)
     broker = setup_broker(settings, worker=False, namespace=namespace)
