@@ -50,6 +50,7 @@ from domain.signing.sessions import (
     commitment_list,
     commitments_of,
     fail_session,
+    insert_round_rows,
     ready_key_sets,
     request_collection_if_complete,
     session_engine,
@@ -370,7 +371,7 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
         spent.update(await stock.use_each(session_ids=batch, holder=stock.holder_of(participant),
                                           kind=nonces.kind(scheme_name), share_key=share_key, skip_locked=True))
         _count_spent(participant, scheme_name, len(batch))
-    shares: list[SigningShare] = []
+    shares: list[tuple[uuid.UUID, int, bytes]] = []
     for session in waiting:
         key_set = key_set_of[session.id]
         item = spent.get(session.id)
@@ -388,10 +389,10 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
             if locked is not None:
                 await fail_session(locked, participant=None, reason=f"signer {participant} refused to sign: {exc}")
             continue
-        shares.append(SigningShare(session_id=session.id, participant=participant, share=share.share))
+        shares.append((session.id, participant, share.share))
     if shares:
-        await SigningShare.bulk_create(shares)
-        await aggregate_ready([s.session_id for s in shares], commitments)  # type: ignore[attr-defined]
+        await insert_round_rows("signing_shares", None, shares)  # one INSERT for the batch
+        await aggregate_ready([session_id for session_id, _, _ in shares], commitments)
     return len(shares)
 
 

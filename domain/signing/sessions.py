@@ -49,6 +49,7 @@ from typing import Sequence
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
+from tortoise import connections
 
 from core import clock
 from core.outbox import add_command
@@ -227,12 +228,8 @@ async def request_signature(
         status="round2" if stocked and service == chosen else "round1", notify=notify,
     )
     if stocked:
-        await SigningCommitment.bulk_create([
-            SigningCommitment(session_id=session.id, participant=int(item.holder),
-                              hiding=nonces.commitment_parts(item.public or b"")[0],
-                              binding=nonces.commitment_parts(item.public or b"")[1])
-            for item in stocked
-        ])
+        await insert_round_rows("signing_commitments", session.id,
+                                [(int(item.holder), *nonces.commitment_parts(item.public or b"")) for item in stocked])
         if session.status == "round2":
             wake_signers(session)
     else:
@@ -245,6 +242,27 @@ async def request_signature(
                        details={"vault_id": str(vault.id), "purpose": session.purpose, "participants": chosen,
                                 "message_sha256": hashlib.sha256(message).hexdigest(), "scheme": scheme})
     return session
+
+
+async def insert_round_rows(table: str, session_id: uuid.UUID | None, rows: Sequence[tuple]) -> None:
+    """One INSERT of several round rows: ``signing_commitments`` rows ``(participant, hiding,
+    binding)`` of ``session_id``, or ``signing_shares`` rows ``(session id, participant, share)``
+    of any sessions (a signer's batch; ``session_id`` unused)."""
+    now = clock.now()
+    if table == "signing_commitments":
+        await connections.get("default").execute_query(
+            "INSERT INTO signing_commitments (id, created_at, updated_at, session_id, participant, hiding, binding) "
+            "SELECT gen_random_uuid(), $1, $1, $2, p, h, b FROM unnest($3::smallint[], $4::bytea[], $5::bytea[]) "
+            "AS t(p, h, b)",
+            [now, session_id, [r[0] for r in rows], [bytes(r[1]) for r in rows], [bytes(r[2]) for r in rows]])
+    elif table == "signing_shares":
+        await connections.get("default").execute_query(
+            "INSERT INTO signing_shares (id, created_at, updated_at, session_id, participant, share) "
+            "SELECT gen_random_uuid(), $1, $1, s, p, z FROM unnest($2::uuid[], $3::smallint[], $4::bytea[]) "
+            "AS t(s, p, z)",
+            [now, [r[0] for r in rows], [r[1] for r in rows], [bytes(r[2]) for r in rows]])
+    else:
+        raise ValueError(f"no round rows in {table}")
 
 
 async def _take_commitments(session_id: uuid.UUID, scheme: str, service: list[int]) -> list[stock.Item] | None:
