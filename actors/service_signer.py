@@ -84,11 +84,14 @@ def _declare(participant: int) -> None:
     async def refill_nonces(scheme: str) -> None:
         """Top up this signer's stock of round-one nonces for ``scheme``, a chunk per transaction."""
         await asyncio.to_thread(clear_nudge, dramatiq.get_broker(), name(sessions.REFILL_NONCES), scheme)
+        continuing = False
         while True:
             async with unit_of_work():
-                added = await service_signer.refill_nonces(participant=participant, share_key=key(), scheme=scheme)
+                added = await service_signer.refill_nonces(participant=participant, share_key=key(), scheme=scheme,
+                                                           continuing=continuing)
             if added == 0:
                 return
+            continuing = True
 
     @command_actor(name("export_backup"))
     async def export_backup(*, command: Command, backup_id: str) -> None:

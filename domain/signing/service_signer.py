@@ -424,14 +424,16 @@ def _count_spent(participant: int, scheme: str, spent: int) -> None:
         nudge_after_commit(keys.signer_actor(participant, REFILL_NONCES), scheme)
 
 
-async def refill_nonces(*, participant: int, share_key: bytes, scheme: str, chunk: int | None = None) -> int:
-    """Below :data:`nonces.LOW_WATER` available, add pairs up to :data:`nonces.TARGET`, at most
-    ``chunk`` (default :data:`nonces.REFILL_CHUNK`) in this transaction; returns how many were
-    added (the caller runs it again, in a new transaction, while it returns a full chunk)."""
+async def refill_nonces(*, participant: int, share_key: bytes, scheme: str, chunk: int | None = None,
+                        continuing: bool = False) -> int:
+    """Below :data:`nonces.LOW_WATER` available (below :data:`nonces.TARGET` when ``continuing``
+    a refill), add pairs up to :data:`nonces.TARGET`, at most ``chunk`` (default
+    :data:`nonces.REFILL_CHUNK`) in this transaction; returns how many were added (the caller
+    goes on, in a new transaction and ``continuing``, while that is more than zero)."""
     _check_participant(participant)
     holder = stock.holder_of(participant)
     have = await stock.count(kind=nonces.kind(scheme), holder=holder)
-    if have >= nonces.LOW_WATER:
+    if have >= (nonces.TARGET if continuing else nonces.LOW_WATER):
         return 0
     count = min(nonces.TARGET - have, chunk or nonces.REFILL_CHUNK)
     pairs = nonces.make(suite_of(scheme).frost, participant, share_key, count)

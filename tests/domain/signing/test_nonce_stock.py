@@ -123,6 +123,13 @@ async def test_several_sessions_travel_in_one_wake_up_and_the_stock_refills(clie
     async with unit_of_work():
         assert await service_signer.refill_nonces(participant=1, share_key=signer_key(1),
                                                   scheme=ED25519_SCHEME) == nonces.REFILL_CHUNK
+    # (a refill goes on up to the target, a chunk per transaction)
+    added = nonces.REFILL_CHUNK
+    while added:
+        async with unit_of_work():
+            added = await service_signer.refill_nonces(participant=1, share_key=signer_key(1),
+                                                       scheme=ED25519_SCHEME, continuing=True)
+    assert await stock.count(kind=KIND, holder="1") == nonces.TARGET
     # And with signer 2's stock empty a request falls back to the live round one (nothing taken)
     async with unit_of_work():
         await stock.discard(kind=KIND, holder="2")
