@@ -474,7 +474,8 @@ async def run(args: argparse.Namespace) -> None:
     env = get_settings()
     if not (env.database_url and env.redis_url):
         raise SystemExit("bench/withdrawals.py needs DATABASE_URL and REDIS_URL")
-    database_url = await recreate_database(env.database_url, BENCH_DATABASE) + f"?maxsize={args.pool}"
+    database_url = await recreate_database(env.database_url, BENCH_DATABASE)
+    database_url += ("&" if "?" in database_url else "?") + f"maxsize={args.pool}"  # a socket URL has ?host=
     namespace = f"custody-bench-withdrawals-{os.getpid()}"
     data_dir = Path(tempfile.mkdtemp(prefix="custody-bench-"))
     # Every vault generates a key set per scheme at once: allow them all (the default limit is 10).
