@@ -35,6 +35,7 @@ import base64
 import collections
 import json
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -269,7 +270,7 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     statements = {name: insert_sql(table, row) for name, table, row in (
         ("tx", "transactions", template), ("audit", "audit_log", audit), ("event", "webhook_events", event),
         ("command", "outbox_commands", commands[0]))}
-    pool = await asyncpg.create_pool(settings.database_url.split("?")[0], min_size=pool_size, max_size=pool_size)
+    pool = await asyncpg.create_pool(re.sub(r"[?&]maxsize=\d+", "", settings.database_url), min_size=pool_size, max_size=pool_size)
     raw_latencies: list[float] = []
 
     async def raw(index: int) -> None:
