@@ -8,11 +8,15 @@ and each domain step also checks the protocol state, so a repeated *request* is 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 
-from core.jobs import command_actor
+import dramatiq
+
+from core.jobs import actor, command_actor
 from core.outbox import Command
+from core.unit_of_work import clear_nudge, unit_of_work
 from domain.errors import Conflict, NotFound
 from domain.signing import backups, keys, service_signer, sessions
 from domain.signing.signer_keys import require_participant, signer_key
@@ -68,6 +72,26 @@ def _declare(participant: int) -> None:
         except (NotFound, Conflict) as exc:
             # The session ended (completed, failed) or is gone: nothing left to do.
             logger.info("signer %d: session %s: %s", participant, session_id, exc.message)
+
+    @actor(name(sessions.SIGN_SESSIONS))
+    async def sign_sessions(session_ids: list[str]) -> None:
+        """Signing round 2 for a batch of sessions, with stocked nonces (no outbox row: the
+        signing sweep wakes the signer again for a session a lost message left behind)."""
+        async with unit_of_work():
+            await service_signer.sign_sessions(participant=participant, share_key=key(), session_ids=session_ids)
+
+    @actor(name(sessions.REFILL_NONCES))
+    async def refill_nonces(scheme: str) -> None:
+        """Top up this signer's stock of round-one nonces for ``scheme``, a chunk per transaction."""
+        await asyncio.to_thread(clear_nudge, dramatiq.get_broker(), name(sessions.REFILL_NONCES), scheme)
+        continuing = False
+        while True:
+            async with unit_of_work():
+                added = await service_signer.refill_nonces(participant=participant, share_key=key(), scheme=scheme,
+                                                           continuing=continuing)
+            if added == 0:
+                return
+            continuing = True
 
     @command_actor(name("export_backup"))
     async def export_backup(*, command: Command, backup_id: str) -> None:

@@ -45,6 +45,17 @@ async def collect_signature(*, command: Command, transaction_id: str, poll: int 
     await pipeline.collect_signature(transaction_id=transaction_id, poll=poll)
 
 
+@actor(pipeline.SIGNED)
+async def signed(session_ids: list[str]) -> None:
+    """Signing sessions of withdrawals ended: collect each withdrawal's signature now (its own
+    unit of work; the collect_signature polls cover a lost or failed wake-up)."""
+    async with unit_of_work():
+        found = await pipeline.withdrawals_signed(session_ids=session_ids)
+    for transaction_id in found:
+        async with unit_of_work():
+            await pipeline.collect_signature(transaction_id=transaction_id, reschedule=False)
+
+
 @command_actor(pipeline.BROADCAST)
 async def broadcast(*, command: Command, transaction_id: str) -> None:
     """awaiting_broadcast → broadcast: submit the stored signed transfer."""

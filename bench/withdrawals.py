@@ -35,6 +35,7 @@ import base64
 import collections
 import json
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -269,7 +270,7 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     statements = {name: insert_sql(table, row) for name, table, row in (
         ("tx", "transactions", template), ("audit", "audit_log", audit), ("event", "webhook_events", event),
         ("command", "outbox_commands", commands[0]))}
-    pool = await asyncpg.create_pool(settings.database_url.split("?")[0], min_size=pool_size, max_size=pool_size)
+    pool = await asyncpg.create_pool(re.sub(r"[?&]maxsize=\d+", "", settings.database_url), min_size=pool_size, max_size=pool_size)
     raw_latencies: list[float] = []
 
     async def raw(index: int) -> None:
@@ -474,11 +475,14 @@ async def run(args: argparse.Namespace) -> None:
     env = get_settings()
     if not (env.database_url and env.redis_url):
         raise SystemExit("bench/withdrawals.py needs DATABASE_URL and REDIS_URL")
-    database_url = await recreate_database(env.database_url, BENCH_DATABASE) + f"?maxsize={args.pool}"
+    database_url = await recreate_database(env.database_url, BENCH_DATABASE)
+    database_url += ("&" if "?" in database_url else "?") + f"maxsize={args.pool}"  # a socket URL has ?host=
     namespace = f"custody-bench-withdrawals-{os.getpid()}"
     data_dir = Path(tempfile.mkdtemp(prefix="custody-bench-"))
+    # Every vault generates a key set per scheme at once: allow them all (the default limit is 10).
     settings = configure(Settings(database_url=database_url, redis_url=env.redis_url, environment="test",
-                                  base_url="http://bench", data_dir=data_dir))
+                                  base_url="http://bench", data_dir=data_dir,
+                                  max_key_generations_in_progress=max(10, 4 * args.vaults)))
     await migrate(settings)
     await open_database(settings)
     broker = setup_broker(settings, worker=False, namespace=namespace)

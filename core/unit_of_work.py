@@ -9,6 +9,12 @@ commit with no outbox row, for jobs whose durable trigger is elsewhere (the sche
 anyway) and that only run sooner for it. Nudges to one actor with the same arguments coalesce
 across processes while one is on its way.
 
+A unit of work may also *wake* an actor with items (:func:`wake_after_commit`): after commit,
+every item given to one actor travels in one message ``actor(items)`` (at most
+:data:`WAKE_BATCH` per message), again best effort with no outbox row: the actor's sweep
+finds what a lost message left (e.g. the signers' ``sign_sessions``, several signing sessions
+per message).
+
 One kind of error commits instead: an exception whose ``commit_unit_of_work`` attribute is true
 (the change approvals' 403 QUORUM_APPROVAL_REQUIRED: the request it registered must outlive the
 refusal). The block's writes commit, its commands are enqueued, then the error leaves the block.
@@ -33,6 +39,10 @@ logger = logging.getLogger(__name__)
 
 #: Nudges asked for by the current unit of work: ``(actor_name, args)``, in order, once each.
 _nudges: ContextVar[dict[tuple[str, tuple[Any, ...]], None] | None] = ContextVar("nudges", default=None)
+#: Items to send per actor after commit (:func:`wake_after_commit`), in order.
+_wakeups: ContextVar[dict[str, list[Any]] | None] = ContextVar("wakeups", default=None)
+#: Most items one wake-up message carries.
+WAKE_BATCH = 100
 #: How long a sent nudge counts as "on its way" (its run clears it sooner: :func:`clear_nudge`).
 NUDGE_TTL_MS = 2000
 
@@ -43,6 +53,25 @@ def nudge_after_commit(actor_name: str, *args: Any) -> None:
     pending = _nudges.get()
     if pending is not None:
         pending[(actor_name, args)] = None
+
+
+def wake_after_commit(actor_name: str, item: Any) -> None:
+    """Send ``item`` to ``actor_name`` once the current unit of work commits, in one message
+    with the other items for that actor: ``actor(items)``. Best effort (no outbox row): the
+    caller's durable state must let a sweep find what a lost message left. Outside a unit of
+    work nothing is sent."""
+    pending = _wakeups.get()
+    if pending is not None:
+        pending.setdefault(actor_name, []).append(item)
+
+
+def _send_wakeups(broker: dramatiq.Broker, wakeups: dict[str, list[Any]]) -> None:
+    for actor_name, items in wakeups.items():
+        for first in range(0, len(items), WAKE_BATCH):
+            try:
+                broker.enqueue(message(actor_name, items[first:first + WAKE_BATCH]))
+            except Exception as exc:  # noqa: BLE001 - best effort; the actor's sweep covers it
+                logger.warning("could not wake %s: %s", actor_name, type(exc).__name__)
 
 
 def nudge_key(namespace: str, actor_name: str, args: tuple[Any, ...]) -> str:
@@ -94,6 +123,8 @@ async def unit_of_work(*, broker: dramatiq.Broker | None = None) -> AsyncIterato
     commands, token = outbox.begin_collecting()
     nudges: dict[tuple[str, tuple[Any, ...]], None] = {}
     nudges_token = _nudges.set(nudges)
+    wakeups: dict[str, list[Any]] = {}
+    wakeups_token = _wakeups.set(wakeups)
     try:
         async with transaction():
             try:
@@ -105,9 +136,12 @@ async def unit_of_work(*, broker: dramatiq.Broker | None = None) -> AsyncIterato
     finally:
         outbox.stop_collecting(token)
         _nudges.reset(nudges_token)
+        _wakeups.reset(wakeups_token)
     if commands:
         await outbox.dispatch(commands, broker=broker)
     target = broker or dramatiq.broker.global_broker  # none set up (a tool, a test): the scheduler covers it
+    if wakeups and target is not None:
+        await asyncio.to_thread(_send_wakeups, target, wakeups)
     if nudges and target is not None:
         await asyncio.to_thread(_send_nudges, target, list(nudges))
     if deferred is not None:

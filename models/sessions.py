@@ -56,6 +56,9 @@ class SigningSession(TimestampedModel):
     failure_reason = fields.TextField(null=True)
     requested_by = fields.UUIDField(null=True)
     completed_at = fields.DatetimeField(null=True)
+    #: The actor woken with ``[session id, ...]`` after the commit that ends the session
+    #: (completed or failed), so its requester need not poll; null: nobody.
+    notify = fields.CharField(max_length=100, null=True)
 
     class Meta:
         table = "signing_sessions"

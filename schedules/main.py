@@ -20,6 +20,8 @@ Jobs:
 - ``transaction_approvals.expire`` every ``TRANSACTION_APPROVAL_EXPIRE_INTERVAL_SECONDS``: approvals expiry.
 - ``audit.sweep`` every 10 s: chain the audit entries of workspaces whose chain is behind
   (domain/audit_chain.py; each audited commit also nudges its workspace's chainer).
+- ``signing.sweep`` every 5 s: wake the service signers again for round-2 signing sessions whose
+  wake-up was lost, and nudge their nonce-stock refills (domain/signing/sessions.py).
 - ``keys.expire_stale`` every 60 s: fail key generations not ready within
   ``KEY_GENERATION_TIMEOUT_SECONDS``, naming the participants they waited for.
 
@@ -48,6 +50,8 @@ from domain.maintenance import PURGE_EXPIRED
 from domain.networks.devnet_chain import PRODUCE_BLOCKS
 from domain.signing.keys import EXPIRE_STALE as EXPIRE_KEY_GENERATIONS
 from domain.signing.keys import EXPIRE_STALE_INTERVAL_SECONDS
+from domain.signing.sessions import SWEEP as SIGNING_SWEEP
+from domain.signing.sessions import SWEEP_INTERVAL_SECONDS as SIGNING_SWEEP_INTERVAL_SECONDS
 from domain.transaction_approvals import EXPIRE as EXPIRE_APPROVALS
 from domain.transactions import COMPACT_CHANGELOG
 from domain.webhooks.catalogue import SWEEP, SWEEP_INTERVAL_SECONDS
@@ -94,6 +98,7 @@ class Scheduler:
             ScheduledJob(SWEEP, SWEEP_INTERVAL_SECONDS, _enqueue(SWEEP, broker)),
             ScheduledJob(EXPIRE_KEY_GENERATIONS, EXPIRE_STALE_INTERVAL_SECONDS,
                          _enqueue(EXPIRE_KEY_GENERATIONS, broker)),
+            ScheduledJob(SIGNING_SWEEP, SIGNING_SWEEP_INTERVAL_SECONDS, _enqueue(SIGNING_SWEEP, broker)),
             ScheduledJob(CHAIN_WATCH, settings.chain_watch_interval_seconds, _enqueue(CHAIN_WATCH, broker)),
             ScheduledJob(COMPACT_CHANGELOG, settings.changelog_compaction_interval_seconds,
                          _enqueue(COMPACT_CHANGELOG, broker)),

@@ -10,9 +10,15 @@ Secrets at rest, all sealed with ``share_key`` (XSalsa20-Poly1305):
 * DKG state between rounds (polynomial coefficients, then the own share ``f_i(i)`` and the
   transport private key), deleted at finalize;
 * the key package (signing share), for as long as the key set exists;
-* signing nonces, created in round 1 and deleted in the very transaction that stores the
-  signature share, before the share is visible to anyone else. A second request to sign with
-  a nonce finds none and is refused (:class:`NonceAlreadyUsed`).
+* signing nonces: stocked ahead of time (domain/signing/nonces.py, in the single-use stock) or,
+  when the stock was empty, created in a live round 1 (``signer_nonces``); either way spent
+  (wiped) in the very transaction that stores the signature share, before the share is visible
+  to anyone else. A second request to sign with a nonce finds none and is refused
+  (:class:`NonceAlreadyUsed`, :class:`domain.signing.stock.StockItemUsed`).
+
+Signing is batched: :func:`sign_sessions` signs every round-2 session of a wake-up message in one
+transaction (read the sessions and their commitments, spend the stocked nonces, store the
+shares, then lock the sessions and complete those whose shares are all in).
 
 Round-2 DKG packages travel through PostgreSQL in a NaCl Box between per-session X25519
 transport keys published with the round-1 broadcast, so neither the database nor the
@@ -32,14 +38,20 @@ from nacl.public import PrivateKey, PublicKey, SealedBox
 
 from core import sealing
 from core.outbox import add_command
+from core.unit_of_work import nudge_after_commit
 from domain.errors import Conflict, NotFound
-from domain.signing import keys
+from domain.signing import keys, nonces, stock
 from domain.signing.backups import ASSEMBLE
 from domain.signing.sessions import (
     AGGREGATE,
     COLLECT_COMMITMENTS,
+    REFILL_NONCES,
+    aggregate_ready,
     commitment_list,
+    commitments_of,
     fail_session,
+    insert_round_rows,
+    ready_key_sets,
     request_collection_if_complete,
     session_engine,
 )
@@ -286,29 +298,147 @@ async def sign(
     if session.status != "round2" or participant not in session.participants:
         raise Conflict(f"signing session is {session.status}, not collecting shares from {participant}",
                        code="SIGNING_SESSION_NOT_IN_ROUND2")
-    nonce_row = await SignerNonce.filter(session_id=session.id, participant=participant).select_for_update().first()
-    if nonce_row is None:
-        raise NonceAlreadyUsed(f"signer {participant} has no unused nonce for this session; it will not sign again",
-                               details={"participant": participant, "session_id": str(session.id)})
     key_set = await KeySet.get(id=session.key_set_id)
     suite = keys.suite(key_set)
-    nonces = suite.SigningNonces.from_bytes(sealing.unseal(bytes(nonce_row.sealed_nonces), key=share_key))
+    nonce_row = await SignerNonce.filter(session_id=session.id, participant=participant).select_for_update().first()
+    if nonce_row is None:
+        # A stocked nonce (spent, i.e. wiped, right here: the share below is stored in this transaction).
+        try:
+            item = await stock.use(session_id=session.id, holder=stock.holder_of(participant),
+                                   kind=nonces.kind(key_set.scheme), share_key=share_key)
+        except stock.StockItemUsed:
+            raise NonceAlreadyUsed(
+                f"signer {participant} has no unused nonce for this session; it will not sign again",
+                details={"participant": participant, "session_id": str(session.id)}) from None
+        secret = item.secret or b""
+    else:
+        secret = sealing.unseal(bytes(nonce_row.sealed_nonces), key=share_key)
+    signing_nonces = suite.SigningNonces.from_bytes(secret)
     key_package = await load_key_package(participant=participant, share_key=share_key, cached=True,
                                          key_set_id=key_set.id, scheme=key_set.scheme)
     try:
         # The session's engine: Taproot sessions sign for the output key of their merkle root.
-        share = session_engine(session, key_set).sign(key_package, nonces, bytes(session.message),
+        share = session_engine(session, key_set).sign(key_package, signing_nonces, bytes(session.message),
                                                       await commitment_list(session, key_set),
                                                       min_signers=key_set.min_signers)
     except frost.FrostError as exc:
         # Never sign a list we did not commit to; the nonce is destroyed unused.
-        await nonce_row.delete()
+        if nonce_row is not None:
+            await nonce_row.delete()
         await fail_session(session, participant=None, reason=f"signer {participant} refused to sign: {exc}")
         return None
-    await nonce_row.delete()
+    if nonce_row is not None:
+        await nonce_row.delete()
     await SigningShare.create(session_id=session.id, participant=participant, share=share.share)
     await request_collection_if_complete(session, AGGREGATE)
     return share
+
+
+async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list[str] | list[uuid.UUID]) -> int:
+    """Round 2 for a batch of sessions (a wake-up message), in the caller's transaction.
+
+    1. Read the round-2 sessions of the batch that wait for this signer's share, and their
+       commitments (no lock: nothing here changes them but completion, checked at step 4).
+    2. Spend this signer's stocked nonce of each (one statement, skipping items another delivery
+       of the same wake-up is spending: that one stores the share); a session with a
+       live-round-one nonce (``signer_nonces``) goes through :func:`sign` instead. A used nonce
+       is never spent again (:func:`domain.signing.stock.use_each` returns only taken ones).
+    3. Sign each with its own nonce (a commitment list without this signer's own commitment
+       unchanged is refused: the session fails, the nonce is already wiped) and store the
+       shares (one INSERT): they become visible with the nonces' wiping, at commit.
+    4. Lock the sessions in id order and complete those whose shares are all in
+       (:func:`domain.signing.sessions.aggregate_ready`).
+
+    Returns the number of shares stored. Repeated or overlapping wake-ups do nothing more.
+    """
+    _check_participant(participant)
+    ids = sorted({uuid.UUID(str(i)) for i in session_ids})
+    waiting = [s for s in await SigningSession.filter(id__in=ids, status="round2").order_by("id")
+               if participant in s.participants]
+    if not waiting:
+        return 0
+    done = set(await SigningShare.filter(session_id__in=[s.id for s in waiting], participant=participant)
+               .values_list("session_id", flat=True))
+    waiting = [s for s in waiting if s.id not in done]
+    if not waiting:
+        return 0
+    key_sets = await ready_key_sets([s.key_set_id for s in waiting])
+    key_set_of = {s.id: key_sets[s.key_set_id] for s in waiting}
+    commitments = await commitments_of([s.id for s in waiting], key_set_of)
+    spent: dict[uuid.UUID, stock.Item] = {}
+    for scheme_name in sorted({k.scheme for k in key_set_of.values()}):
+        batch = [s.id for s in waiting if key_set_of[s.id].scheme == scheme_name]
+        spent.update(await stock.use_each(session_ids=batch, holder=stock.holder_of(participant),
+                                          kind=nonces.kind(scheme_name), share_key=share_key, skip_locked=True))
+        _count_spent(participant, scheme_name, len(batch))
+    shares: list[tuple[uuid.UUID, int, bytes]] = []
+    for session in waiting:
+        key_set = key_set_of[session.id]
+        item = spent.get(session.id)
+        if item is None:
+            await _sign_without_stock(participant, share_key, session)
+            continue
+        key_package = await load_key_package(participant=participant, share_key=share_key, cached=True,
+                                             key_set_id=key_set.id, scheme=key_set.scheme)
+        try:
+            share = session_engine(session, key_set).sign(
+                key_package, keys.suite(key_set).SigningNonces.from_bytes(item.secret or b""),
+                bytes(session.message), commitments[session.id], min_signers=key_set.min_signers)
+        except frost.FrostError as exc:
+            locked = await _lock_session(session.id)
+            if locked is not None:
+                await fail_session(locked, participant=None, reason=f"signer {participant} refused to sign: {exc}")
+            continue
+        shares.append((session.id, participant, share.share))
+    if shares:
+        await insert_round_rows("signing_shares", None, shares)  # one INSERT for the batch
+        await aggregate_ready([session_id for session_id, _, _ in shares], commitments)
+    return len(shares)
+
+
+async def _sign_without_stock(participant: int, share_key: bytes, session: SigningSession) -> None:
+    """A session of the batch whose stocked nonce this signer could not spend: the live round
+    one's nonce when it has one (``signer_nonces``), else nothing. A stocked nonce is only ever
+    spent in the transaction that stores the share (or fails the session), so a taken one that
+    is not available here is being spent by another delivery of the same wake-up right now:
+    that one stores the share, and this one must not fail the session."""
+    if not await SignerNonce.exists(session_id=session.id, participant=participant):
+        logger.info("signer %d: session %s: no nonce to spend here (signed by another delivery)", participant,
+                    session.id)
+        return
+    try:
+        await sign(participant=participant, share_key=share_key, session_id=session.id)
+    except (NotFound, Conflict) as exc:
+        logger.info("signer %d: session %s: %s", participant, session.id, exc.message)
+
+
+#: Stocked nonces this process spent since it last nudged its refill, by (participant, scheme).
+_SPENT_SINCE_REFILL: dict[tuple[int, str], int] = {}
+
+
+def _count_spent(participant: int, scheme: str, spent: int) -> None:
+    key = (participant, scheme)
+    _SPENT_SINCE_REFILL[key] = _SPENT_SINCE_REFILL.get(key, 0) + spent
+    if _SPENT_SINCE_REFILL[key] >= nonces.REFILL_CHECK_EVERY:
+        _SPENT_SINCE_REFILL[key] = 0
+        nudge_after_commit(keys.signer_actor(participant, REFILL_NONCES), scheme)
+
+
+async def refill_nonces(*, participant: int, share_key: bytes, scheme: str, chunk: int | None = None,
+                        continuing: bool = False) -> int:
+    """Below :data:`nonces.LOW_WATER` available (below :data:`nonces.TARGET` when ``continuing``
+    a refill), add pairs up to :data:`nonces.TARGET`, at most ``chunk`` (default
+    :data:`nonces.REFILL_CHUNK`) in this transaction; returns how many were added (the caller
+    goes on, in a new transaction and ``continuing``, while that is more than zero)."""
+    _check_participant(participant)
+    holder = stock.holder_of(participant)
+    have = await stock.count(kind=nonces.kind(scheme), holder=holder)
+    if have >= (nonces.TARGET if continuing else nonces.LOW_WATER):
+        return 0
+    count = min(nonces.TARGET - have, chunk or nonces.REFILL_CHUNK)
+    pairs = nonces.make(suite_of(scheme).frost, participant, share_key, count)
+    await stock.add(kind=nonces.kind(scheme), holder=holder, items=pairs, share_key=share_key)
+    return count
 
 
 # --------------------------------------------------------------------------------------------

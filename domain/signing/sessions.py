@@ -1,4 +1,4 @@
-"""Threshold signing sessions: FROST(Ed25519) two-round signing coordinated through the outbox.
+"""Threshold signing sessions: FROST two-round signing, round one mostly made ahead of time.
 
 What the wallet code calls (inside its unit of work, then after commit)::
 
@@ -10,17 +10,28 @@ What the wallet code calls (inside its unit of work, then after commit)::
 
 The coordinator is a pipeline of actors whose state is the session row in PostgreSQL::
 
-    request_signature         ─▶ signer_N.commit (each service participant; the co-signer via API)
-    last commitment stored    ─▶ in its transaction: status round2, signer_N.sign
-    last share stored         ─▶ in its transaction: verify each share (a bad one names its
-                                 signer), aggregate, verify as plain Ed25519: status completed
+    request_signature         ─▶ takes one stocked commitment per service signer (nonces.py);
+                                 service participants only: status round2 at once and, after
+                                 commit, one wake-up per signer for all the unit's sessions
+                                 (signer_N.sign_sessions, no outbox row: the sweep covers it)
+                                 stock empty: signer_N.commit (the live round one, outbox)
+    last commitment stored    ─▶ in its transaction: status round2, wake signer_N.sign_sessions
+    signer_N.sign_sessions    ─▶ per batch of sessions: spend the stocked nonces, store the
+                                 shares; whoever stores the last share of a session (under the
+                                 session lock) verifies each share (a bad one names its
+                                 signer), aggregates, verifies as plain Ed25519 / BIP-340:
+                                 status completed
+    signing.sweep (5 s)       ─▶ wakes the signers again for round-2 sessions still missing
+                                 their share after LOST_WAKEUP_SECONDS; nudges refills
 
-(The ``signing.collect_commitments`` and ``signing.aggregate`` actors run the same two steps for
-commands queued before they were made inline.)
+(The ``signing.collect_commitments`` and ``signing.aggregate`` actors and ``signer_N.sign`` run
+the same steps for commands queued before they were made inline or batched.)
 
-Each step locks the session row and checks its status, so redelivered or repeated commands
-do nothing; a signer restarted mid-session finds its sealed nonce in PostgreSQL and a signer
-that already signed refuses to sign again (domain.signing.service_signer.NonceAlreadyUsed).
+Each step checks the session's status (the steps that change it lock the row), so redelivered
+or repeated commands and wake-ups do nothing; a signer restarted mid-session finds its sealed
+nonce in PostgreSQL (the stock, or ``signer_nonces`` for the live round one) and a signer that
+already signed refuses to sign again (domain.signing.service_signer.NonceAlreadyUsed,
+domain.signing.stock.StockItemUsed). A failed session discards the stocked nonces it took.
 
 The workspace's signing policy decides the participants: service shares only ([1, 2], the
 default) or co-signer required ([1, 2, 3]: the client's share must take part).
@@ -31,18 +42,23 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Sequence
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
+from tortoise import connections
 
 from core import clock
 from core.outbox import add_command
+from core.unit_of_work import nudge_after_commit, wake_after_commit
 from domain import audit
 from domain.auth import Principal
 from domain.errors import Conflict, NotFound, ValidationFailed
 from domain.permissions import Permission
-from domain.signing import keys
+from domain.signing import keys, nonces, stock
 from models.keys import KeySet
 from models.sessions import (
     SigningCommitment,
@@ -58,6 +74,14 @@ from threshold.suites import suite_of
 
 COLLECT_COMMITMENTS = "signing.collect_commitments"
 AGGREGATE = "signing.aggregate"
+SWEEP = "signing.sweep"
+SWEEP_INTERVAL_SECONDS = 5
+#: A round-2 session still missing a service signer's share this long after it entered round 2
+#: is woken again by the sweep (its wake-up message was lost, or the signer was down).
+LOST_WAKEUP_SECONDS = 3
+#: The signer steps this module wakes (their actors are in actors/service_signer.py).
+SIGN_SESSIONS = "sign_sessions"
+REFILL_NONCES = "refill_nonces"
 
 #: Largest message a session signs (a serialized transaction fits many times over).
 MAX_MESSAGE_BYTES = 65536
@@ -153,6 +177,7 @@ async def request_signature(
     participants: Sequence[int] | None = None,
     scheme: str = ED25519_SCHEME,
     merkle_root: bytes | None = None,
+    notify: str | None = None,
 ) -> SigningSession:
     """Start a threshold signature of ``message`` with the vault's key (in the caller's transaction).
 
@@ -165,6 +190,9 @@ async def request_signature(
     ``scheme`` picks the vault's key set (FROST(Ed25519) by default; a network's
     ``SigningPayload.scheme``); ``merkle_root`` is the Taproot tweak of a Taproot scheme's payload
     (``b""``: the key-path-only output a Bitcoin address is) and must be None for other schemes.
+
+    ``notify``: an actor woken with ``[session id, ...]`` (best effort, after the commit that
+    ends the session, completed or failed): the requester's cue to collect, so it need not poll.
     """
     if principal is not None:
         principal.require(workspace_id, Permission.SIGN_TRANSACTION)
@@ -190,20 +218,71 @@ async def request_signature(
     chosen = _check_participants(
         default_participants(key_set, policy) if participants is None else participants, key_set, policy
     )
+    session_id = uuid.uuid4()
+    service = [p for p in chosen if p in SERVICE_PARTICIPANTS]
+    stocked = await _take_commitments(session_id, scheme, service)
     session = await SigningSession.create(
-        workspace_id=workspace_id, vault_id=vault.id, key_set_id=key_set.id, message=bytes(message),
+        id=session_id, workspace_id=workspace_id, vault_id=vault.id, key_set_id=key_set.id, message=bytes(message),
         merkle_root=None if merkle_root is None else bytes(merkle_root),
         purpose=purpose.strip(), participants=chosen, requested_by=principal.user.id if principal else None,
+        status="round2" if stocked and service == chosen else "round1", notify=notify,
     )
-    for participant in chosen:
-        if participant in SERVICE_PARTICIPANTS:
+    if stocked:
+        await insert_round_rows("signing_commitments", session.id,
+                                [(int(item.holder), *nonces.commitment_parts(item.public or b"")) for item in stocked])
+        if session.status == "round2":
+            wake_signers(session)
+    else:
+        for participant in service:
             await add_command(actor_name=keys.signer_actor(participant, "commit"),
                               payload={"session_id": str(session.id)}, workspace_id=workspace_id)
+            nudge_after_commit(keys.signer_actor(participant, REFILL_NONCES), scheme)
     await audit.record(action="signing.requested", object_type="signing_session", object_id=session.id,
                        actor_id=principal.user.id if principal else None, workspace_id=workspace_id,
                        details={"vault_id": str(vault.id), "purpose": session.purpose, "participants": chosen,
                                 "message_sha256": hashlib.sha256(message).hexdigest(), "scheme": scheme})
     return session
+
+
+async def insert_round_rows(table: str, session_id: uuid.UUID | None, rows: Sequence[tuple]) -> None:
+    """One INSERT of several round rows: ``signing_commitments`` rows ``(participant, hiding,
+    binding)`` of ``session_id``, or ``signing_shares`` rows ``(session id, participant, share)``
+    of any sessions (a signer's batch; ``session_id`` unused)."""
+    now = clock.now()
+    if table == "signing_commitments":
+        await connections.get("default").execute_query(
+            "INSERT INTO signing_commitments (id, created_at, updated_at, session_id, participant, hiding, binding) "
+            "SELECT gen_random_uuid(), $1, $1, $2, p, h, b FROM unnest($3::smallint[], $4::bytea[], $5::bytea[]) "
+            "AS t(p, h, b)",
+            [now, session_id, [r[0] for r in rows], [bytes(r[1]) for r in rows], [bytes(r[2]) for r in rows]])
+    elif table == "signing_shares":
+        await connections.get("default").execute_query(
+            "INSERT INTO signing_shares (id, created_at, updated_at, session_id, participant, share) "
+            "SELECT gen_random_uuid(), $1, $1, s, p, z FROM unnest($2::uuid[], $3::smallint[], $4::bytea[]) "
+            "AS t(s, p, z)",
+            [now, [r[0] for r in rows], [r[1] for r in rows], [bytes(r[2]) for r in rows]])
+    else:
+        raise ValueError(f"no round rows in {table}")
+
+
+async def _take_commitments(session_id: uuid.UUID, scheme: str, service: list[int]) -> list[stock.Item] | None:
+    """One stocked nonce commitment per service participant for the session, or None (nothing
+    taken) when a signer's stock is empty."""
+    if not service:
+        return None
+    try:
+        return await stock.take(kind=nonces.kind(scheme), holders=[stock.holder_of(p) for p in service],
+                                session_id=session_id)
+    except stock.StockEmpty:
+        return None
+
+
+def wake_signers(session: SigningSession) -> None:
+    """After commit, ask the service participants of a round-2 session for their shares (one
+    message per signer for all the sessions of the unit of work)."""
+    for participant in session.participants:
+        if participant in SERVICE_PARTICIPANTS:
+            wake_after_commit(keys.signer_actor(participant, SIGN_SESSIONS), str(session.id))
 
 
 async def get_session(*, workspace_id: uuid.UUID, session_id: uuid.UUID) -> SigningSession:
@@ -272,6 +351,9 @@ async def fail_session(session: SigningSession, *, participant: int | None, reas
     session.failed_participant = participant
     session.failure_reason = reason[:2000]
     await session.save(update_fields=["status", "failed_participant", "failure_reason"])
+    # The stocked nonces it took and did not spend must never sign anything else.
+    await stock.discard(session_id=session.id)
+    _notify(session)
     await audit.record(action="signing.failed", object_type="signing_session", object_id=session.id,
                        actor_id=None, workspace_id=session.workspace_id,
                        details={"participant": participant, "reason": reason[:500]})
@@ -315,12 +397,8 @@ async def _start_round2(session: SigningSession) -> None:
     if session.status != "round1":
         return
     session.status = "round2"
-    await session.save(update_fields=["status"])
-    for participant in session.participants:
-        if participant in scheme.SERVICE_PARTICIPANTS:
-            await add_command(actor_name=keys.signer_actor(participant, "sign"),
-                              payload={"session_id": str(session.id)},
-                              workspace_id=session.workspace_id)
+    await session.save(update_fields=["status", "updated_at"])
+    wake_signers(session)
 
 
 async def aggregate(*, session_id: uuid.UUID | str) -> bool:
@@ -338,30 +416,169 @@ async def _aggregate(session: SigningSession) -> bool:
     rows = await SigningShare.filter(session_id=session.id).order_by("participant")
     if {r.participant for r in rows} != set(session.participants):
         return False
-    key_set = await KeySet.get(id=session.key_set_id)
+    key_set = (await ready_key_sets([session.key_set_id]))[session.key_set_id]
+    outcome = _combine(session, key_set, await commitment_list(session, key_set),
+                       [(r.participant, bytes(r.share)) for r in rows])
+    if isinstance(outcome, _Failure):
+        await fail_session(session, participant=outcome.participant, reason=outcome.reason)
+        return True
+    _mark_completed(session, outcome)
+    await session.save(update_fields=["status", "signature", "completed_at"])
+    await _audit_completed([session])
+    return True
+
+
+@dataclass(frozen=True)
+class _Failure:
+    participant: int | None
+    reason: str
+
+
+def _combine(session: SigningSession, key_set: KeySet, commitments: list[frost.SigningCommitments],
+             shares: list[tuple[int, bytes]]) -> bytes | _Failure:
+    """Verify each share (naming a bad one), aggregate, verify the signature as the chain will."""
     public = keys.public_key_package(key_set)
     message = bytes(session.message)
     suite = keys.suite(key_set)
     try:
-        shares = [suite.SignatureShare(r.participant, bytes(r.share)) for r in rows]
-        signature = session_engine(session, key_set).aggregate(await commitment_list(session, key_set), message,
-                                                               shares, public)
+        signature_shares = [suite.SignatureShare(participant, share) for participant, share in sorted(shares)]
+        signature = session_engine(session, key_set).aggregate(commitments, message, signature_shares, public)
         if key_set.scheme == ED25519_SCHEME:
             VerifyKey(public.group_public_key).verify(message, signature)
         elif not suite.verify(public.group_public_key, message, signature, session_merkle_root(session)):
             # BIP-340 verification by libsecp256k1, for the (tweaked) key the chain checks.
             raise BadSignatureError("the aggregate signature does not verify")
     except frost.InvalidSignatureShare as exc:
-        await fail_session(session, participant=exc.participant, reason=str(exc))
-        return True
+        return _Failure(exc.participant, str(exc))
     except (frost.FrostError, BadSignatureError) as exc:
-        await fail_session(session, participant=None, reason=f"aggregation failed: {exc}")
-        return True
+        return _Failure(None, f"aggregation failed: {exc}")
+    return signature
+
+
+def _mark_completed(session: SigningSession, signature: bytes) -> None:
     session.status = "completed"
     session.signature = signature
     session.completed_at = clock.now()
-    await session.save(update_fields=["status", "signature", "completed_at"])
-    await audit.record(action="signing.completed", object_type="signing_session", object_id=session.id,
-                       actor_id=None, workspace_id=session.workspace_id,
-                       details={"vault_id": str(session.vault_id), "purpose": session.purpose})
-    return True
+    session.updated_at = session.completed_at
+    _notify(session)
+
+
+def _notify(session: SigningSession) -> None:
+    """Wake the session's requester once the unit of work that ended it commits."""
+    if session.notify:
+        wake_after_commit(session.notify, str(session.id))
+
+
+async def _audit_completed(completed: Sequence[SigningSession]) -> None:
+    by_workspace: dict[uuid.UUID, list[tuple[uuid.UUID, dict]]] = {}
+    for session in completed:
+        by_workspace.setdefault(session.workspace_id, []).append(
+            (session.id, {"vault_id": str(session.vault_id), "purpose": session.purpose}))
+    for workspace_id, objects in by_workspace.items():
+        await audit.record_each(action="signing.completed", object_type="signing_session", objects=objects,
+                                actor_id=None, actor_type="user", workspace_id=workspace_id)
+
+
+async def aggregate_ready(session_ids: Sequence[uuid.UUID],
+                          commitments: dict[uuid.UUID, list[frost.SigningCommitments]] | None = None) -> int:
+    """Complete every round-2 session of ``session_ids`` whose shares are all in; returns how many.
+
+    Called by a signer after storing its shares, in the same transaction: the sessions are
+    locked in id order (two signers finishing overlapping batches wait, never deadlock) and
+    their shares read after the lock, so of two signers the later sees the other's committed
+    share and completes the session. ``commitments`` (by session) saves reading them again.
+    """
+    locked = await SigningSession.filter(id__in=sorted(set(session_ids)), status="round2").order_by(
+        "id").select_for_update(no_key=True)
+    if not locked:
+        return 0
+    shares: dict[uuid.UUID, list[tuple[int, bytes]]] = {}
+    for row in await SigningShare.filter(session_id__in=[s.id for s in locked]).values(
+            "session_id", "participant", "share"):
+        shares.setdefault(row["session_id"], []).append((row["participant"], bytes(row["share"])))
+    ready = [s for s in locked if {p for p, _ in shares.get(s.id, [])} == set(s.participants)]
+    if not ready:
+        return 0
+    key_sets = await ready_key_sets([s.key_set_id for s in ready])
+    known = dict(commitments or {})
+    missing = [s.id for s in ready if s.id not in known]
+    if missing:
+        known.update(await commitments_of(missing, {s.id: key_sets[s.key_set_id] for s in ready}))
+    completed = []
+    for session in ready:
+        outcome = _combine(session, key_sets[session.key_set_id], known[session.id],
+                           shares[session.id])
+        if isinstance(outcome, _Failure):
+            await fail_session(session, participant=outcome.participant, reason=outcome.reason)
+            continue
+        _mark_completed(session, outcome)
+        completed.append(session)
+    if completed:
+        await SigningSession.bulk_update(completed, fields=["status", "signature", "completed_at", "updated_at"])
+        await _audit_completed(completed)
+    return len(ready)
+
+
+async def commitments_of(session_ids: Sequence[uuid.UUID], key_sets: dict[uuid.UUID, KeySet]
+                         ) -> dict[uuid.UUID, list[frost.SigningCommitments]]:
+    """The commitment lists of several sessions (one query), each sorted by participant, as the
+    data class of the session's key set (``key_sets`` by session id)."""
+    found: dict[uuid.UUID, list[frost.SigningCommitments]] = {session_id: [] for session_id in session_ids}
+    for row in await SigningCommitment.filter(session_id__in=list(session_ids)).order_by("participant").values(
+            "session_id", "participant", "hiding", "binding"):
+        commitments = keys.suite(key_sets[row["session_id"]]).SigningCommitments
+        found[row["session_id"]].append(commitments(row["participant"], bytes(row["hiding"]), bytes(row["binding"])))
+    return found
+
+
+#: Ready key sets this process read, by id: their public data (scheme, group key, verifying
+#: shares, threshold) never changes once ready. Bounded, least recently used first out.
+_READY_KEY_SETS: "OrderedDict[uuid.UUID, KeySet]" = OrderedDict()
+READY_KEY_SET_CACHE_SIZE = 4096
+
+
+async def ready_key_sets(key_set_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, KeySet]:
+    """The key sets of ``key_set_ids`` (one query for those this process has not seen ready)."""
+    found: dict[uuid.UUID, KeySet] = {}
+    for key_set_id in key_set_ids:
+        if (cached := _READY_KEY_SETS.get(key_set_id)) is not None:
+            _READY_KEY_SETS.move_to_end(key_set_id)
+            found[key_set_id] = cached
+    missing = [k for k in set(key_set_ids) if k not in found]
+    if missing:
+        for key_set in await KeySet.filter(id__in=missing):
+            found[key_set.id] = key_set
+            if key_set.status == "ready":
+                _READY_KEY_SETS[key_set.id] = key_set
+        while len(_READY_KEY_SETS) > READY_KEY_SET_CACHE_SIZE:
+            _READY_KEY_SETS.popitem(last=False)
+    return found
+
+
+# --------------------------------------------------------------------------------------------
+# The sweep: lost wake-ups and refills
+# --------------------------------------------------------------------------------------------
+
+
+async def lost_wakeups(*, limit: int = 1000) -> dict[int, list[str]]:
+    """Round-2 sessions still missing a service signer's share :data:`LOST_WAKEUP_SECONDS` after
+    they entered round 2, by the participant to wake (oldest first)."""
+    stale = clock.now() - timedelta(seconds=LOST_WAKEUP_SECONDS)
+    waiting = await SigningSession.filter(status="round2", updated_at__lt=stale).order_by("updated_at").limit(
+        limit).values("id", "participants")
+    if not waiting:
+        return {}
+    signed = {(row["session_id"], row["participant"]) for row in await SigningShare.filter(
+        session_id__in=[w["id"] for w in waiting]).values("session_id", "participant")}
+    wake: dict[int, list[str]] = {}
+    for row in waiting:
+        for participant in row["participants"]:
+            if participant in SERVICE_PARTICIPANTS and (row["id"], participant) not in signed:
+                wake.setdefault(participant, []).append(str(row["id"]))
+    return wake
+
+
+async def schemes_in_use() -> list[str]:
+    """The schemes of ready key sets: those whose nonce stocks the sweep keeps filled."""
+    schemes = await KeySet.filter(status="ready").distinct().values_list("scheme", flat=True)
+    return sorted({str(scheme) for scheme in schemes})

@@ -4,6 +4,8 @@
 
     withdrawals.check              pending → checks → approved | awaiting_approvals | declined | frozen
     withdrawals.sign               approved → signing: build the transfer, request the signature
+    withdrawals.signed             the signing session ended: collect at once (woken by the
+                                   session, no outbox row: the polls below are the backstop)
     withdrawals.collect_signature  signing → awaiting_broadcast (polls the signing session)
     withdrawals.broadcast          awaiting_broadcast → broadcast (or failed with the network's code)
     withdrawals.track (scheduled)  broadcast → broadcast (confirmations) → finished | failed
@@ -84,17 +86,18 @@ logger = logging.getLogger(__name__)
 
 SIGN = "withdrawals.sign"
 COLLECT_SIGNATURE = "withdrawals.collect_signature"
+SIGNED = "withdrawals.signed"
 BROADCAST = "withdrawals.broadcast"
 #: Scheduled actors: confirmations and finality (every WITHDRAWAL_TRACK_INTERVAL_SECONDS), and
 #: expiry plus the sweep of stalled steps (every WITHDRAWAL_EXPIRE_INTERVAL_SECONDS).
 TRACK = "withdrawals.track"
 EXPIRE = "withdrawals.expire"
 
-#: Polling of the signing session: 100 ms (about one signature's latency), growing by half per
-#: look up to 1 s for about two minutes (the service signers answer in well under a second),
-#: then every 15 s (a co-signer that is offline or waits for a person).
-FIRST_POLL = timedelta(milliseconds=100)
-FAST_POLL_CAP = timedelta(seconds=1)
+#: Polling of the signing session, the backstop of its wake-up (``withdrawals.signed``, sent when
+#: the session ends): 1 s, growing by half per look up to 5 s for about ten minutes, then every
+#: 15 s (a co-signer that is offline or waits for a person).
+FIRST_POLL = timedelta(seconds=1)
+FAST_POLL_CAP = timedelta(seconds=5)
 FAST_POLLS = 120
 SLOW_POLL = timedelta(seconds=15)
 
@@ -336,7 +339,7 @@ async def _build_and_sign(tx: Transaction, parties: ledger.Parties, vault: Vault
             purpose = f"withdrawal:{tx.id}" if len(payloads) == 1 else f"withdrawal:{tx.id}:payload:{index}"
             requested.append(await sessions.request_signature(
                 workspace_id=tx.workspace_id, vault_id=vault.id, message=payload.message,
-                purpose=purpose, scheme=payload.scheme, merkle_root=payload.merkle_root))
+                purpose=purpose, scheme=payload.scheme, merkle_root=payload.merkle_root, notify=SIGNED))
     except DomainError as exc:
         await fail(parties, code=exc.code, message=exc.message, details={"step": "sign"})
         await kick_lane(tx)
@@ -351,9 +354,24 @@ async def _build_and_sign(tx: Transaction, parties: ledger.Parties, vault: Vault
     await _command(COLLECT_SIGNATURE, tx, delay=poll_delay(0), poll=0)
 
 
-async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0) -> None:
+async def withdrawals_signed(*, session_ids: list[str]) -> list[uuid.UUID]:
+    """The withdrawals whose signing sessions among ``session_ids`` ended (their purpose names
+    them: ``withdrawal:<id>[:payload:<n>]``)."""
+    purposes = await SigningSession.filter(id__in=session_ids).values_list("purpose", flat=True)
+    found = []
+    for purpose in purposes:
+        kind, _, rest = str(purpose).partition(":")
+        if kind == "withdrawal":
+            transaction_id = uuid.UUID(rest.split(":")[0])
+            if transaction_id not in found:
+                found.append(transaction_id)
+    return found
+
+
+async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0, reschedule: bool = True) -> None:
     """signing → awaiting_broadcast once the session completed (the signature and the transfer's
-    hash are stored before anything is submitted); failed if the session failed; else look again."""
+    hash are stored before anything is submitted); failed if the session failed; else look again
+    (``reschedule``: the polls; a wake-up of one of several sessions leaves that to them)."""
     tx = await lock_withdrawal(transaction_id)
     if tx is None or tx.status != statuses.SIGNING or tx.signing_session_id is None:
         return
@@ -389,7 +407,7 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0) -
         await fail(parties, code="SIGNING_FAILED", message=f"threshold signing failed: {session.failure_reason}",
                    details={"participant": session.failed_participant})
         await kick_lane(tx)
-    else:
+    elif reschedule:
         await _command(COLLECT_SIGNATURE, tx, delay=poll_delay(poll + 1), poll=poll + 1)
 
 

@@ -31,11 +31,15 @@ async def test_redelivered_and_repeated_round_messages_do_not_double_sign(client
     signature = await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id)
     shares_before = {s.participant: bytes(s.share) for s in await SigningShare.filter(session_id=session.id)}
     commitments_before = {c.participant: bytes(c.hiding) for c in await SigningCommitment.filter(session_id=session.id)}
-    # When every signer message of the session is delivered again (at-least-once broker)
+    # When every signer message of the session is delivered again (at-least-once broker): the
+    # round-one commands (the stocks were empty: a live round one) and the round-two wake-ups
     commands = await Command.filter(payload__contains={"session_id": str(session.id)})
-    assert {c.actor_name for c in commands} >= {"signer_1.commit", "signer_2.sign"}
+    assert {c.actor_name for c in commands} >= {"signer_1.commit", "signer_2.commit"}
     for command in commands:
         await asyncio.to_thread(broker.get_actor(command.actor_name).send, str(command.id))
+    for participant in (1, 2):
+        await asyncio.to_thread(broker.get_actor(keys.signer_actor(participant, sessions.SIGN_SESSIONS)).send,
+                                [str(session.id)])
     # And the coordinator asks each signer again to commit and to sign (new commands)
     async with unit_of_work():
         for participant in (1, 2):

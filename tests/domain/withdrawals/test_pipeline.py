@@ -275,3 +275,22 @@ async def test_a_transition_and_everything_it_writes_commit_or_roll_back_togethe
     assert (row.status, row.seq, row.holding) == ("pending", tx.seq, True)
     assert (await AuditEntry.all().count(), await WebhookEvent.all().count(), await Command.all().count()) == counts
     assert balances.parts_of(await Wallet.get(id=wallet.id)).held == 1000 + FEE
+
+
+async def test_a_signing_session_that_ends_wakes_its_withdrawal_instead_of_a_poll(broker):
+    ws, tv, wallet = await _setup()
+    tx = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    await step(pipeline.run_checks, tx)
+    # Given a withdrawal in signing: its session names the actor to wake when it ends
+    tx = await step(pipeline.start_signing, tx)
+    session = await SigningSession.get(id=tx.signing_session_id)
+    assert session.notify == pipeline.SIGNED
+    # When the session completes and the wake-up names it
+    await sign_with_test_key(tx, tv.key)
+    assert await pipeline.withdrawals_signed(session_ids=[str(session.id), str(session.id)]) == [tx.id]
+    # Then collecting at once moves the withdrawal on, with no further poll queued
+    polls_before = await Command.filter(actor_name=pipeline.COLLECT_SIGNATURE).count()
+    assert (await step(pipeline.collect_signature, tx, reschedule=False)).status == "awaiting_broadcast"
+    assert await Command.filter(actor_name=pipeline.COLLECT_SIGNATURE).count() == polls_before
+    # And the poll that was the backstop finds nothing left to do
+    assert (await step(pipeline.collect_signature, tx, poll=0)).status == "awaiting_broadcast"
