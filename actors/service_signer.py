@@ -11,13 +11,18 @@ from __future__ import annotations
 import logging
 import uuid
 
-from core.jobs import command_actor
+import dramatiq
+
+from core.channels import ChannelTimeout, MessageChannels
+from core.jobs import actor, command_actor
 from core.outbox import Command
+from core.unit_of_work import clear_nudge, unit_of_work
 from domain.errors import Conflict, NotFound
-from domain.signing import backups, keys, service_signer, sessions
+from domain.signing import backups, keys, presignatures, service_signer, sessions, stock
 from domain.signing.signer_keys import require_participant, signer_key
 from models.backups import Backup
 from models.sessions import SigningShare
+from threshold.errors import FrostError
 from threshold.scheme import SERVICE_PARTICIPANTS
 
 logger = logging.getLogger(__name__)
@@ -68,6 +73,33 @@ def _declare(participant: int) -> None:
         except (NotFound, Conflict) as exc:
             # The session ended (completed, failed) or is gone: nothing left to do.
             logger.info("signer %d: session %s: %s", participant, session_id, exc.message)
+
+    @actor(name(presignatures.REFILL_STEP), max_retries=0, time_limit=600_000)
+    async def ecdsa_refill(key_set_id: str, run: str, item_ids: str) -> None:
+        """Make a batch of threshold ECDSA presignatures with the other signer, which runs this
+        same actor at the same time (nudged together): each item's part sealed as it is made.
+
+        Not a command: the run spans many short transactions (one per item, so that the other
+        signer can store its part of the same item meanwhile). A run that fails or times out
+        discards the items it did not finish; the next top-up opens new ones."""
+        share_key = key()
+        clear_nudge(dramatiq.get_broker(), name(presignatures.REFILL_STEP), key_set_id, run, item_ids)
+        broker = dramatiq.get_broker()
+        channels = MessageChannels(broker.client, prefix=f"{broker.namespace}:ecdsa-runs:")  # type: ignore[attr-defined]
+        ids = [item for item in item_ids.split(",") if item]
+        for index, item_id in enumerate(ids):
+            try:
+                presignature = await service_signer.make_presignature(
+                    participant=participant, share_key=share_key, key_set_id=uuid.UUID(key_set_id),
+                    run=f"{run}:{item_id}", channels=channels)
+            except (FrostError, ChannelTimeout, NotFound) as exc:
+                logger.warning("signer %d: presignature run %s stopped: %s", participant, run, exc)
+                async with unit_of_work():
+                    await stock.discard_unfinished(item_ids=ids[index:], reason=f"signer {participant}: {exc}")
+                return
+            async with unit_of_work():
+                await service_signer.store_presignature(participant=participant, share_key=share_key,
+                                                        item_id=item_id, presignature=presignature)
 
     @command_actor(name("export_backup"))
     async def export_backup(*, command: Command, backup_id: str) -> None:

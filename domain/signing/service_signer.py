@@ -31,9 +31,10 @@ from typing import Any
 from nacl.public import PrivateKey, PublicKey, SealedBox
 
 from core import sealing
+from core.channels import MessageChannels
 from core.outbox import add_command
 from domain.errors import Conflict, NotFound
-from domain.signing import keys
+from domain.signing import keys, presignatures, stock
 from domain.signing.backups import ASSEMBLE
 from domain.signing.sessions import (
     AGGREGATE,
@@ -46,6 +47,7 @@ from domain.signing.sessions import (
 from models.backups import Backup, BackupPart
 from models.keys import DkgPackage, DkgResult, KeySet, SignerDkgState, SignerKeyShare
 from models.sessions import SignerNonce, SigningCommitment, SigningSession, SigningShare
+from models.stock import StockItem
 from threshold import frost, scheme
 from threshold.encoding import hex_or_none
 from threshold.pedersen import DkgCheatingParticipant
@@ -257,6 +259,8 @@ async def commit(*, participant: int, share_key: bytes, session_id: uuid.UUID | 
     if await SigningCommitment.exists(session_id=session.id, participant=participant):
         return None
     key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+    if presignatures.is_ecdsa(key_set):
+        return None  # threshold ECDSA has no round 1: its presignature comes from the stock
     key_package = await load_key_package(participant=participant, share_key=share_key, cached=True,
                                          key_set_id=key_set.id, scheme=key_set.scheme)
     nonces, commitments = keys.suite(key_set).frost.commit(key_package)
@@ -286,11 +290,14 @@ async def sign(
     if session.status != "round2" or participant not in session.participants:
         raise Conflict(f"signing session is {session.status}, not collecting shares from {participant}",
                        code="SIGNING_SESSION_NOT_IN_ROUND2")
+    key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+    if presignatures.is_ecdsa(key_set):
+        await _ecdsa_sign(participant=participant, share_key=share_key, session=session, key_set=key_set)
+        return None
     nonce_row = await SignerNonce.filter(session_id=session.id, participant=participant).select_for_update().first()
     if nonce_row is None:
         raise NonceAlreadyUsed(f"signer {participant} has no unused nonce for this session; it will not sign again",
                                details={"participant": participant, "session_id": str(session.id)})
-    key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
     suite = keys.suite(key_set)
     nonces = suite.SigningNonces.from_bytes(sealing.unseal(bytes(nonce_row.sealed_nonces), key=share_key))
     key_package = await load_key_package(participant=participant, share_key=share_key, cached=True,
@@ -309,6 +316,97 @@ async def sign(
     await SigningShare.create(session_id=session.id, participant=participant, share=share.share)
     await request_collection_if_complete(session, AGGREGATE)
     return share
+
+
+# --------------------------------------------------------------------------------------------
+# Threshold ECDSA: presignatures made with the other signer, one signature share each
+# --------------------------------------------------------------------------------------------
+
+
+def _peer(participant: int) -> int:
+    return next(p for p in scheme.SERVICE_PARTICIPANTS if p != participant)
+
+
+async def _ecdsa_key_share(participant: int, share_key: bytes, key_set_id: uuid.UUID) -> Any:
+    from threshold import ecdsa  # the Rust library loads only where ECDSA is used
+
+    package = await load_key_package(participant=participant, share_key=share_key, cached=True,
+                                     key_set_id=key_set_id, scheme=scheme.ECDSA_SCHEME)
+    return ecdsa.KeyShare.from_key_package(package)
+
+
+async def run_with_peer(party: Any, *, channels: MessageChannels, run: str, participant: int,
+                        timeout: float) -> Any:
+    """Drive one two-party protocol run of threshold.ecdsa with the other signer, whose process
+    runs the same call at the same time: what this party sends goes on the other's channel, what
+    it receives comes from its own. :class:`~core.channels.ChannelTimeout` when the other is silent."""
+    from threshold import ecdsa
+
+    peer = _peer(participant)
+    while True:
+        for message in party.outgoing():
+            channels.send(run, peer, message.data)
+        if party.done:
+            return party.result
+        data = await channels.receive(run, participant, timeout=timeout)
+        party.receive(ecdsa.Message(peer, participant, data))
+
+
+async def make_presignature(*, participant: int, share_key: bytes, key_set_id: uuid.UUID, run: str,
+                            channels: MessageChannels, timeout: float = 30.0) -> Any:
+    """Make one presignature of the key set with the other signer: two triples, then the
+    presignature from them (threshold.ecdsa consumes the triples; nothing is stored here).
+    Raises ``FrostError`` (a Rust panic, a bad message) or ``ChannelTimeout``."""
+    from threshold import ecdsa
+
+    pair = tuple(scheme.SERVICE_PARTICIPANTS)
+    key_share = await _ecdsa_key_share(participant, share_key, key_set_id)
+    first = await run_with_peer(ecdsa.triple(participant, pair), channels=channels, run=f"{run}:t0",
+                                participant=participant, timeout=timeout)
+    second = await run_with_peer(ecdsa.triple(participant, pair), channels=channels, run=f"{run}:t1",
+                                 participant=participant, timeout=timeout)
+    return await run_with_peer(ecdsa.presign(participant, pair, key_share, first, second), channels=channels,
+                               run=f"{run}:presign", participant=participant, timeout=timeout)
+
+
+async def store_presignature(*, participant: int, share_key: bytes, item_id: uuid.UUID | str,
+                             presignature: Any) -> bool:
+    """Seal this signer's part of a stock item; the last part in makes it ready and gives it to
+    a session waiting for one. False when the item is no longer being filled."""
+    item = await stock.store_part(item_id=item_id, participant=participant,
+                                  sealed=_seal(share_key, presignature.to_dict()),
+                                  public={"big_r": presignature.big_r.hex()})
+    if item is not None:
+        await presignatures.assign_waiting(item)
+    return item is not None or await StockItem.exists(id=item_id, status="filling")
+
+
+async def _ecdsa_sign(*, participant: int, share_key: bytes, session: SigningSession, key_set: KeySet) -> None:
+    """The signer's one message of a threshold ECDSA session (the session row locked, round2).
+
+    Its part of the session's presignature is deleted in this transaction, with the share it
+    made stored: a second request finds no part and is refused (:class:`NonceAlreadyUsed`). A
+    library failure (a Rust panic caught by threshold.ecdsa, a presignature of another key)
+    fails the session naming this signer; the part is destroyed all the same."""
+    from threshold import ecdsa
+
+    try:
+        _, sealed = await stock.use_part(session_id=session.id, participant=participant)
+    except stock.PartAlreadyUsed as exc:
+        raise NonceAlreadyUsed(exc.message, details=exc.details) from None
+    try:
+        presignature = ecdsa.Presignature.from_dict(_unseal(share_key, sealed))
+        key_share = await _ecdsa_key_share(participant, share_key, key_set.id)
+        party = ecdsa.sign(participant, tuple(session.participants), key_share, presignature, bytes(session.message))
+        messages = party.outgoing()
+        if len(messages) != 1:
+            raise ecdsa.ProtocolAborted("sign", f"{len(messages)} messages instead of one", participant)
+        ecdsa.signature_share(messages[0].data)  # the coordinator can read it
+    except ecdsa.FrostError as exc:
+        await fail_session(session, participant=participant, reason=f"signer {participant}: {exc}")
+        return
+    await SigningShare.create(session_id=session.id, participant=participant, share=messages[0].data)
+    await request_collection_if_complete(session, AGGREGATE)
 
 
 # --------------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ from domain import audit
 from domain.auth import Principal
 from domain.errors import Conflict, NotFound, ValidationFailed
 from domain.permissions import Permission
-from domain.signing import keys
+from domain.signing import keys, presignatures
 from models.keys import KeySet
 from models.sessions import (
     SigningCommitment,
@@ -190,15 +190,22 @@ async def request_signature(
     chosen = _check_participants(
         default_participants(key_set, policy) if participants is None else participants, key_set, policy
     )
+    if presignatures.is_ecdsa(key_set):
+        presignatures.check_request(bytes(message), chosen)
     session = await SigningSession.create(
         workspace_id=workspace_id, vault_id=vault.id, key_set_id=key_set.id, message=bytes(message),
         merkle_root=None if merkle_root is None else bytes(merkle_root),
         purpose=purpose.strip(), participants=chosen, requested_by=principal.user.id if principal else None,
     )
-    for participant in chosen:
-        if participant in SERVICE_PARTICIPANTS:
-            await add_command(actor_name=keys.signer_actor(participant, "commit"),
-                              payload={"session_id": str(session.id)}, workspace_id=workspace_id)
+    if presignatures.is_ecdsa(key_set):
+        # Threshold ECDSA: a presignature from the stock, taken in this transaction (or the next
+        # one made); the signers are asked to sign once it is committed (domain.signing.presignatures).
+        await presignatures.start(session, key_set)
+    else:
+        for participant in chosen:
+            if participant in SERVICE_PARTICIPANTS:
+                await add_command(actor_name=keys.signer_actor(participant, "commit"),
+                                  payload={"session_id": str(session.id)}, workspace_id=workspace_id)
     await audit.record(action="signing.requested", object_type="signing_session", object_id=session.id,
                        actor_id=principal.user.id if principal else None, workspace_id=workspace_id,
                        details={"vault_id": str(vault.id), "purpose": session.purpose, "participants": chosen,
@@ -339,6 +346,14 @@ async def _aggregate(session: SigningSession) -> bool:
     if {r.participant for r in rows} != set(session.participants):
         return False
     key_set = await KeySet.get(id=session.key_set_id)  # type: ignore[attr-defined]
+    if presignatures.is_ecdsa(key_set):
+        try:
+            ecdsa_signature = await presignatures.combine(session, key_set, list(rows))
+        except presignatures.CombineFailed as exc:
+            await fail_session(session, participant=exc.participant, reason=exc.reason)
+            return True
+        await complete_session(session, ecdsa_signature)
+        return True
     public = keys.public_key_package(key_set)
     message = bytes(session.message)
     suite = keys.suite(key_set)
@@ -357,6 +372,12 @@ async def _aggregate(session: SigningSession) -> bool:
     except (frost.FrostError, BadSignatureError) as exc:
         await fail_session(session, participant=None, reason=f"aggregation failed: {exc}")
         return True
+    await complete_session(session, signature)
+    return True
+
+
+async def complete_session(session: SigningSession, signature: bytes) -> None:
+    """round2 -> completed with the verified ``signature`` (the session row locked)."""
     session.status = "completed"
     session.signature = signature
     session.completed_at = clock.now()
@@ -364,4 +385,3 @@ async def _aggregate(session: SigningSession) -> bool:
     await audit.record(action="signing.completed", object_type="signing_session", object_id=session.id,
                        actor_id=None, workspace_id=session.workspace_id,  # type: ignore[attr-defined]
                        details={"vault_id": str(session.vault_id), "purpose": session.purpose})  # type: ignore[attr-defined]
-    return True
