@@ -16,7 +16,6 @@ MODEL_MODULES: tuple[str, ...] = (
     # threshold signing
     "models.keys",
     "models.sessions",
-    "models.stock",
     "models.cosigner",
     "models.backups",
     # wallets, networks and balances
