@@ -18,6 +18,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "models.sessions",
     "models.cosigner",
     "models.backups",
+    "models.stock",
     # wallets, networks and balances
     "models.wallets",
     "models.transactions",

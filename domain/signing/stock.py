@@ -1,0 +1,253 @@
+"""The single-use stock: sealed secret items made ahead of time, each used by at most one session.
+
+FROST round-one nonces (RFC 9591 section 5.1 allows committing ahead of time) and ECDSA
+presignatures are the same kind of thing: secret material that signs safely once and leaks the
+key if it ever signs twice. This module is the one mechanism for both. An item belongs to a
+``kind`` (what it is and which scheme uses it), a ``holder`` (the participant that can open it,
+``"1"``, or a signer pair, ``"1+2"``: :func:`holder_of`) and optionally a key set (null: usable
+with any key set of its kind). Rows live in ``single_use_stock`` (models/stock.py).
+
+The rules, in the order the functions apply them:
+
+1. :func:`add` stores a batch of items, each with an optional public part (the coordinator reads
+   it, e.g. the commitments) and a secret part sealed with the holder's key (core.sealing; a pair
+   item's secret is sealed by its makers before it comes here, and ``share_key=None`` stores it
+   as given). State ``available``.
+2. :func:`take` binds ``count`` available items of each holder to one session, in the caller's
+   transaction, with ``FOR UPDATE SKIP LOCKED`` (concurrent takers never wait on each other nor
+   get the same item). All or nothing: when a holder has too few, the items already picked are
+   put back in the same statement's transaction and :class:`StockEmpty` is raised. State
+   ``taken``; ``session_id`` never changes again. The caller's transaction must commit before
+   anything derived from an item (a signature share) leaves: that is what makes the binding
+   survive crashes and retries (a retried request takes fresh items; a retried session finds
+   its own).
+3. :func:`use` is the one way to the secret: it locks the holder's item taken by the session,
+   wipes the sealed part and marks it ``used`` in the caller's transaction, and returns the
+   opened secret. The caller stores what it derives (the signature share) in that same
+   transaction, so the output is visible only once the item is spent. An item already used, or
+   taken by another session, or never taken, is refused (:class:`StockItemUsed`): the secret is
+   never handed out twice. If the transaction rolls back (a crash), the item is still taken by
+   that session only, and the retry of the same session (same message, same commitments) uses it.
+   :func:`use_each` does the same for many sessions in one statement (a batched signer).
+4. :func:`discard` wipes items that must never sign: available ones (a rotated key, a lost
+   holder) or those taken by a session that ended without using them. State ``discarded``.
+5. :func:`count` and :func:`counts` say how many are available, for refill decisions;
+   :func:`purge` deletes spent rows (``used``, ``discarded``) older than a time.
+
+The database enforces the state rule as well (a CHECK in migration 0320): ``available`` has no
+session, every other state has one or is ``discarded``, and only ``available``/``taken`` keep a
+sealed part. Nothing here ever moves an item back to ``available`` after a commit.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Iterable, Sequence
+
+from tortoise import connections
+
+from core import clock, sealing
+from domain.errors import Conflict
+
+
+class StockEmpty(Conflict):
+    """A holder had fewer available items than the session needs (nothing was taken)."""
+
+    code = "STOCK_EMPTY"
+
+
+class StockItemUsed(Conflict):
+    """The session holds no unused item of this holder: it was used, discarded or never taken."""
+
+    code = "STOCK_ITEM_USED"
+
+
+@dataclass(frozen=True)
+class Item:
+    """An item as the stock hands it out: ``secret`` only from :func:`use`."""
+
+    id: uuid.UUID
+    holder: str
+    public: bytes | None
+    secret: bytes | None = None
+
+
+def holder_of(participants: int | Iterable[int]) -> str:
+    """The holder name of one participant (``"1"``) or a group of them (``"1+2"``, sorted)."""
+    if isinstance(participants, int):
+        return str(participants)
+    return "+".join(str(p) for p in sorted(set(participants)))
+
+
+def _db():
+    return connections.get("default")
+
+
+async def add(*, kind: str, holder: str, items: Sequence[tuple[bytes | None, bytes]],
+              share_key: bytes | None, key_set_id: uuid.UUID | None = None) -> list[uuid.UUID]:
+    """Store ``items`` as ``(public, secret)`` pairs, the secrets sealed with ``share_key`` (one
+    INSERT for the batch); ``share_key=None``: the secrets are already sealed by their makers."""
+    if not items:
+        return []
+    ids = [uuid.uuid4() for _ in items]
+    sealed = [bytes(secret) if share_key is None else sealing.seal(bytes(secret), key=share_key)
+              for _, secret in items]
+    publics = [None if public is None else bytes(public) for public, _ in items]
+    await _db().execute_query(
+        "INSERT INTO single_use_stock (id, created_at, kind, key_set_id, holder, public, sealed, state) "
+        "SELECT i, $1, $2, $3, $4, p, s, 'available' "
+        "FROM unnest($5::uuid[], $6::bytea[], $7::bytea[]) AS t(i, p, s)",
+        [clock.now(), kind, key_set_id, holder, ids, publics, sealed],
+    )
+    return ids
+
+
+def _key_set_clause(key_set_id: uuid.UUID | None, param: int) -> tuple[str, list]:
+    if key_set_id is None:
+        return "key_set_id IS NULL", []
+    return f"key_set_id = ${param}", [key_set_id]
+
+
+async def take(*, kind: str, holders: Sequence[str], session_id: uuid.UUID, count: int = 1,
+               key_set_id: uuid.UUID | None = None) -> list[Item]:
+    """Bind ``count`` available items of each of ``holders`` to ``session_id`` (caller's
+    transaction), oldest first; raise :class:`StockEmpty` (nothing taken) when one has too few.
+
+    Returns the items sorted by holder, with their public parts (never their secrets)."""
+    if count < 1 or not holders:
+        raise ValueError("take at least one item of at least one holder")
+    clause, extra = _key_set_clause(key_set_id, 6)
+    rows = await _db().execute_query_dict(
+        "WITH picked AS ("
+        " SELECT s.id FROM unnest($1::text[]) AS h(holder) CROSS JOIN LATERAL ("
+        "  SELECT id FROM single_use_stock"
+        f"  WHERE kind = $2 AND holder = h.holder AND {clause} AND state = 'available'"
+        "  ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED) s)"
+        " UPDATE single_use_stock u SET state = 'taken', session_id = $4, taken_at = $5"
+        " FROM picked WHERE u.id = picked.id RETURNING u.id, u.holder, u.public",
+        [list(holders), kind, count, session_id, clock.now(), *extra],
+    )
+    got: dict[str, int] = {}
+    for row in rows:
+        got[row["holder"]] = got.get(row["holder"], 0) + 1
+    short = {h: got.get(h, 0) for h in holders if got.get(h, 0) < count}
+    if short:
+        # Nothing derived from these left (the transaction has not committed): put them back.
+        await _db().execute_query(
+            "UPDATE single_use_stock SET state = 'available', session_id = NULL, taken_at = NULL "
+            "WHERE id = ANY($1::uuid[]) AND session_id = $2 AND state = 'taken'",
+            [[row["id"] for row in rows], session_id],
+        )
+        raise StockEmpty(f"the {kind} stock of {', '.join(short)} has fewer than {count} item(s)",
+                         details={"kind": kind, "available": short, "needed": count})
+    return sorted((Item(id=row["id"], holder=row["holder"], public=_bytes(row["public"])) for row in rows),
+                  key=lambda item: (item.holder, str(item.id)))
+
+
+async def taken(*, session_id: uuid.UUID, kind: str | None = None) -> list[Item]:
+    """The items bound to a session (any state), public parts only, sorted by holder."""
+    rows = await _db().execute_query_dict(
+        "SELECT id, holder, public FROM single_use_stock WHERE session_id = $1"
+        + (" AND kind = $2" if kind is not None else "") + " ORDER BY holder, id",
+        [session_id] + ([kind] if kind is not None else []),
+    )
+    return [Item(id=row["id"], holder=row["holder"], public=_bytes(row["public"])) for row in rows]
+
+
+async def use(*, session_id: uuid.UUID, holder: str, kind: str, share_key: bytes | None,
+              item_id: uuid.UUID | None = None) -> Item:
+    """Spend the holder's item taken by ``session_id`` (in the caller's transaction, which must
+    also store what is derived from it) and return it with its opened secret.
+
+    ``item_id`` picks one item when the session took several (else the first by id). Raises
+    :class:`StockItemUsed` when there is no taken, unused item: used, discarded, taken by
+    another session or never taken.
+    """
+    spent = await _use([session_id], holder, kind, share_key, item_id)
+    if session_id not in spent:
+        raise StockItemUsed(f"holder {holder} has no unused {kind} item for this session; it will not sign again",
+                            details={"holder": holder, "session_id": str(session_id), "kind": kind})
+    return spent[session_id]
+
+
+async def use_each(*, session_ids: Sequence[uuid.UUID], holder: str, kind: str,
+                   share_key: bytes | None) -> dict[uuid.UUID, Item]:
+    """:func:`use` for many sessions in one statement (a batched signer): one item per session,
+    the first by id; a session missing from the result has no unused item (refused)."""
+    return await _use(list(session_ids), holder, kind, share_key, None) if session_ids else {}
+
+
+async def _use(session_ids: list[uuid.UUID], holder: str, kind: str, share_key: bytes | None,
+               item_id: uuid.UUID | None) -> dict[uuid.UUID, Item]:
+    # The item is locked and its state checked again under the lock (a concurrent user of the
+    # same item waits, then finds it used): the secret comes out of exactly one transaction.
+    rows = await _db().execute_query_dict(
+        "WITH old AS (SELECT id, session_id, public, sealed FROM single_use_stock"
+        " WHERE state = 'taken' AND id IN (SELECT DISTINCT ON (session_id) id FROM single_use_stock"
+        "  WHERE session_id = ANY($1::uuid[]) AND holder = $2 AND kind = $3 AND state = 'taken'"
+        + (" AND id = $5" if item_id is not None else "")
+        + "  ORDER BY session_id, id) FOR UPDATE)"
+        " UPDATE single_use_stock u SET state = 'used', sealed = NULL, used_at = $4"
+        " FROM old WHERE u.id = old.id AND u.state = 'taken'"
+        " RETURNING old.id, old.session_id, old.public, old.sealed",
+        [session_ids, holder, kind, clock.now()] + ([item_id] if item_id is not None else []),
+    )
+    spent = {}
+    for row in rows:
+        sealed = bytes(row["sealed"])
+        secret = sealed if share_key is None else sealing.unseal(sealed, key=share_key)
+        spent[row["session_id"]] = Item(id=row["id"], holder=holder, public=_bytes(row["public"]), secret=secret)
+    return spent
+
+
+async def discard(*, kind: str | None = None, holder: str | None = None, key_set_id: uuid.UUID | None = None,
+                  session_id: uuid.UUID | None = None) -> int:
+    """Wipe items that must never sign: the unused ones taken by ``session_id`` when given, else
+    the available ones of ``kind`` (and ``holder``/``key_set_id`` when given). Returns how many."""
+    if session_id is not None:
+        where, params = "session_id = $2 AND state = 'taken'", [session_id]
+    elif kind is not None:
+        where, params = "kind = $2 AND state = 'available'", [kind]
+        if holder is not None:
+            params.append(holder)
+            where += f" AND holder = ${len(params) + 1}"
+        if key_set_id is not None:
+            params.append(key_set_id)
+            where += f" AND key_set_id = ${len(params) + 1}"
+    else:
+        raise ValueError("discard needs a session or a kind")
+    count, _ = await _db().execute_query(
+        f"UPDATE single_use_stock SET state = 'discarded', sealed = NULL, used_at = $1 WHERE {where}",
+        [clock.now(), *params],
+    )
+    return count
+
+
+async def count(*, kind: str, holder: str, key_set_id: uuid.UUID | None = None) -> int:
+    """Available items of one holder (and key set), for a refill decision."""
+    clause, extra = _key_set_clause(key_set_id, 3)
+    rows = await _db().execute_query_dict(
+        f"SELECT count(*) AS n FROM single_use_stock WHERE kind = $1 AND holder = $2 AND {clause}"
+        " AND state = 'available'", [kind, holder, *extra])
+    return int(rows[0]["n"])
+
+
+async def counts(*, kind: str) -> dict[tuple[str, uuid.UUID | None], int]:
+    """Available items of ``kind`` per (holder, key set)."""
+    rows = await _db().execute_query_dict(
+        "SELECT holder, key_set_id, count(*) AS n FROM single_use_stock"
+        " WHERE kind = $1 AND state = 'available' GROUP BY holder, key_set_id", [kind])
+    return {(row["holder"], row["key_set_id"]): int(row["n"]) for row in rows}
+
+
+async def purge(*, before: datetime) -> int:
+    """Delete spent rows (used or discarded before ``before``); their secrets are already gone."""
+    deleted, _ = await _db().execute_query(
+        "DELETE FROM single_use_stock WHERE state IN ('used', 'discarded') AND used_at < $1", [before])
+    return deleted
+
+
+def _bytes(value: object) -> bytes | None:
+    return None if value is None else bytes(value)  # type: ignore[arg-type]
