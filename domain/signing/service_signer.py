@@ -47,7 +47,6 @@ from domain.signing.sessions import (
 from models.backups import Backup, BackupPart
 from models.keys import DkgPackage, DkgResult, KeySet, SignerDkgState, SignerKeyShare
 from models.sessions import SignerNonce, SigningCommitment, SigningSession, SigningShare
-from models.stock import StockItem
 from threshold import frost, scheme
 from threshold.encoding import hex_or_none
 from threshold.pedersen import DkgCheatingParticipant
@@ -369,33 +368,33 @@ async def make_presignature(*, participant: int, share_key: bytes, key_set_id: u
                                run=f"{run}:presign", participant=participant, timeout=timeout)
 
 
-async def store_presignature(*, participant: int, share_key: bytes, item_id: uuid.UUID | str,
-                             presignature: Any) -> bool:
-    """Seal this signer's part of a stock item; the last part in makes it ready and gives it to
-    a session waiting for one. False when the item is no longer being filled."""
-    item = await stock.store_part(item_id=item_id, participant=participant,
-                                  sealed=_seal(share_key, presignature.to_dict()),
-                                  public={"big_r": presignature.big_r.hex()})
-    if item is not None:
-        await presignatures.assign_waiting(item)
-    return item is not None or await StockItem.exists(id=item_id, status="filling")
+async def store_presignature(*, participant: int, share_key: bytes, key_set_id: uuid.UUID,
+                             presignature: Any) -> None:
+    """Add this signer's part of a presignature to the stock (sealed with its key; public part
+    ``R``, what the other signer's part carries too); once both parts are in, a session waiting
+    for a presignature takes it."""
+    await stock.add(kind=presignatures.KIND, holder=stock.holder_of(participant), key_set_id=key_set_id,
+                    items=[(presignature.big_r, json.dumps(presignature.to_dict()).encode())], share_key=share_key)
+    key_set = await KeySet.get(id=key_set_id)
+    await presignatures.assign_waiting(key_set)
 
 
 async def _ecdsa_sign(*, participant: int, share_key: bytes, session: SigningSession, key_set: KeySet) -> None:
     """The signer's one message of a threshold ECDSA session (the session row locked, round2).
 
-    Its part of the session's presignature is deleted in this transaction, with the share it
-    made stored: a second request finds no part and is refused (:class:`NonceAlreadyUsed`). A
+    Its part of the session's presignature is used (wiped) in this transaction, with the share
+    it made stored: a second request finds no part and is refused (:class:`NonceAlreadyUsed`). A
     library failure (a Rust panic caught by threshold.ecdsa, a presignature of another key)
     fails the session naming this signer; the part is destroyed all the same."""
     from threshold import ecdsa
 
     try:
-        _, sealed = await stock.use_part(session_id=session.id, participant=participant)
-    except stock.PartAlreadyUsed as exc:
+        item = await stock.use(session_id=session.id, holder=stock.holder_of(participant), kind=presignatures.KIND,
+                               share_key=share_key)
+    except stock.StockItemUsed as exc:
         raise NonceAlreadyUsed(exc.message, details=exc.details) from None
     try:
-        presignature = ecdsa.Presignature.from_dict(_unseal(share_key, sealed))
+        presignature = ecdsa.Presignature.from_dict(json.loads(item.secret or b"{}"))
         key_share = await _ecdsa_key_share(participant, share_key, key_set.id)
         party = ecdsa.sign(participant, tuple(session.participants), key_share, presignature, bytes(session.message))
         messages = party.outgoing()

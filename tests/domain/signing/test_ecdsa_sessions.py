@@ -5,18 +5,20 @@ session taking exactly one, and every reuse refused (reuse would have revealed t
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 from coincurve import PrivateKey
 from eth_keys import keys as eth_keys
 
+from core import sealing
 from core.unit_of_work import unit_of_work
 from domain.errors import ValidationFailed
 from domain.networks.evm import address_of_key
 from domain.signing import presignatures, service_signer, sessions, stock
 from domain.signing.signer_keys import signer_key
 from models.sessions import SigningPolicy, SigningSession, SigningShare
-from models.stock import StockItem, StockPart
+from models.stock import StockItem
 from tests.support.signing import ready_vault, request_signature, settle
 from threshold import ecdsa
 from threshold.scheme import ECDSA_SCHEME
@@ -24,11 +26,12 @@ from threshold.secp256k1 import N
 
 
 async def _ecdsa_vault(client, worker, tmp_path):
+    """A ready ECDSA key set whose first batch of presignatures is made (no run going on)."""
     setup = await ready_vault(client, worker, tmp_path / "cosigner", schemes=(ECDSA_SCHEME,))
 
     async def stocked() -> bool:
-        return await stock.available(key_set_id=setup.key_set.id, kind=presignatures.KIND) >= 2
-    await settle(worker, until=stocked, timeout=60)
+        return await presignatures.available(setup.key_set.id) >= presignatures.BATCH
+    await settle(worker, until=stocked, timeout=90)
     return setup
 
 
@@ -47,7 +50,7 @@ async def test_an_ecdsa_key_set_signs_a_digest_that_recovers_to_its_ethereum_add
     # by signers 1 and 2 through their queues
     setup = await _ecdsa_vault(client, worker, tmp_path)
     group_key = bytes(setup.key_set.group_public_key)
-    ready_before = await stock.available(key_set_id=setup.key_set.id, kind=presignatures.KIND)
+    ready_before = await presignatures.available(setup.key_set.id)
     # When a digest is signed
     digest = _digest("an EIP-1559 signing hash")
     session = await request_signature(setup, digest, scheme=ECDSA_SCHEME)
@@ -59,13 +62,14 @@ async def test_an_ecdsa_key_set_signs_a_digest_that_recovers_to_its_ethereum_add
     recovery = ecdsa.recovery_id(group_key, digest, signature)
     recovered = eth_keys.Signature(signature + bytes([recovery])).recover_public_key_from_msg_hash(digest)
     assert recovered.to_checksum_address() == address_of_key(group_key)
-    # And exactly one stock item was taken, by that session, its parts destroyed
-    item = await StockItem.get(session_id=session.id)
-    assert item.status == "taken" and await StockPart.filter(item_id=item.id).count() == 0
+    # And exactly one presignature (one part per signer, one R) was taken, by that session, and used
+    parts = await StockItem.filter(session_id=session.id).order_by("holder")
+    assert [(p.holder, p.state, p.sealed) for p in parts] == [("1", "used", None), ("2", "used", None)]
+    assert parts[0].public == parts[1].public
     assert ready_before >= 2
     # And the stock is topped up again
     async def topped_up() -> bool:
-        return await stock.available(key_set_id=setup.key_set.id, kind=presignatures.KIND) >= presignatures.LOW_WATER
+        return await presignatures.available(setup.key_set.id) >= presignatures.LOW_WATER
     await settle(worker, until=topped_up, timeout=60)
 
 
@@ -74,11 +78,13 @@ async def test_a_presignature_is_never_used_twice_and_reuse_would_have_revealed_
     setup = await _ecdsa_vault(client, worker, tmp_path)
     group_key = bytes(setup.key_set.group_public_key)
     # And a copy of one ready item's sealed parts, as someone replaying the stock would hold them
-    item = await StockItem.filter(key_set_id=setup.key_set.id, status="ready").order_by("created_at").first()
-    copies = {p.participant: bytes(p.sealed) for p in await StockPart.filter(item_id=item.id)}
-    # When a session signs with it through the service
+    # And a copy of every sealed part, as someone replaying the stock would hold them
+    copied = {(int(p.holder), bytes(p.public)): bytes(p.sealed)
+              for p in await StockItem.filter(key_set_id=setup.key_set.id, state="available")}
+    # When a session signs with one presignature through the service
     first = await request_signature(setup, _digest("first"), scheme=ECDSA_SCHEME)
-    assert (await StockItem.get(session_id=first.id)).id == item.id
+    parts = await StockItem.filter(session_id=first.id).order_by("holder")
+    copies = {int(p.holder): copied[(int(p.holder), bytes(p.public))] for p in parts}
     await settle(worker, until=_finished(first))
     first_signature = await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=first.id)
     # Then a signer asked again (a redelivered command, a retry after a crash) refuses: its part is gone
@@ -91,17 +97,18 @@ async def test_a_presignature_is_never_used_twice_and_reuse_would_have_revealed_
             async with unit_of_work():
                 await service_signer.sign(participant=participant, share_key=signer_key(participant),
                                           session_id=first.id)
-        with pytest.raises(stock.PartAlreadyUsed):
+        with pytest.raises(stock.StockItemUsed):
             async with unit_of_work():
-                await stock.use_part(session_id=first.id, participant=participant)
-    # And the stock never hands the taken item to another session
+                await stock.use(session_id=first.id, holder=str(participant), kind=presignatures.KIND,
+                                share_key=signer_key(participant))
+    # And the stock never hands the taken presignature to another session
     second = await request_signature(setup, _digest("second"), scheme=ECDSA_SCHEME)
-    assert (await StockItem.get(session_id=second.id)).id != item.id
+    assert {p.public for p in await StockItem.filter(session_id=second.id)} != {parts[0].public}
     # And using the copied parts for a second digest (what the stock prevents) gives the private key
     digest = _digest("second, with the same presignature")
     parties = []
     for participant, sealed in copies.items():
-        presignature = ecdsa.Presignature.from_dict(service_signer._unseal(signer_key(participant), sealed))
+        presignature = ecdsa.Presignature.from_dict(json.loads(sealing.unseal(sealed, key=signer_key(participant))))
         share = await service_signer._ecdsa_key_share(participant, signer_key(participant), setup.key_set.id)
         parties.append(ecdsa.sign(participant, (1, 2), share, presignature, digest))
     reused = ecdsa.run_locally(parties)[1].to_bytes()
@@ -130,8 +137,7 @@ async def test_a_session_waits_for_the_next_presignature_when_the_stock_is_empty
     # Given an ECDSA key set whose stock is empty (every ready item discarded)
     setup = await _ecdsa_vault(client, worker, tmp_path)
     async with unit_of_work():
-        for item in await StockItem.filter(key_set_id=setup.key_set.id).select_for_update():
-            await stock.discard(item, reason="test: empty stock")
+        await stock.discard(kind=presignatures.KIND, key_set_id=setup.key_set.id)
     # When a signature is requested
     session = await request_signature(setup, _digest("waits"), scheme=ECDSA_SCHEME)
     # Then it waits in round1 until the signers made one, then completes
@@ -156,20 +162,19 @@ async def test_ecdsa_sessions_refuse_what_the_scheme_cannot_do(client, worker, t
 
 
 async def test_a_library_failure_fails_the_session_with_its_reason_and_destroys_the_part(client, worker, tmp_path):
-    # Given a session whose signer 1 part is not a presignature of this key (a corrupted stock)
+    # Given a stock whose signer 1 parts are not presignatures of this key (a corrupted stock)
     setup = await _ecdsa_vault(client, worker, tmp_path)
     other = ecdsa.run_locally([ecdsa.keygen(n) for n in (1, 2, 3)])
     triples = [ecdsa.run_locally([ecdsa.triple(n, (1, 2)) for n in (1, 2)]) for _ in range(2)]
     foreign = ecdsa.run_locally([ecdsa.presign(n, (1, 2), other[n], triples[0][n], triples[1][n]) for n in (1, 2)])
+    await StockItem.filter(key_set_id=setup.key_set.id, holder="1", state="available").update(
+        sealed=sealing.seal(json.dumps(foreign[1].to_dict()).encode(), key=signer_key(1)))
+    # When a session signs with one of them
     session = await request_signature(setup, _digest("corrupt"), scheme=ECDSA_SCHEME)
-    item = await StockItem.get(session_id=session.id)
-    await StockPart.filter(item_id=item.id, participant=1).update(
-        sealed=service_signer._seal(signer_key(1), foreign[1].to_dict()))
-    # When the signers sign
     await settle(worker, until=_finished(session))
     # Then the session failed with a clear reason naming signer 1, and no part is left
     failed = await SigningSession.get(id=session.id)
     assert failed.status == "failed" and failed.failed_participant == 1, failed.failure_reason
     assert "another key" in failed.failure_reason
-    assert await StockPart.filter(item_id=item.id).count() == 0
+    assert await StockItem.filter(session_id=session.id, holder="1", state="used", sealed=None).exists()
     assert not await SigningShare.filter(session_id=session.id, participant=1).exists()
