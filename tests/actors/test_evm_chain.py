@@ -17,10 +17,12 @@ from core.settings import Settings, configure
 from custody.faucet import faucet_command
 from domain.networks import registry as network_registry
 from domain.networks.evm import address_of_key
+from domain.networks.evm_dev import TOKEN_ADDRESS
 from domain.networks.evm_local import serve
 from domain.networks.evm_rpc import HttpEvmRpc, to_int
 from domain.withdrawals import pipeline
 from models.deposits import ChainWatchState
+from models.gas_station import Refuel
 from models.keys import KeySet
 from models.sessions import SigningSession
 from models.stock import StockItem
@@ -61,8 +63,8 @@ async def _mine(rpc: HttpEvmRpc, blocks: int = 1) -> None:
         await rpc.request("evm_mine", [])
 
 
-async def _ready_vault(api: Api, worker, cosigner) -> dict:
-    status, vault = await api.post("/api/v1/vault/accounts", {"name": "Treasury"})
+async def _ready_vault(api: Api, worker, cosigner, name: str = "Treasury") -> dict:
+    status, vault = await api.post("/api/v1/vault/accounts", {"name": name})
     assert status == 201, vault
 
     async def all_ready() -> bool:
@@ -126,3 +128,72 @@ async def test_eth_sent_out_of_a_threshold_ecdsa_vault_on_evm_local_through_http
     recovery = ecdsa.recovery_id(bytes(key_set.group_public_key), digest, signature)
     signer = eth_keys.Signature(signature + bytes([recovery])).recover_public_key_from_msg_hash(digest)
     assert signer.to_checksum_address() == address
+
+
+TOKEN_DECIMALS = 10**6
+CAP = 2 * 10**16  # config/gas_station.json, ETH_LOCAL
+
+
+async def test_an_erc20_withdrawal_without_gas_goes_through_because_the_station_sent_real_gas(
+        client, worker, tmp_path, evm_local):
+    owner = await make_owner()
+    api = Api(client, owner)
+    cosigner = cosigner_for(client, await designated_signer(owner.workspace_id), tmp_path / "cosigner")
+    # Given two vaults whose threshold ECDSA keys come from the DKG: the gas station and a token vault
+    station_vault = await _ready_vault(api, worker, cosigner, "Gas")
+    token_vault = await _ready_vault(api, worker, cosigner, "Tokens")
+    status, gas = await api.post("/api/v1/wallet", {"currency_id": "ETH_LOCAL", "vault_id": station_vault["id"]})
+    assert status == 201, gas
+    status, tokens = await api.post("/api/v1/wallet", {"currency_id": "USDC_ETH_LOCAL", "vault_id": token_vault["id"]})
+    assert status == 201, tokens
+    token_wallet = next(a for a in tokens["assets"] if a["currency"]["id"] == "USDC_ETH_LOCAL")
+    token_address = token_wallet["primary_address"]["address"]
+    # And the station holds 1 ETH, the token vault 100 USDC (the test ERC-20) and no ETH at all
+    await faucet_command(network=NETWORK, address=gas["assets"][0]["primary_address"]["address"], amount="1")
+    await faucet_command(network=NETWORK, address=token_address, amount="100", currency="USDC_ETH_LOCAL")
+    await _mine(evm_local, 2)
+    found = await watch(NETWORK)
+    assert sorted((d.currency_id, int(d.amount)) for d in found) == [("ETH_LOCAL", ETH),
+                                                                      ("USDC_ETH_LOCAL", 100 * TOKEN_DECIMALS)]
+    assert to_int(await evm_local.request("eth_getBalance", [token_address, "latest"])) == 0
+    # When the first vault is the gas station and autofuel is on for the token vault
+    status, station = await api.post(f"/api/v1/gas_station/vault/{station_vault['id']}")
+    assert status == 200 and [a["currency_id"] for a in station["assets"]] == ["ETH_LOCAL"], station
+    status, autofuel = await api.post(f"/api/v1/vault/accounts/{token_vault['id']}/autofuel/activate")
+    assert (status, autofuel["autofuel"]) == (200, True)
+    # And the token vault sends 10 USDC to an outside address
+    await allow_one_time_addresses(uuid.UUID(owner.workspace_id))
+    status, out = await api.post("/api/v1/transaction", {
+        "amount": str(10 * TOKEN_DECIMALS), "source_wallet_id": token_wallet["id"], "target_address": ELSEWHERE})
+    # Then it is accepted without gas and, once the station's real refuel is mined and final, finishes
+    assert (status, out["status"]) == (201, "pending"), out
+
+    async def on_wait() -> None:
+        waiting = await pipeline.broadcast_withdrawals()
+        if waiting:
+            await _mine(evm_local)
+            for transaction_id in waiting:
+                await step(pipeline.track, transaction_id)
+
+    done = await until_status(uuid.UUID(out["id"]), "finished", "failed", "expired", timeout=240, on_wait=on_wait)
+    assert (done.status, done.error_code, done.error_message) == ("finished", None, None)
+    # And the refuel was a real ETH transfer of the cap from the station, signed by its threshold key
+    refuel = await Refuel.get(target_vault_id=token_vault["id"])
+    refuel_tx = await Transaction.get(id=refuel.transaction_id)
+    assert (refuel_tx.status, int(refuel_tx.amount), refuel_tx.destination_type) == ("finished", CAP, "internal")
+    assert str(refuel_tx.vault_id) == station_vault["id"] and refuel_tx.to_address == token_address
+    refuel_receipt = await evm_local.request("eth_getTransactionReceipt", [refuel_tx.tx_hash])
+    assert to_int(refuel_receipt["status"]) == 1
+    # And the token left on the chain, its fee paid from the refuelled ETH (the node's fee, debited)
+    token = (await evm_local.request("eth_call", [{"to": TOKEN_ADDRESS, "data": "0x70a08231" + "00" * 12
+                                                  + ELSEWHERE[2:]}, "latest"]))
+    assert int(token, 16) == 10 * TOKEN_DECIMALS
+    receipt = await evm_local.request("eth_getTransactionReceipt", [done.tx_hash])
+    token_fee = to_int(receipt["gasUsed"]) * to_int(receipt["effectiveGasPrice"])
+    assert int(done.fee) == token_fee
+    left = to_int(await evm_local.request("eth_getBalance", [token_address, "latest"]))
+    assert left == CAP - token_fee
+    status, assets = await api.get("/api/v1/asset", vaultID=token_vault["id"])
+    by_currency = {a["currency"]["id"]: a["balances"] for a in assets["assets"]}
+    assert by_currency["ETH_LOCAL"]["total_atomic"] == str(left)
+    assert by_currency["USDC_ETH_LOCAL"]["total_atomic"] == str(90 * TOKEN_DECIMALS)
