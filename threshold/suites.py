@@ -28,6 +28,7 @@ the internal key (plain BIP-340), ``b""`` for the key-path-only output (Bitcoin 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +38,7 @@ from threshold.pedersen import PedersenDkg
 from threshold.protocol import Frost
 from threshold.scheme import ECDSA_SCHEME, ED25519_SCHEME, SECP256K1_SCHEME, TAPROOT_SCHEME
 
-__all__ = ["Suite", "suite_of", "SUITES"]
+__all__ = ["Suite", "suite_of", "SUITES", "ecdsa_backup_digest"]
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,12 @@ SUITES: dict[str, Suite] = {
     TAPROOT_SCHEME: Suite(TAPROOT_SCHEME, taproot.TAPROOT, dkg_secp256k1.DKG, 33, taproot=True),
     ECDSA_SCHEME: Suite(ECDSA_SCHEME, frost_secp256k1.FROST, dkg_secp256k1.DKG, 33, ecdsa=True),
 }
+
+
+def ecdsa_backup_digest(message: bytes) -> bytes:
+    """What a threshold ECDSA key signs to prove a message (backup verification, ``custody
+    recover``): SHA-256 of it (ECDSA signs a 32-byte digest; a transaction's is its own hash)."""
+    return hashlib.sha256(bytes(message)).digest()
 
 
 def suite_of(scheme: str) -> Suite:
