@@ -7,8 +7,7 @@ import uuid
 from core.jobs import actor, command_actor
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
-from domain.signing import keys, presignatures
-from models.keys import KeySet
+from domain.signing import keys
 
 
 @command_actor(keys.COLLECT_ROUND1)
@@ -25,12 +24,8 @@ async def collect_round2(*, command: Command, key_set_id: str) -> None:
 
 @command_actor(keys.COLLECT_RESULTS)
 async def collect_results(*, command: Command, key_set_id: str) -> None:
-    """Every participant finalized and agrees: the key set is ready (a threshold ECDSA key set
-    then gets its first presignatures made)."""
-    if await keys.collect_results(key_set_id=uuid.UUID(key_set_id)):
-        key_set = await KeySet.get(id=key_set_id)
-        if key_set.status == "ready" and presignatures.is_ecdsa(key_set):
-            await presignatures.ensure_stock(key_set)
+    """Every participant finalized and agrees: the key set is ready."""
+    await keys.collect_results(key_set_id=uuid.UUID(key_set_id))
 
 
 @actor(keys.EXPIRE_STALE, max_retries=0)

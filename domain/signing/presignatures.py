@@ -7,8 +7,9 @@ holds the FROST round-one nonces; kind :data:`KIND`, one item per signer: holder
 ``"2"``, each sealed with that signer's key, public part the presignature's ``R``). Rules, in
 the order the code applies them:
 
-1. **The stock.** After a key set is ready and whenever a session takes a presignature, the stock
-   of the key set is topped up (:func:`ensure_stock`): when fewer than :data:`LOW_WATER`
+1. **The stock.** Whenever a session of the key set starts, its stock is topped up
+   (:func:`ensure_stock`; not when the key set becomes ready: most vaults' ECDSA key sets never
+   sign, and the first signature waits for the first batch): when fewer than :data:`LOW_WATER`
    presignatures are available, both signers are nudged to make :data:`BATCH` more together
    (``signer_N.ecdsa_refill``: two triples and a presignature each, over a Redis channel between
    the two processes); each signer adds its own part to the stock as soon as it is made.

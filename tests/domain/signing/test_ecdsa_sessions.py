@@ -28,6 +28,8 @@ from threshold.secp256k1 import N
 async def _ecdsa_vault(client, worker, tmp_path):
     """A ready ECDSA key set whose first batch of presignatures is made (no run going on)."""
     setup = await ready_vault(client, worker, tmp_path / "cosigner", schemes=(ECDSA_SCHEME,))
+    async with unit_of_work():  # what a first signing session asks for
+        await presignatures.ensure_stock(setup.key_set)
 
     async def stocked() -> bool:
         return await presignatures.available(setup.key_set.id) >= presignatures.BATCH
