@@ -14,17 +14,22 @@ import uuid
 
 import dramatiq
 
+from core.channels import ChannelTimeout, MessageChannels
 from core.jobs import actor, command_actor
 from core.outbox import Command
 from core.unit_of_work import clear_nudge, unit_of_work
 from domain.errors import Conflict, NotFound
-from domain.signing import backups, keys, service_signer, sessions
+from domain.signing import backups, keys, presignatures, service_signer, sessions
 from domain.signing.signer_keys import require_participant, signer_key
 from models.backups import Backup
 from models.sessions import SigningShare
+from threshold.errors import FrostError
 from threshold.scheme import SERVICE_PARTICIPANTS
 
 logger = logging.getLogger(__name__)
+
+#: How long a signer's presignature run holds its key set's lock at most (a dead process's expires).
+REFILL_LOCK_MS = 600_000
 
 
 def _declare(participant: int) -> None:
@@ -92,6 +97,42 @@ def _declare(participant: int) -> None:
             if added == 0:
                 return
             continuing = True
+
+    @actor(name(presignatures.REFILL_STEP), max_retries=0, time_limit=600_000)
+    async def ecdsa_refill(key_set_id: str, run: str, count: int) -> None:
+        """Make ``count`` threshold ECDSA presignatures with the other signer, which runs this same
+        actor with the same ``run`` at the same time (both are nudged together): each part goes
+        to the stock as soon as it is made, in a transaction of its own (not a command: nothing
+        is lost when a run stops half way; the next top-up asks for more).
+
+        One run per key set at a time in this signer (a Redis lock): a nudge that arrives while
+        one runs is dropped, and so, after its wait, is the other signer's side of it."""
+        share_key = key()
+        broker = dramatiq.get_broker()
+        clear_nudge(broker, name(presignatures.REFILL_STEP), key_set_id, run, count)
+        client, namespace = broker.client, broker.namespace  # type: ignore[attr-defined]
+        busy = f"{namespace}:ecdsa-refill:{key_set_id}:{participant}"
+        if not client.set(busy, run, nx=True, px=REFILL_LOCK_MS):
+            logger.info("signer %d: a presignature run for %s is already going; %s dropped", participant,
+                        key_set_id, run)
+            return
+        channels = MessageChannels(client, prefix=f"{namespace}:ecdsa-runs:")
+        try:
+            for index in range(int(count)):
+                try:
+                    presignature = await service_signer.make_presignature(
+                        participant=participant, share_key=share_key, key_set_id=uuid.UUID(key_set_id),
+                        run=f"{run}:{index}", channels=channels)
+                except (FrostError, ChannelTimeout, NotFound) as exc:
+                    logger.warning("signer %d: presignature run %s stopped: %s", participant, run, exc)
+                    return
+                async with unit_of_work():
+                    await service_signer.store_presignature(participant=participant, share_key=share_key,
+                                                            key_set_id=uuid.UUID(key_set_id),
+                                                            presignature=presignature)
+        finally:
+            if client.get(busy) == run.encode():
+                client.delete(busy)
 
     @command_actor(name("export_backup"))
     async def export_backup(*, command: Command, backup_id: str) -> None:

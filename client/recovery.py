@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from coincurve import PrivateKey as Secp256k1Key
 from nacl.exceptions import BadSignatureError, CryptoError
 from nacl.public import PrivateKey, SealedBox
 from nacl.signing import VerifyKey
@@ -50,10 +51,10 @@ from threshold.cosigner_part import (
     decrypt_key_package,
     parse_config,
 )
-from threshold.scheme import ED25519_SCHEME
+from threshold.scheme import ECDSA_SCHEME, ED25519_SCHEME
 from threshold.secp256k1 import SECP256K1, tagged_hash, taproot_tweak
 from threshold.secp256k1 import N as SECP256K1_ORDER
-from threshold.suites import SUITES, suite_of
+from threshold.suites import SUITES, ecdsa_backup_digest, suite_of
 from threshold.taproot import output_key, verify_bip340
 
 FILE_FORMAT = "custody-backup"
@@ -81,13 +82,18 @@ class RecoveredKey:
 
     def sign(self, message: bytes) -> bytes:
         """Ed25519 keys: an RFC 8032 signature; Taproot keys: a BIP-340 signature by the
-        key-path output key (what spends from the vault's P2TR address carry)."""
+        key-path output key (what spends from the vault's P2TR address carry); threshold ECDSA
+        keys: an ECDSA signature ``r || s`` (low s) of SHA-256(message) by libsecp256k1."""
         if self.scheme == ED25519_SCHEME:
             return sign_with_secret(self.secret, self.group_public_key, message)
+        if self.scheme == ECDSA_SCHEME:
+            return Secp256k1Key(self.secret).sign_recoverable(ecdsa_backup_digest(message), hasher=None)[:64]
         return bip340_sign(taproot_output_secret(self.secret, self.group_public_key), message)
 
     def verifies(self, message: bytes, signature: bytes) -> bool:
         """The chain's own check of ``signature`` (see the module)."""
+        if self.scheme == ECDSA_SCHEME:
+            return suite_of(ECDSA_SCHEME).verify(self.group_public_key, ecdsa_backup_digest(message), signature)
         if self.scheme == ED25519_SCHEME:
             try:
                 VerifyKey(self.group_public_key).verify(message, signature)

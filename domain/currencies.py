@@ -16,10 +16,10 @@ The file (``config/currencies.json``, or the one named by ``CURRENCIES_FILE``) h
 
 A workspace sees and configures only the currencies of its own network type: everything that
 resolves a currency for a workspace goes through :func:`currency_for_workspace`. It also sees
-only *enabled* networks: a network with ``"enabled": false`` (the real networks until phase 2
-of issue 14 wires their key sets, docs/networks.md) is known to the registry, its adapter and
-the tools, but lists no currency, opens no wallet and is not watched, unless the deployment
-names it in ``NETWORKS_ENABLED``.
+only *enabled* networks: a network with ``"enabled": false`` (Ethereum mainnet and Sepolia,
+docs/networks.md) is known to the registry, its adapter and the tools, but lists no currency,
+opens no wallet and is not watched, unless the deployment names it in ``NETWORKS_ENABLED`` or
+sets its node in ``NETWORK_RPC_URLS``.
 """
 
 from __future__ import annotations
@@ -243,7 +243,7 @@ def parse_registry(document: Mapping[str, Any], *, enable: frozenset[str] = froz
             raise RegistryError(f"network {network.id!r}: native_currency_id must name a native currency of it")
     unknown = enable - set(networks)
     if unknown:
-        raise RegistryError(f"NETWORKS_ENABLED names networks the registry does not have: {sorted(unknown)}")
+        raise RegistryError(f"NETWORKS_ENABLED or NETWORK_RPC_URLS names networks the registry does not have: {sorted(unknown)}")
     return Registry(networks=networks, currencies=currencies)
 
 
@@ -258,7 +258,9 @@ def registry_path() -> Path:
 def registry() -> Registry:
     """The registry of the configured file (parsed once per file and process)."""
     path = registry_path()
-    enable = frozenset(get_settings().networks_enabled)
+    settings = get_settings()
+    # A network's node set in NETWORK_RPC_URLS enables it (Ethereum mainnet and Sepolia ship disabled).
+    enable = frozenset(settings.networks_enabled) | frozenset(settings.network_rpc_urls)
     with _lock:
         cached = _cache.get((path, enable))
         if cached is None:

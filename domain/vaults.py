@@ -26,7 +26,7 @@ from models.keys import KeySet
 from models.tags import Tag
 from models.vaults import Vault
 from models.workspaces import Workspace
-from threshold.scheme import TAPROOT_SCHEME
+from threshold.scheme import ECDSA_SCHEME, TAPROOT_SCHEME
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ async def set_frozen(*, principal: Principal | None, workspace_id: uuid.UUID, va
 
 
 #: The schemes a vault's key set can be requested for (the networks' key schemes).
-REQUESTABLE_SCHEMES = (keys.ED25519_SCHEME, TAPROOT_SCHEME)
+REQUESTABLE_SCHEMES = (keys.ED25519_SCHEME, TAPROOT_SCHEME, ECDSA_SCHEME)
 
 
 async def request_key_set(*, principal: Principal | None, workspace_id: uuid.UUID, vault_id: uuid.UUID,

@@ -47,7 +47,7 @@ from nacl.exceptions import CryptoError
 from threshold import frost, frost_secp256k1
 from threshold.encoding import HexError, parse_hex
 from threshold.protocol import KeyPackage
-from threshold.scheme import ED25519_SCHEME, SECP256K1_SCHEME, TAPROOT_SCHEME
+from threshold.scheme import ECDSA_SCHEME, ED25519_SCHEME, SECP256K1_SCHEME, TAPROOT_SCHEME
 
 CONFIG_VERSION = 1
 SCHEME = ED25519_SCHEME
@@ -56,6 +56,8 @@ KEY_PACKAGE_TYPES: Mapping[str, type[KeyPackage]] = {
     ED25519_SCHEME: frost.KeyPackage,
     SECP256K1_SCHEME: frost_secp256k1.KeyPackage,
     TAPROOT_SCHEME: frost_secp256k1.KeyPackage,
+    # Threshold ECDSA key sets come from the same secp256k1 DKG (threshold.ecdsa.KeyShare.from_key_package).
+    ECDSA_SCHEME: frost_secp256k1.KeyPackage,
 }
 KDF = "argon2id13"
 CIPHER = "xsalsa20poly1305"

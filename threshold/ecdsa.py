@@ -87,6 +87,8 @@ __all__ = [
     "run_locally",
     "verify",
     "recovery_id",
+    "signature_share",
+    "combine",
 ]
 
 SCHEME = ECDSA_SCHEME
@@ -593,3 +595,54 @@ def sign(participant: int, pair: Sequence[int], key_share: KeyShare, presignatur
         return signature
 
     return Party("sign", participant, members, protocol, finish)
+
+
+# --------------------------------------------------------------------------------------------
+# Combining signature shares outside the parties (the service's coordinator)
+# --------------------------------------------------------------------------------------------
+
+#: A sign message: the library's 20-byte channel tag and 8-byte wait point, then ``s_i`` as a
+#: MessagePack array of its 32 big-endian bytes (each a positive fixint or a uint8).
+_SIGN_HEADER = 28
+
+
+def signature_share(data: bytes) -> int:
+    """The share ``s_i`` a participant's one :func:`sign` message carries (public once sent).
+
+    The service's signers run in separate processes and keep no protocol object between
+    commands, so the coordinator adds the shares (:func:`combine`) instead of a party."""
+    body = bytes(data)[_SIGN_HEADER:]
+    if len(body) < 3 or body[0] != 0xDC or int.from_bytes(body[1:3], "big") != 32:
+        raise InvalidParameters("not a threshold ECDSA signature share message")
+    index, out = 3, bytearray()
+    for _ in range(32):
+        if index >= len(body):
+            raise InvalidParameters("a signature share message ends early")
+        if body[index] < 0x80:
+            out.append(body[index])
+            index += 1
+        elif body[index] == 0xCC and index + 1 < len(body):
+            out.append(body[index + 1])
+            index += 2
+        else:
+            raise InvalidParameters("a signature share message holds something other than bytes")
+    value = int.from_bytes(bytes(out), "big")
+    if index != len(body) or value >= N:
+        raise InvalidParameters("a signature share message is not one scalar")
+    return value
+
+
+def combine(public_key: bytes, digest: bytes, big_r: bytes, shares: Sequence[int]) -> Signature:
+    """The signature from every participant's share (``s = sum s_i``, then low s, as the
+    library does), checked by libsecp256k1 under the group key: :class:`ProtocolAborted` when a
+    share was wrong (a participant that cheated or a presignature that was not the pair's)."""
+    _point(big_r, "big_r")
+    s = sum(shares) % N
+    s = min(s, N - s)
+    r = int.from_bytes(bytes(big_r)[1:], "big") % N
+    if s == 0 or r == 0:
+        raise ProtocolAborted("sign", "the shares add up to no signature")
+    signature = Signature(r, s, bytes(big_r))
+    if not verify(public_key, bytes(digest), signature.to_bytes()):
+        raise ProtocolAborted("sign", "the combined signature does not verify under the group key")
+    return signature

@@ -12,7 +12,7 @@ from pydantic import BeforeValidator, ConfigDict, Field, StringConstraints, With
 from api.schemas.common import QueryParams, RequestBody, Resource, Timestamp, refused_as
 from domain.signing import backups
 from models.backups import Backup as BackupRow
-from threshold.scheme import ED25519_SCHEME, TAPROOT_SCHEME
+from threshold.scheme import ECDSA_SCHEME, ED25519_SCHEME, TAPROOT_SCHEME
 
 BackupStatus = Literal[tuple(backups.STATUSES)]
 #: Lowercase hex of a group public key: 32 bytes (RFC 8032) or 33 (SEC1 compressed, secp256k1).
@@ -73,12 +73,14 @@ class BackupGroupSignature(RequestBody):
 
     master_xpub: MasterXpub = Field(description="The key's group public key, as GET .../verify lists it.")
     # ``schema`` would shadow BaseModel.schema: the field has another name and the alias.
-    schema_: Literal[ED25519_SCHEME, TAPROOT_SCHEME] = Field(alias="schema")
+    schema_: Literal[ED25519_SCHEME, TAPROOT_SCHEME, ECDSA_SCHEME] = Field(alias="schema")
     signature: Ed25519Signature = Field(description="Base64 signature of the backup's verification_message "
                                                     "(custody-backup-verify:v1:<backup_id>): Ed25519 for "
                                                     "FROST-ED25519-SHA512-v1 keys; BIP-340 by the key-path "
                                                     "Taproot output key for FROST-secp256k1-SHA256-TR-v1 keys "
-                                                    "(what a Bitcoin key-path spend is checked against).")
+                                                    "(what a Bitcoin key-path spend is checked against); ECDSA "
+                                                    "r || s (low s) of SHA-256(message) for "
+                                                    "ECDSA-secp256k1-cait-sith-v1 keys.")
 
 
 class BackupVerification(RequestBody):

@@ -28,7 +28,8 @@ class VaultRename(RequestBody):
 class KeySetRequest(RequestBody):
     scheme: Literal[REQUESTABLE_SCHEMES] = Field(
         description="The threshold scheme of the key set to generate: FROST-secp256k1-SHA256-TR-v1 for Bitcoin "
-                    "networks, FROST-ED25519-SHA512-v1 for the others.")
+                    "networks, ECDSA-secp256k1-cait-sith-v1 (threshold ECDSA) for EVM networks, FROST-ED25519-SHA512-v1 "
+                    "for the others.")
 
 
 class KeySetSummary(Resource):

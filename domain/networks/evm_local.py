@@ -205,7 +205,7 @@ class LocalEvm:
     # --- calls and gas --------------------------------------------------------------------------
 
     @staticmethod
-    def _call_object(call: dict[str, Any]) -> dict[str, Any]:
+    def _call_object(call: dict[str, Any], *, estimate: bool = False) -> dict[str, Any]:
         data = call.get("data") or call.get("input") or "0x"
         transaction: dict[str, Any] = {"from": to_checksum_address(call.get("from") or DEV_ACCOUNT), "data": data,
                                        "value": to_int(call.get("value"))}
@@ -213,6 +213,11 @@ class LocalEvm:
             transaction["to"] = to_checksum_address(call["to"])
         if call.get("gas"):
             transaction["gas"] = to_int(call["gas"])
+        if estimate and call.get("maxFeePerGas") is None and call.get("gasPrice") is None:
+            # As geth: an estimate without fees pays none, so the sender's balance bounds only its
+            # value (eth-tester would charge the block's gas limit at its default price, and refuse
+            # an estimate from an address holding less than that: 0.03 ETH).
+            transaction["gas_price"] = 0
         return transaction
 
     @staticmethod
@@ -239,7 +244,7 @@ class LocalEvm:
 
     def rpc_eth_estimateGas(self, call: dict[str, Any], tag: Any = "latest") -> str:  # noqa: N802
         try:
-            return quantity(self.tester.estimate_gas(self._call_object(call), self._state_block(tag)))
+            return quantity(self.tester.estimate_gas(self._call_object(call, estimate=True), self._state_block(tag)))
         except TransactionFailed as exc:
             raise self._reverted(exc) from None
 

@@ -27,14 +27,15 @@ Backup file (JSON, UTF-8)::
                    "cosigner_part": {"part_id", "config"} | null}]}
 
 Each sealed key package opens (``nacl.public.SealedBox(private_key).decrypt``) to the JSON of the
-key set's scheme's ``KeyPackage.to_dict()``. A key set's ``scheme`` (FROST(Ed25519) or the
-Taproot secp256k1 one) is in its entry; the top-level ``scheme`` is that of entries without one
+key set's scheme's ``KeyPackage.to_dict()``. A key set's ``scheme`` (FROST(Ed25519), the
+Taproot secp256k1 one or threshold ECDSA, whose packages are secp256k1 ones) is in its entry; the top-level ``scheme`` is that of entries without one
 (files written before key sets had several schemes). client/recovery.py is the offline tool
 that reads it.
 
 Verification groups carry each key's scheme as ``schema``; the signature of the verification
 message is checked by the chain's own rule: Ed25519 (RFC 8032) for Ed25519 keys, BIP-340 under
-the key-path Taproot output key (a P2TR address's key) for Taproot keys.
+the key-path Taproot output key (a P2TR address's key) for Taproot keys, ECDSA (``r || s``, low
+s, libsecp256k1) of SHA-256(message) for threshold ECDSA keys.
 """
 
 from __future__ import annotations
@@ -65,8 +66,9 @@ from models.cosigner import CosignerPart
 from models.keys import KeySet
 from models.workspaces import Workspace
 from threshold import scheme
+from threshold.scheme import ECDSA_SCHEME
 from threshold.scheme import ED25519_SCHEME as SCHEME
-from threshold.suites import suite_of
+from threshold.suites import ecdsa_backup_digest, suite_of
 
 #: Taproot keys prove themselves for the key-path-only output (what a P2TR address is).
 KEY_PATH = b""
@@ -277,6 +279,9 @@ async def verify_backup(
             raw = base64.b64decode(signature, validate=True)
             if schema == SCHEME:
                 VerifyKey(bytes.fromhex(master)).verify(message, raw)
+            elif schema == ECDSA_SCHEME:
+                if not suite_of(schema).verify(bytes.fromhex(master), ecdsa_backup_digest(message), raw):
+                    raise BadSignatureError("ECDSA")
             elif not suite_of(schema).verify(bytes.fromhex(master), message, raw, KEY_PATH):
                 raise BadSignatureError("BIP-340")
         except (BadSignatureError, ValueError, TypeError):

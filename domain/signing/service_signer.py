@@ -37,10 +37,11 @@ from typing import Any
 from nacl.public import PrivateKey, PublicKey, SealedBox
 
 from core import sealing
+from core.channels import MessageChannels
 from core.outbox import add_command
 from core.unit_of_work import nudge_after_commit
 from domain.errors import Conflict, NotFound
-from domain.signing import keys, nonces, stock
+from domain.signing import keys, nonces, presignatures, stock
 from domain.signing.backups import ASSEMBLE
 from domain.signing.sessions import (
     AGGREGATE,
@@ -269,6 +270,8 @@ async def commit(*, participant: int, share_key: bytes, session_id: uuid.UUID | 
     if await SigningCommitment.exists(session_id=session.id, participant=participant):
         return None
     key_set = await KeySet.get(id=session.key_set_id)
+    if presignatures.is_ecdsa(key_set):
+        return None  # threshold ECDSA has no round 1: its presignature comes from the stock
     key_package = await load_key_package(participant=participant, share_key=share_key, cached=True,
                                          key_set_id=key_set.id, scheme=key_set.scheme)
     nonces, commitments = keys.suite(key_set).frost.commit(key_package)
@@ -299,6 +302,9 @@ async def sign(
         raise Conflict(f"signing session is {session.status}, not collecting shares from {participant}",
                        code="SIGNING_SESSION_NOT_IN_ROUND2")
     key_set = await KeySet.get(id=session.key_set_id)
+    if presignatures.is_ecdsa(key_set):
+        await _ecdsa_sign(participant=participant, share_key=share_key, session=session, key_set=key_set)
+        return None
     suite = keys.suite(key_set)
     nonce_row = await SignerNonce.filter(session_id=session.id, participant=participant).select_for_update().first()
     if nonce_row is None:
@@ -363,6 +369,11 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
     if not waiting:
         return 0
     key_sets = await ready_key_sets([s.key_set_id for s in waiting])
+    # Threshold ECDSA sessions are signed by their outbox `sign` commands (a presignature part,
+    # not a nonce): never here.
+    waiting = [s for s in waiting if not presignatures.is_ecdsa(key_sets[s.key_set_id])]
+    if not waiting:
+        return 0
     key_set_of = {s.id: key_sets[s.key_set_id] for s in waiting}
     commitments = await commitments_of([s.id for s in waiting], key_set_of)
     spent: dict[uuid.UUID, stock.Item] = {}
@@ -439,6 +450,97 @@ async def refill_nonces(*, participant: int, share_key: bytes, scheme: str, chun
     pairs = nonces.make(suite_of(scheme).frost, participant, share_key, count)
     await stock.add(kind=nonces.kind(scheme), holder=holder, items=pairs, share_key=share_key)
     return count
+
+
+# --------------------------------------------------------------------------------------------
+# Threshold ECDSA: presignatures made with the other signer, one signature share each
+# --------------------------------------------------------------------------------------------
+
+
+def _peer(participant: int) -> int:
+    return next(p for p in scheme.SERVICE_PARTICIPANTS if p != participant)
+
+
+async def _ecdsa_key_share(participant: int, share_key: bytes, key_set_id: uuid.UUID) -> Any:
+    from threshold import ecdsa  # the Rust library loads only where ECDSA is used
+
+    package = await load_key_package(participant=participant, share_key=share_key, cached=True,
+                                     key_set_id=key_set_id, scheme=scheme.ECDSA_SCHEME)
+    return ecdsa.KeyShare.from_key_package(package)
+
+
+async def run_with_peer(party: Any, *, channels: MessageChannels, run: str, participant: int,
+                        timeout: float) -> Any:
+    """Drive one two-party protocol run of threshold.ecdsa with the other signer, whose process
+    runs the same call at the same time: what this party sends goes on the other's channel, what
+    it receives comes from its own. :class:`~core.channels.ChannelTimeout` when the other is silent."""
+    from threshold import ecdsa
+
+    peer = _peer(participant)
+    while True:
+        for message in party.outgoing():
+            channels.send(run, peer, message.data)
+        if party.done:
+            return party.result
+        data = await channels.receive(run, participant, timeout=timeout)
+        party.receive(ecdsa.Message(peer, participant, data))
+
+
+async def make_presignature(*, participant: int, share_key: bytes, key_set_id: uuid.UUID, run: str,
+                            channels: MessageChannels, timeout: float = 30.0) -> Any:
+    """Make one presignature of the key set with the other signer: two triples, then the
+    presignature from them (threshold.ecdsa consumes the triples; nothing is stored here).
+    Raises ``FrostError`` (a Rust panic, a bad message) or ``ChannelTimeout``."""
+    from threshold import ecdsa
+
+    pair = tuple(scheme.SERVICE_PARTICIPANTS)
+    key_share = await _ecdsa_key_share(participant, share_key, key_set_id)
+    first = await run_with_peer(ecdsa.triple(participant, pair), channels=channels, run=f"{run}:t0",
+                                participant=participant, timeout=timeout)
+    second = await run_with_peer(ecdsa.triple(participant, pair), channels=channels, run=f"{run}:t1",
+                                 participant=participant, timeout=timeout)
+    return await run_with_peer(ecdsa.presign(participant, pair, key_share, first, second), channels=channels,
+                               run=f"{run}:presign", participant=participant, timeout=timeout)
+
+
+async def store_presignature(*, participant: int, share_key: bytes, key_set_id: uuid.UUID,
+                             presignature: Any) -> None:
+    """Add this signer's part of a presignature to the stock (sealed with its key; public part
+    ``R``, what the other signer's part carries too); once both parts are in, a session waiting
+    for a presignature takes it."""
+    await stock.add(kind=presignatures.KIND, holder=stock.holder_of(participant), key_set_id=key_set_id,
+                    items=[(presignature.big_r, json.dumps(presignature.to_dict()).encode())], share_key=share_key)
+    key_set = await KeySet.get(id=key_set_id)
+    await presignatures.assign_waiting(key_set)
+
+
+async def _ecdsa_sign(*, participant: int, share_key: bytes, session: SigningSession, key_set: KeySet) -> None:
+    """The signer's one message of a threshold ECDSA session (the session row locked, round2).
+
+    Its part of the session's presignature is used (wiped) in this transaction, with the share
+    it made stored: a second request finds no part and is refused (:class:`NonceAlreadyUsed`). A
+    library failure (a Rust panic caught by threshold.ecdsa, a presignature of another key)
+    fails the session naming this signer; the part is destroyed all the same."""
+    from threshold import ecdsa
+
+    try:
+        item = await stock.use(session_id=session.id, holder=stock.holder_of(participant), kind=presignatures.KIND,
+                               share_key=share_key)
+    except stock.StockItemUsed as exc:
+        raise NonceAlreadyUsed(exc.message, details=exc.details) from None
+    try:
+        presignature = ecdsa.Presignature.from_dict(json.loads(item.secret or b"{}"))
+        key_share = await _ecdsa_key_share(participant, share_key, key_set.id)
+        party = ecdsa.sign(participant, tuple(session.participants), key_share, presignature, bytes(session.message))
+        messages = party.outgoing()
+        if len(messages) != 1:
+            raise ecdsa.ProtocolAborted("sign", f"{len(messages)} messages instead of one", participant)
+        ecdsa.signature_share(messages[0].data)  # the coordinator can read it
+    except ecdsa.FrostError as exc:
+        await fail_session(session, participant=participant, reason=f"signer {participant}: {exc}")
+        return
+    await SigningShare.create(session_id=session.id, participant=participant, share=messages[0].data)
+    await request_collection_if_complete(session, AGGREGATE)
 
 
 # --------------------------------------------------------------------------------------------

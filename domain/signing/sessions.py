@@ -58,7 +58,7 @@ from domain import audit
 from domain.auth import Principal
 from domain.errors import Conflict, NotFound, ValidationFailed
 from domain.permissions import Permission
-from domain.signing import keys, nonces, stock
+from domain.signing import keys, nonces, presignatures, stock
 from models.keys import KeySet
 from models.sessions import (
     SigningCommitment,
@@ -69,7 +69,7 @@ from models.sessions import (
 from models.vaults import Vault
 from threshold import frost, scheme
 from threshold.protocol import Frost
-from threshold.scheme import ED25519_SCHEME, SERVICE_PARTICIPANTS
+from threshold.scheme import ECDSA_SCHEME, ED25519_SCHEME, SERVICE_PARTICIPANTS
 from threshold.suites import suite_of
 
 COLLECT_COMMITMENTS = "signing.collect_commitments"
@@ -220,14 +220,23 @@ async def request_signature(
     )
     session_id = uuid.uuid4()
     service = [p for p in chosen if p in SERVICE_PARTICIPANTS]
-    stocked = await _take_commitments(session_id, scheme, service)
+    stocked: list[stock.Item] | None = None
+    if presignatures.is_ecdsa(key_set):
+        # Threshold ECDSA has no round one: a presignature from the stock (below).
+        presignatures.check_request(bytes(message), chosen)
+    else:
+        stocked = await _take_commitments(session_id, scheme, service)
     session = await SigningSession.create(
         id=session_id, workspace_id=workspace_id, vault_id=vault.id, key_set_id=key_set.id, message=bytes(message),
         merkle_root=None if merkle_root is None else bytes(merkle_root),
         purpose=purpose.strip(), participants=chosen, requested_by=principal.user.id if principal else None,
         status="round2" if stocked and service == chosen else "round1", notify=notify,
     )
-    if stocked:
+    if presignatures.is_ecdsa(key_set):
+        # Threshold ECDSA: a presignature from the stock, taken in this transaction (or the next
+        # one made); the signers are asked to sign once it is committed (domain.signing.presignatures).
+        await presignatures.start(session, key_set)
+    elif stocked:
         await insert_round_rows("signing_commitments", session.id,
                                 [(int(item.holder), *nonces.commitment_parts(item.public or b"")) for item in stocked])
         if session.status == "round2":
@@ -417,14 +426,20 @@ async def _aggregate(session: SigningSession) -> bool:
     if {r.participant for r in rows} != set(session.participants):
         return False
     key_set = (await ready_key_sets([session.key_set_id]))[session.key_set_id]
+    if presignatures.is_ecdsa(key_set):
+        try:
+            ecdsa_signature = await presignatures.combine(session, key_set, list(rows))
+        except presignatures.CombineFailed as exc:
+            await fail_session(session, participant=exc.participant, reason=exc.reason)
+            return True
+        await complete_session(session, ecdsa_signature)
+        return True
     outcome = _combine(session, key_set, await commitment_list(session, key_set),
                        [(r.participant, bytes(r.share)) for r in rows])
     if isinstance(outcome, _Failure):
         await fail_session(session, participant=outcome.participant, reason=outcome.reason)
         return True
-    _mark_completed(session, outcome)
-    await session.save(update_fields=["status", "signature", "completed_at"])
-    await _audit_completed([session])
+    await complete_session(session, outcome)
     return True
 
 
@@ -564,8 +579,10 @@ async def lost_wakeups(*, limit: int = 1000) -> dict[int, list[str]]:
     """Round-2 sessions still missing a service signer's share :data:`LOST_WAKEUP_SECONDS` after
     they entered round 2, by the participant to wake (oldest first)."""
     stale = clock.now() - timedelta(seconds=LOST_WAKEUP_SECONDS)
-    waiting = await SigningSession.filter(status="round2", updated_at__lt=stale).order_by("updated_at").limit(
-        limit).values("id", "participants")
+    # Threshold ECDSA sessions are not woken this way: their signers' `sign` commands are outbox
+    # commands (domain.signing.presignatures), which are never lost.
+    waiting = await SigningSession.filter(status="round2", updated_at__lt=stale).exclude(
+        key_set__scheme=ECDSA_SCHEME).order_by("updated_at").limit(limit).values("id", "participants")
     if not waiting:
         return {}
     signed = {(row["session_id"], row["participant"]) for row in await SigningShare.filter(
@@ -580,5 +597,14 @@ async def lost_wakeups(*, limit: int = 1000) -> dict[int, list[str]]:
 
 async def schemes_in_use() -> list[str]:
     """The schemes of ready key sets: those whose nonce stocks the sweep keeps filled."""
-    schemes = await KeySet.filter(status="ready").distinct().values_list("scheme", flat=True)
-    return sorted({str(scheme) for scheme in schemes})
+    schemes = await KeySet.filter(status="ready").exclude(scheme=ECDSA_SCHEME).distinct().values_list(
+        "scheme", flat=True)
+    return sorted({str(scheme) for scheme in schemes})  # (threshold ECDSA stocks presignatures instead)
+
+
+async def complete_session(session: SigningSession, signature: bytes) -> None:
+    """round2 -> completed with the verified ``signature`` (the session row locked, in the
+    caller's transaction): audited, and its requester woken after commit."""
+    _mark_completed(session, signature)
+    await session.save(update_fields=["status", "signature", "completed_at", "updated_at"])
+    await _audit_completed([session])

@@ -20,7 +20,8 @@ The rules, in the order the functions apply them:
    ``taken``; ``session_id`` never changes again. The caller's transaction must commit before
    anything derived from an item (a signature share) leaves: that is what makes the binding
    survive crashes and retries (a retried request takes fresh items; a retried session finds
-   its own).
+   its own). :func:`take_matching` binds one item per holder that all carry one public part
+   (the holders' shares of one thing made together, an ECDSA presignature's parts).
 3. :func:`use` is the one way to the secret: it locks the holder's item taken by the session,
    wipes the sealed part and marks it ``used`` in the caller's transaction, and returns the
    opened secret. The caller stores what it derives (the signature share) in that same
@@ -143,6 +144,50 @@ async def take(*, kind: str, holders: Sequence[str], session_id: uuid.UUID, coun
         )
         raise StockEmpty(f"the {kind} stock of {', '.join(short)} has fewer than {count} item(s)",
                          details={"kind": kind, "available": short, "needed": count})
+    return sorted((Item(id=row["id"], holder=row["holder"], public=_bytes(row["public"])) for row in rows),
+                  key=lambda item: (item.holder, str(item.id)))
+
+
+async def take_matching(*, kind: str, holders: Sequence[str], session_id: uuid.UUID,
+                        key_set_id: uuid.UUID | None = None) -> list[Item]:
+    """Bind one available item of each of ``holders`` to ``session_id``, all with the same public
+    part (the holders' shares of one thing made together: an ECDSA presignature's parts, whose
+    public part is its ``R``), oldest first; :class:`StockEmpty` when no public part has an
+    available item of every holder. A holder's item without its partners (one signer stored its
+    part, the other's run failed) is never taken.
+
+    The first holder's item is locked (``FOR UPDATE SKIP LOCKED``): concurrent takers pick
+    different parts; the others' items are taken under the update's own row lock and state check."""
+    if not holders:
+        raise ValueError("take at least one holder's item")
+    clause, extra = _key_set_clause(key_set_id, 5)
+    clause_a = clause.replace("key_set_id", "a.key_set_id")
+    clause_b = clause.replace("key_set_id", "b.key_set_id")
+    rows = await _db().execute_query_dict(
+        "WITH candidate AS ("
+        " SELECT a.public FROM single_use_stock a"
+        f" WHERE a.kind = $2 AND a.holder = ($1::text[])[1] AND {clause_a} AND a.state = 'available'"
+        "  AND a.public IS NOT NULL"
+        "  AND (SELECT count(DISTINCT b.holder) FROM single_use_stock b"
+        f"       WHERE b.kind = $2 AND b.public = a.public AND {clause_b} AND b.state = 'available'"
+        "       AND b.holder = ANY($1::text[])) = cardinality($1::text[])"
+        " ORDER BY a.created_at LIMIT 1 FOR UPDATE OF a SKIP LOCKED),"
+        " picked AS (SELECT DISTINCT ON (s.holder) s.id FROM single_use_stock s, candidate"
+        "  WHERE s.kind = $2 AND s.public = candidate.public AND s.holder = ANY($1::text[])"
+        "  AND s.state = 'available' ORDER BY s.holder, s.created_at)"
+        " UPDATE single_use_stock u SET state = 'taken', session_id = $3, taken_at = $4"
+        " FROM picked WHERE u.id = picked.id AND u.state = 'available' RETURNING u.id, u.holder, u.public",
+        [list(holders), kind, session_id, clock.now(), *extra],
+    )
+    if {row["holder"] for row in rows} != set(holders):
+        if rows:
+            await _db().execute_query(
+                "UPDATE single_use_stock SET state = 'available', session_id = NULL, taken_at = NULL "
+                "WHERE id = ANY($1::uuid[]) AND session_id = $2 AND state = 'taken'",
+                [[row["id"] for row in rows], session_id],
+            )
+        raise StockEmpty(f"the {kind} stock has no item held by all of {', '.join(holders)}",
+                         details={"kind": kind, "holders": list(holders), "needed": 1})
     return sorted((Item(id=row["id"], holder=row["holder"], public=_bytes(row["public"])) for row in rows),
                   key=lambda item: (item.holder, str(item.id)))
 

@@ -15,7 +15,7 @@ async def test_a_testnet_workspace_sees_testnet_currencies_only(client):
     assert response.status == 200
     ids = {c["id"] for c in response.json}
     assert ids == {"DETH_TEST", "DUSD_TEST", "DBTC_TEST", "SOL_TEST", "USDC_SOL_TEST", "SOL_LOCAL", "USDC_SOL_LOCAL",
-                   "BTC_TEST", "BTC_REGTEST"}
+                   "BTC_TEST", "BTC_REGTEST", "ETH_LOCAL", "USDC_ETH_LOCAL"}
     for currency in response.json:
         assert CURRENCY_FIELDS <= set(currency) and currency["network_type"] == "testnet"
     deth = next(c for c in response.json if c["id"] == "DETH_TEST")

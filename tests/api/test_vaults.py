@@ -7,7 +7,7 @@ from models.audit import AuditEntry
 from models.keys import KeySet
 from tests.support.callers import make_caller
 from tests.support.wallets import Api
-from threshold.scheme import ED25519_SCHEME, TAPROOT_SCHEME
+from threshold.scheme import ECDSA_SCHEME, ED25519_SCHEME, TAPROOT_SCHEME
 
 
 async def test_creating_a_vault_requests_its_key_set_in_the_same_unit_of_work(client, broker):
@@ -17,16 +17,19 @@ async def test_creating_a_vault_requests_its_key_set_in_the_same_unit_of_work(cl
     assert (vault["name"], vault["is_frozen"], vault["workspace_id"]) == ("Treasury", False, api.caller.workspace_id)
     assert vault["key_set"]["status"] == "round1" and vault["key_set"]["group_public_key"] is None
     # The vault's key (in the API) is FROST(Ed25519); a testnet workspace signs for Bitcoin
-    # networks too, so a Taproot (secp256k1) key set is generated beside it, by the same DKG
+    # networks and EVM networks too, so a Taproot (secp256k1) key set and a threshold ECDSA
+    # (secp256k1) key set are generated beside it, by the same DKG
     key_set = await KeySet.get(vault_id=vault["id"], scheme=ED25519_SCHEME)
     assert str(key_set.id) == vault["key_set"]["id"] and vault["key_set"]["scheme"] == ED25519_SCHEME
     taproot = await KeySet.get(vault_id=vault["id"], scheme=TAPROOT_SCHEME)
-    assert taproot.status == "round1"
+    ecdsa = await KeySet.get(vault_id=vault["id"], scheme=ECDSA_SCHEME)
+    assert taproot.status == ecdsa.status == "round1"
     assert [(k["id"], k["scheme"]) for k in vault["key_sets"]] == [(str(key_set.id), ED25519_SCHEME),
+                                                                   (str(ecdsa.id), ECDSA_SCHEME),
                                                                    (str(taproot.id), TAPROOT_SCHEME)]
     status, shown = await api.get(f"/api/v1/vault/accounts/{vault['id']}")
     assert status == 200 and shown["key_sets"] == vault["key_sets"]
-    assert await Command.filter(actor_name__startswith="signer_").count() == 4  # both signers' round 1, twice
+    assert await Command.filter(actor_name__startswith="signer_").count() == 6  # both signers' round 1, thrice
     assert await AuditEntry.filter(action="vault.created", object_id=vault["id"]).count() == 1
 
 

@@ -4,20 +4,26 @@ the co-signer's exported share standing in for a lost service share."""
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 
 from embit.script import Script, Witness
 from embit.transaction import Transaction, TransactionInput, TransactionOutput
+from eth_account import Account
 from nacl.public import PrivateKey
 from nacl.signing import VerifyKey
 
 from client import recovery
 from domain.currencies import registry
 from domain.networks.bitcoin import BitcoinAdapter, p2tr_script
+from domain.networks.evm import address_of_key
+from domain.networks.evm_dev import faucet
+from domain.networks.evm_local import InProcessEvmRpc, LocalEvm
 from models.keys import KeySet
 from tests.support.bitcoin_kernel import KernelRegtestNode
 from tests.support.signing import PASSPHRASE, backup_ready, ready_vault
-from threshold.scheme import ED25519_SCHEME, TAPROOT_SCHEME
+from threshold import ecdsa
+from threshold.scheme import ECDSA_SCHEME, ED25519_SCHEME, TAPROOT_SCHEME
 from threshold.taproot import output_key, verify_bip340
 
 
@@ -106,3 +112,49 @@ async def test_recovery_of_both_curves_proves_each_key_by_its_chains_rules(clien
     txid = await node.broadcast(spend.serialize())
     node.mine(vault_script, 1)
     assert txid in node.confirmed
+
+
+async def test_a_recovered_threshold_ecdsa_key_signs_a_transaction_the_evm_accepts(client, worker, tmp_path, capsys):
+    # Given a vault with a threshold ECDSA key set (EVM accounts) and a backup of it
+    setup = await ready_vault(client, worker, tmp_path / "cosigner", schemes=(ECDSA_SCHEME,))
+    group_key = bytes(setup.key_set.group_public_key)
+    private_key = PrivateKey.generate()
+    backup = await backup_ready(client, worker, setup.owner, private_key)
+    _, download = await client.get("/api/v1/backup/file", headers=setup.owner.headers())
+    document = json.loads(download.body)
+    assert [e["scheme"] for e in document["key_sets"]] == [ECDSA_SCHEME]
+    (tmp_path / "backup.json").write_bytes(download.body)
+    (tmp_path / "backup.key").write_text(_b64(bytes(private_key)))
+    # When the command line runs / Then the key is rebuilt and its ECDSA proof verifies
+    assert recovery.main(["--backup", str(tmp_path / "backup.json"), "--private-key", str(tmp_path / "backup.key"),
+                          "--message", "hello", "--verification-out", str(tmp_path / "verify.json")]) == 0
+    line = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert (line["scheme"], line["master_xpub"]) == (ECDSA_SCHEME, group_key.hex())
+    assert ecdsa.verify(group_key, hashlib.sha256(b"hello").digest(), bytes.fromhex(line["signature"]))
+    # And the service accepts the proof of the key
+    _, verified = await client.post(f"/api/v1/backup/{backup['backup_id']}/verify", headers=setup.owner.headers(),
+                                    json=json.loads((tmp_path / "verify.json").read_text()))
+    assert verified.status == 200 and verified.json["status"] == "verified", verified.json
+
+    # Given the vault's Ethereum address holds ETH on a real EVM (py-evm)
+    node = LocalEvm()
+    rpc = InProcessEvmRpc(node)
+    address = address_of_key(group_key)
+    await faucet(rpc, address=address, amount=10**18)
+    # When signer 2's share is lost and the co-signer's escrowed share stands in for it
+    for entry in document["key_sets"]:
+        entry["shares"] = [s for s in entry["shares"] if s["participant"] == 1]
+    shares = recovery.cosigner_shares_from_configs(
+        [e["cosigner_part"]["config"] for e in document["key_sets"]], PASSPHRASE)
+    (key,) = recovery.recover(document, private_key, cosigner_shares=shares)
+    assert key.participants == (1, 3) and key.scheme == ECDSA_SCHEME
+    # Then the rebuilt key signs an EIP-1559 transfer that the EVM executes
+    account = Account.from_key(key.secret)
+    assert account.address == address
+    signed = account.sign_transaction({
+        "type": 2, "chainId": 31337, "nonce": 0, "to": "0x" + "77" * 20, "value": 10**17, "gas": 21_000,
+        "maxFeePerGas": 10 * 10**9, "maxPriorityFeePerGas": 10**9})
+    tx_hash = await rpc.request("eth_sendRawTransaction", ["0x" + signed.raw_transaction.hex()])
+    receipt = await rpc.request("eth_getTransactionReceipt", [tx_hash])
+    assert receipt is not None and int(receipt["status"], 16) == 1
+    assert int(await rpc.request("eth_getBalance", ["0x" + "77" * 20, "latest"]), 16) == 10**17

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from config import CURRENCIES_FILE
+from core.settings import configure
 from domain.currencies import (
     RegistryError,
     format_amount,
@@ -53,7 +54,7 @@ def test_real_networks_ship_enabled_and_a_disabled_one_is_hidden_until_enabled()
     shipped = parse_registry(document)
     assert {"solana-mainnet", "solana-testnet", "solana-local", "bitcoin-mainnet", "bitcoin-testnet",
             "bitcoin-regtest"} <= {n.id for n in shipped.enabled_networks()}
-    assert {"SOL_TEST", "SOL_LOCAL", "BTC_REGTEST"} <= {c.id for c in shipped.of_network_type("testnet")}
+    assert {"SOL_TEST", "SOL_LOCAL", "BTC_REGTEST", "ETH_LOCAL"} <= {c.id for c in shipped.of_network_type("testnet")}
     # Given a registry with one of them disabled / Then it is hidden from workspaces
     for network in document["networks"]:
         if network["id"] == "solana-testnet":
@@ -76,3 +77,18 @@ def test_real_networks_ship_enabled_and_a_disabled_one_is_hidden_until_enabled()
     broken["networks"][-1]["explorer"] = {"transaction": "http://example.com/{address}"}
     with pytest.raises(RegistryError, match="explorer"):
         parse_registry(broken)
+
+
+def test_ethereum_ships_disabled_and_is_enabled_by_its_node_url(settings):
+    # Given the shipped registry / Then evm-local is enabled, Ethereum mainnet and Sepolia are not
+    shipped = parse_registry(json.loads(CURRENCIES_FILE.read_text()))
+    enabled = {n.id for n in shipped.enabled_networks()}
+    assert "evm-local" in enabled and not {"ethereum-mainnet", "ethereum-sepolia"} & enabled
+    # When a deployment sets Sepolia's node in NETWORK_RPC_URLS / Then Sepolia is enabled
+    configure(settings.with_overrides(network_rpc_urls={"ethereum-sepolia": "https://sepolia.node.example"}))
+    try:
+        assert "ethereum-sepolia" in {n.id for n in registry().enabled_networks()}
+        assert {"ETH_TEST", "USDC_ETH_TEST"} <= {c.id for c in registry().of_network_type("testnet")}
+        assert "ethereum-mainnet" not in {n.id for n in registry().enabled_networks()}
+    finally:
+        configure(settings)

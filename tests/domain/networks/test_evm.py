@@ -415,5 +415,5 @@ def test_the_registry_has_ethereum_and_the_real_stablecoin_contracts() -> None:
     for network in chains.values():
         assert (network.adapter, network.family, registry().native_currency(network.id).decimals) == ("evm", "account",
                                                                                                        18)
-        # Phase 1: listed to no workspace until their key sets are wired (NETWORKS_ENABLED can name them)
-        assert network.enabled is False
+        # evm-local is enabled; mainnet and Sepolia wait for their node (NETWORK_RPC_URLS) or NETWORKS_ENABLED
+        assert network.enabled is (network.id == NETWORK)

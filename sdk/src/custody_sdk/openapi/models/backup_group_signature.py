@@ -22,7 +22,8 @@ class BackupGroupSignature:
         schema (BackupGroupSignatureSchema):
         signature (str): Base64 signature of the backup's verification_message (custody-backup-verify:v1:<backup_id>):
             Ed25519 for FROST-ED25519-SHA512-v1 keys; BIP-340 by the key-path Taproot output key for FROST-
-            secp256k1-SHA256-TR-v1 keys (what a Bitcoin key-path spend is checked against).
+            secp256k1-SHA256-TR-v1 keys (what a Bitcoin key-path spend is checked against); ECDSA r || s (low s) of
+            SHA-256(message) for ECDSA-secp256k1-cait-sith-v1 keys.
     """
 
     master_xpub: str

@@ -1,8 +1,11 @@
 from typing import Literal
 
-BackupGroupSignatureSchema = Literal["FROST-ED25519-SHA512-v1", "FROST-secp256k1-SHA256-TR-v1"]
+BackupGroupSignatureSchema = Literal[
+    "ECDSA-secp256k1-cait-sith-v1", "FROST-ED25519-SHA512-v1", "FROST-secp256k1-SHA256-TR-v1"
+]
 
 BACKUP_GROUP_SIGNATURE_SCHEMA_VALUES: set[BackupGroupSignatureSchema] = {
+    "ECDSA-secp256k1-cait-sith-v1",
     "FROST-ED25519-SHA512-v1",
     "FROST-secp256k1-SHA256-TR-v1",
 }

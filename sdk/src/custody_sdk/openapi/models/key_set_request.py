@@ -18,7 +18,8 @@ class KeySetRequest:
     """
     Attributes:
         scheme (KeySetRequestScheme): The threshold scheme of the key set to generate: FROST-secp256k1-SHA256-TR-v1 for
-            Bitcoin networks, FROST-ED25519-SHA512-v1 for the others.
+            Bitcoin networks, ECDSA-secp256k1-cait-sith-v1 (threshold ECDSA) for EVM networks, FROST-ED25519-SHA512-v1 for
+            the others.
     """
 
     scheme: KeySetRequestScheme

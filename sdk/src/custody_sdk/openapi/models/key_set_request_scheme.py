@@ -1,8 +1,9 @@
 from typing import Literal
 
-KeySetRequestScheme = Literal["FROST-ED25519-SHA512-v1", "FROST-secp256k1-SHA256-TR-v1"]
+KeySetRequestScheme = Literal["ECDSA-secp256k1-cait-sith-v1", "FROST-ED25519-SHA512-v1", "FROST-secp256k1-SHA256-TR-v1"]
 
 KEY_SET_REQUEST_SCHEME_VALUES: set[KeySetRequestScheme] = {
+    "ECDSA-secp256k1-cait-sith-v1",
     "FROST-ED25519-SHA512-v1",
     "FROST-secp256k1-SHA256-TR-v1",
 }

@@ -1,0 +1,55 @@
+"""Point-to-point message channels between processes, in Redis: what two signer processes use to
+run an interactive protocol together (threshold ECDSA triples and presignatures).
+
+A channel is a Redis list per recipient, ``<prefix><run>:to:<recipient>``; a message is pushed on
+the recipient's list and popped by it, in order. Every list expires (``ttl_seconds``), so a run
+whose other side died leaves nothing behind. The content is the protocol's own (what travels
+is never secret on its own: a protocol message of a two-party run); the channel only carries it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+#: How often a waiting receiver looks again (seconds).
+POLL_SECONDS = 0.003
+
+
+class ChannelTimeout(TimeoutError):
+    """The other side sent nothing within the time given (it died, or never started)."""
+
+
+class MessageChannels:
+    """Channels under ``prefix`` on a (sync) Redis client."""
+
+    def __init__(self, client: Any, *, prefix: str, ttl_seconds: int = 300) -> None:
+        self.client, self.prefix, self.ttl_seconds = client, prefix, ttl_seconds
+
+    def _key(self, run: str, recipient: int) -> str:
+        return f"{self.prefix}{run}:to:{recipient}"
+
+    def send(self, run: str, recipient: int, data: bytes) -> None:
+        key = self._key(run, recipient)
+        pipe = self.client.pipeline()
+        pipe.rpush(key, bytes(data))
+        pipe.expire(key, self.ttl_seconds)
+        pipe.execute()
+
+    async def receive(self, run: str, recipient: int, *, timeout: float) -> bytes:
+        """The next message for ``recipient`` in ``run``; :class:`ChannelTimeout` after ``timeout``."""
+        key = self._key(run, recipient)
+        deadline = time.monotonic() + timeout
+        while True:
+            data = self.client.lpop(key)
+            if data is not None:
+                return bytes(data)
+            if time.monotonic() >= deadline:
+                raise ChannelTimeout(f"no message on {run} for participant {recipient} within {timeout:.0f} s")
+            await asyncio.sleep(POLL_SECONDS)
+
+    def close(self, run: str, *recipients: int) -> None:
+        """Drop what is left of a run (a run that ended, or gave up)."""
+        if recipients:
+            self.client.delete(*(self._key(run, r) for r in recipients))
