@@ -7,8 +7,10 @@ the address's ``balance_version`` by one (the per-address order of absolute bala
 rule 2) and is made under row locks taken by :func:`lock_wallets` in a fixed order (addresses
 then wallets, each sorted by id) so concurrent writers never deadlock.
 
-The snapshot (:func:`snapshot`) reads the balances and the workspace's change-log position in
-one SQL statement, so ``cursor`` names exactly the changes the balances include.
+The snapshot (:func:`snapshot`) reads the balances and the change log's cursor in one SQL
+statement: ``cursor`` is one below the horizon of that statement's snapshot (core/commit_order.py),
+so the balances include every change at or below ``cursor`` (and perhaps some after it, which a
+client re-applies idempotently: sync rule 3).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from tortoise import connections
 
 from core import clock
 from core.clock import rfc3339
+from core.commit_order import HORIZON_SQL
 from domain import prices
 from domain.auth import Principal
 from domain.currencies import Currency, format_amount, registry
@@ -208,8 +211,8 @@ class Snapshot:
 
 _SNAPSHOT_TOTALS = """
 WITH log AS (
-    SELECT coalesce(max(position), 0) AS position, coalesce(max(min_cursor), 0) AS min_cursor
-    FROM transaction_change_logs WHERE workspace_id = $1
+    SELECT {horizon} - 1 AS position,
+           coalesce((SELECT min_cursor FROM transaction_change_logs WHERE workspace_id = $1), 0) AS min_cursor
 )
 SELECT log.position, log.min_cursor, b.currency_id, b.total, b.frozen, b.held, b.block_height
 FROM log LEFT JOIN (
@@ -217,14 +220,14 @@ FROM log LEFT JOIN (
            max(block_height) AS block_height
     FROM wallets WHERE workspace_id = $1 GROUP BY currency_id
 ) b ON true
-"""
+""".replace("{horizon}", HORIZON_SQL)
 
 #: Per-wallet balances, one page of them (keyset on created_at, id), with the workspace's totals
 #: and the change-log position: one statement, so all three are one state.
 _SNAPSHOT_WALLETS = """
 WITH log AS (
-    SELECT coalesce(max(position), 0) AS position, coalesce(max(min_cursor), 0) AS min_cursor
-    FROM transaction_change_logs WHERE workspace_id = $1
+    SELECT {horizon} - 1 AS position,
+           coalesce((SELECT min_cursor FROM transaction_change_logs WHERE workspace_id = $1), 0) AS min_cursor
 ), totals AS (
     SELECT currency_id, sum(total) AS total, sum(frozen) AS frozen, sum(held) AS held,
            max(block_height) AS block_height
@@ -243,7 +246,7 @@ SELECT log.position, log.min_cursor,
        (SELECT coalesce(json_agg(t), '[]'::json) FROM totals t)::text AS totals,
        (SELECT coalesce(json_agg(p ORDER BY p.created_at, p.id), '[]'::json) FROM page p)::text AS page
 FROM log
-"""
+""".replace("{horizon}", HORIZON_SQL)
 
 #: Most per-wallet balances one snapshot answers (``wallets_limit``).
 MAX_WALLETS_PAGE = 1000
@@ -254,7 +257,7 @@ async def snapshot(*, principal: Principal | None, workspace_id: uuid.UUID, incl
     """GET /asset/balances/currencies: per-currency balances with the change-log cursor.
 
     One SQL statement reads the balances and the cursor, so they are one consistent state:
-    the balances include exactly the changes at positions up to ``cursor``. With
+    the balances include every change at positions up to ``cursor`` (perhaps some after it). With
     ``include_wallets`` one page of per-wallet balances (at most ``wallets_limit``, after the
     wallet ``wallets_after`` in creation order) comes from the same state; ``next_wallets_after``
     names the last wallet of a full page. A client that pages seeds each wallet from its page

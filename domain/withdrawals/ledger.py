@@ -15,8 +15,13 @@ Every change of a withdrawal goes through :func:`write_change`, in the caller's 
 transaction: the status move is checked against the table (domain.withdrawals.statuses); the
 sides are refreshed with each affected wallet's absolute balance and its address's
 ``balance_version`` read as one state; an audit entry is written; the transaction takes a new
-change-log position (``seq``) and the ``transaction.*`` webhook event carrying it is written.
-Lock order: the withdrawal row, then wallets (addresses first), then the change-log counter.
+change-log position (``seq``, no lock: domain.transactions) and the ``transaction.*`` webhook event
+carrying it is written.
+
+Lock order, one for the whole money path: the withdrawal row (and its approval request), then
+the wallets (:func:`domain.balances.lock_wallets`: addresses, then wallets, each sorted by id),
+then the policy windows (advisory locks, sorted) and their bucket rows (sorted). Nothing is
+locked per workspace.
 """
 
 from __future__ import annotations
@@ -197,12 +202,7 @@ async def _sides(parties: Parties) -> None:
 
 async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | None, created: bool = False,
                        details: dict[str, Any] | None = None) -> Transaction:
-    """Record a change of the withdrawal (see the module docstring); returns the saved row.
-
-    The change-log position is taken as late as possible: every writer of the workspace waits
-    for it until this transaction commits, so only the row (with its ``seq``) and the event that
-    carries the ``seq`` are written after it.
-    """
+    """Record a change of the withdrawal (see the module docstring); returns the saved row."""
     tx = parties.tx
     if not created:
         statuses.require_move(tx.status, status)
