@@ -11,8 +11,9 @@ One run prints:
    under the wallet lock, the transaction row, its change-log position, audit entry, webhook
    event and outbox command, the commit and the enqueue to Redis), ``--concurrency`` requests in
    flight over ``--wallets`` wallets;
-2. **raw asyncpg transactions/s** writing the same rows (the transaction, its audit entry, its
-   webhook event, its two outbox commands; the wallet, address-version and change-log updates)
+2. **raw asyncpg transactions/s** writing the same rows (the transaction with its change-log
+   position, its audit entry, its webhook event, its two outbox commands; the wallet and
+   address-version updates)
    with the same pool size and concurrency: what the database alone costs. The ratio of the two
    is the figure;
 3. **create → finished/s** and p50/p99 latency on the devnet with instant blocks (a block as soon
@@ -181,6 +182,7 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     from tortoise import connections
 
     from api.app import create_app
+    from core.commit_order import NEXT_POSITION_SQL
     from core.unit_of_work import unit_of_work
     from domain import balances, vaults, wallets
 
@@ -262,9 +264,12 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
         "SELECT id, address_id FROM wallets WHERE id = ANY($1::uuid[])", [[uuid.UUID(s) for s in sources]])}
 
     def insert_sql(table: str, row: dict[str, Any]) -> tuple[str, list[str]]:
-        columns = list(row)
-        return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-                f"({', '.join(f'${i + 1}' for i in range(len(columns)))})", columns)
+        # The change-log position is computed in the insert itself (core/commit_order.py: no lock)
+        columns = [c for c in row if not (table == "transactions" and c == "seq")]
+        extra = ", seq" if table == "transactions" else ""
+        position = f", {NEXT_POSITION_SQL}" if table == "transactions" else ""
+        return (f"INSERT INTO {table} ({', '.join(columns)}{extra}) VALUES "
+                f"({', '.join(f'${i + 1}' for i in range(len(columns)))}{position})", columns)
 
     statements = {name: insert_sql(table, row) for name, table, row in (
         ("tx", "transactions", template), ("audit", "audit_log", audit), ("event", "webhook_events", event),
@@ -280,10 +285,8 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
                 await db.execute("UPDATE wallet_addresses SET balance_version = balance_version + 1 WHERE id = $1",
                                  addresses[wallet_id])
                 await db.execute("UPDATE wallets SET held = held + $2 WHERE id = $1", wallet_id, 1000 + index)
-                position = await db.fetchval("UPDATE transaction_change_logs SET position = position + 1 "
-                                             "WHERE workspace_id = $1 RETURNING position", workspace.id)
                 tx_id = uuid.uuid4()
-                for name, overrides in (("tx", {"id": tx_id, "seq": position, "wallet_id": wallet_id,
+                for name, overrides in (("tx", {"id": tx_id, "wallet_id": wallet_id,
                                                  "amount": 1000 + index}),
                                         ("audit", {"id": uuid.uuid4(), "object_id": str(tx_id)}),
                                         ("event", {"id": uuid.uuid4()}),
