@@ -32,7 +32,7 @@ from domain.auth import Principal
 from domain.currencies import Currency, format_amount, registry
 from domain.errors import Conflict
 from domain.permissions import Permission
-from models.wallets import Wallet, WalletAddress
+from models.wallets import Wallet
 
 
 @dataclass(frozen=True)
@@ -113,6 +113,21 @@ class InsufficientBalance(Conflict):
     code = "INSUFFICIENT_BALANCE"
 
 
+#: One round trip, the order of two: the addresses' locks are an InitPlan (a one-time filter that
+#: runs before the wallets are scanned), taken in address id order; then the wallets' rows,
+#: locked as they leave the sort (LockRows above Sort), in wallet id order.
+_LOCK_WALLETS = """
+WITH addresses AS MATERIALIZED (
+    SELECT a.id FROM wallet_addresses a
+    WHERE a.id IN (SELECT address_id FROM wallets WHERE id = ANY($1::uuid[]))
+    ORDER BY a.id FOR NO KEY UPDATE
+)
+SELECT w.* FROM wallets w
+WHERE w.id = ANY($1::uuid[]) AND (SELECT count(*) FROM addresses) >= 0
+ORDER BY w.id FOR NO KEY UPDATE
+"""
+
+
 async def lock_wallets(wallet_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Wallet]:
     """Lock the wallets and their addresses for this transaction, addresses first, each by id.
 
@@ -122,10 +137,22 @@ async def lock_wallets(wallet_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Walle
     ids = sorted(set(wallet_ids))
     if not ids:
         return {}
-    address_ids = sorted(set(await Wallet.filter(id__in=ids).values_list("address_id", flat=True)))
-    await WalletAddress.filter(id__in=address_ids).order_by("id").select_for_update(no_key=True)
-    wallets = await Wallet.filter(id__in=ids).order_by("id").select_for_update(no_key=True)
+    rows = await connections.get("default").execute_query_dict(_LOCK_WALLETS, [ids])
+    wallets = [Wallet._init_from_db(**row) for row in rows]  # noqa: SLF001  (tortoise's own row → model)
     return {w.id: w for w in wallets}
+
+
+#: The wallet's new parts and its address's next balance_version in one statement (both rows are
+#: locked already: lock_wallets).
+_APPLY_CHANGE = """
+WITH version AS (
+    UPDATE wallet_addresses SET balance_version = balance_version + 1, updated_at = $6 WHERE id = $7
+    RETURNING balance_version
+)
+UPDATE wallets SET total = $2, frozen = $3, held = $4, block_height = $5, updated_at = $6
+FROM version WHERE wallets.id = $1
+RETURNING version.balance_version
+"""
 
 
 async def apply_change(
@@ -146,12 +173,10 @@ async def apply_change(
         )
     wallet.total, wallet.frozen, wallet.held = after.total, after.frozen, after.held  # type: ignore[assignment]
     wallet.block_height = after.block_height
-    await wallet.save(update_fields=["total", "frozen", "held", "block_height"])
-    rows = await connections.get("default").execute_query_dict(
-        "UPDATE wallet_addresses SET balance_version = balance_version + 1, updated_at = $2 WHERE id = $1 "
-        "RETURNING balance_version",
-        [wallet.address_id, clock.now()],  # type: ignore[attr-defined]
-    )
+    wallet.updated_at = clock.now()
+    rows = await connections.get("default").execute_query_dict(_APPLY_CHANGE, [
+        wallet.id, after.total, after.frozen, after.held, after.block_height, wallet.updated_at,
+        wallet.address_id])  # type: ignore[attr-defined]
     return int(rows[0]["balance_version"])
 
 

@@ -58,10 +58,12 @@ from domain.errors import DomainError, NotFound, ValidationFailed
 from domain.permissions import Permission
 from domain.webhooks import catalogue as webhook_events
 from domain.webhooks.events import emit_event
+from domain.webhooks.events import new_event as new_webhook_event
 from domain.withdrawals import statuses
 from models.transactions import Transaction
 from models.vaults import Vault
 from models.wallets import Wallet
+from models.webhooks import WebhookEvent
 from models.workspaces import Workspace
 
 #: Scheduled actor: change-log retention (every CHANGELOG_COMPACTION_INTERVAL_SECONDS).
@@ -149,6 +151,13 @@ FROM wallets w JOIN wallet_addresses a ON a.id = w.address_id
 WHERE w.id = ANY($1::uuid[])
 """
 
+#: The same, with the next change-log position of this database transaction taken on the way
+#: (a materialized CTE: exactly one position, whatever the number of wallets).
+_WALLET_STATES_AND_POSITION = f"""
+WITH taken AS MATERIALIZED (SELECT {POSITION_SQL} AS position)
+SELECT taken.position, s.* FROM taken LEFT JOIN ({_WALLET_STATES}) s ON true
+"""
+
 
 async def wallet_states(wallet_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, WalletState]:
     """Balances and balance versions of the wallets as one consistent state.
@@ -160,6 +169,18 @@ async def wallet_states(wallet_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Wall
     if not ids:
         return {}
     rows = await connections.get("default").execute_query_dict(_WALLET_STATES, [ids])
+    return _states(rows)
+
+
+async def wallet_states_and_position(wallet_ids: Iterable[uuid.UUID]) -> tuple[dict[uuid.UUID, WalletState], int]:
+    """:func:`wallet_states` and the next position of this database transaction, in one statement:
+    for a writer that stores the position with the rest of its change (domain.withdrawals.ledger)."""
+    rows = await connections.get("default").execute_query_dict(_WALLET_STATES_AND_POSITION,
+                                                               [sorted(set(wallet_ids))])
+    return _states(r for r in rows if r["id"] is not None), int(rows[0]["position"])
+
+
+def _states(rows: Iterable[dict[str, Any]]) -> dict[uuid.UUID, WalletState]:
     return {r["id"]: WalletState(
         wallet_id=r["id"], vault_id=r["vault_id"], currency_id=r["currency_id"], address=r["address"],
         parts=BalanceParts(int(r["total"]), int(r["frozen"]), int(r["held"]), int(r["block_height"])),
@@ -274,6 +295,12 @@ def event_type_of(tx: Transaction, *, created: bool) -> str:
     if created:
         return webhook_events.TRANSACTION_CREATED
     return webhook_events.FINAL_STATUS_EVENTS.get(tx.status, webhook_events.TRANSACTION_UPDATED)
+
+
+def new_event(tx: Transaction, *, created: bool) -> WebhookEvent:
+    """The transaction's webhook event, not yet written (the caller writes it with the row)."""
+    return new_webhook_event(workspace_id=tx.workspace_id,  # type: ignore[attr-defined]
+                             event_type=event_type_of(tx, created=created), data=to_resource(tx))
 
 
 async def publish(tx: Transaction, *, created: bool) -> None:

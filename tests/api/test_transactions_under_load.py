@@ -49,7 +49,8 @@ async def test_concurrent_withdrawals_never_deadlock_and_a_reader_sees_each_chan
     wallets = [await funded_wallet(await vault_with_key(ws, name=f"V{i}"), "DETH_TEST", 10 * ETH)
                for i in range(WALLETS)]
     await publish(ws.id, [{"id": "big", "name": "Big ones blocked", "action": "block",
-                           "amount": {"min": str(BIG)}}], no_match_action="allow")
+                           "asset": {"currency_ids": ["DETH_TEST"]}, "amount": {"min": str(BIG)}}],
+                  no_match_action="allow")
     api = Api(client, caller)
     await until_final()
     status, start = await api.get("/api/v1/asset/balances/currencies")
