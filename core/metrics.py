@@ -59,6 +59,10 @@ webhooks_disabled_by_failures = Gauge(
 signing_oldest_in_flight = Gauge("custody_signing_sessions_oldest_in_flight_seconds",
                                  "Age of the oldest signing session still in round 1 or 2 (0 when none).",
                                  multiprocess_mode="mostrecent")
+oldest_transaction = Gauge("custody_oldest_transaction_seconds",
+                           "Age of the oldest open PostgreSQL transaction holding a transaction id, on the "
+                           "whole server: it holds the change log's horizon back (docs/wallets.md).",
+                           multiprocess_mode="mostrecent")
 queue_messages = Gauge("custody_queue_messages",
                        "Messages per queue in Redis by state: ready, delayed, in_progress, dead (dead letters).",
                        ["queue", "state"], multiprocess_mode="mostrecent")

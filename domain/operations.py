@@ -57,6 +57,17 @@ class Gauges:
     signing_sessions_oldest_in_flight_seconds: float = 0.0
     key_generations_stuck: int = 0
     webhooks_disabled_by_failures: int = 0
+    #: Age of the oldest transaction on the PostgreSQL server holding a transaction id: it holds
+    #: back the change log's horizon (docs/wallets.md), so changes after it are served late.
+    oldest_transaction_seconds: float = 0.0
+
+
+#: Every database of the server counts (the horizon is the server's); 0 without the right to see
+#: other sessions (pg_read_all_stats).
+_OLDEST_TRANSACTION = """
+SELECT coalesce(extract(epoch FROM max(now() - xact_start)), 0)::float8 AS age
+FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid()
+"""
 
 
 async def gauges() -> Gauges:
@@ -81,6 +92,7 @@ async def gauges() -> Gauges:
         webhooks_disabled_by_failures=await Webhook.filter(
             status=STATUS_DISABLED, deleted_at__isnull=True,
             consecutive_failures__gte=DISABLE_AFTER_CONSECUTIVE_FAILURES).count(),
+        oldest_transaction_seconds=float((await connection.execute_query_dict(_OLDEST_TRANSACTION))[0]["age"]),
         key_generations_stuck=await KeySet.filter(status__not_in=["ready", "failed"],
                                                   created_at__lt=now - KEY_GENERATION_STUCK_AFTER).count(),
     )

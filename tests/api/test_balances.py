@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from domain import prices
-from models.wallets import Wallet
 from models.transactions import Transaction
+from models.wallets import Wallet
 from tests.support.callers import make_caller
 from tests.support.changelog import until_final
 from tests.support.wallets import Api, fund, open_wallet, vault_with_key, watch

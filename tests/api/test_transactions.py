@@ -9,8 +9,8 @@ from core.unit_of_work import unit_of_work
 from domain import transactions
 from models.transactions import Transaction
 from models.workspaces import Workspace
-from tests.support.changelog import until_final
 from tests.support.callers import make_caller
+from tests.support.changelog import until_final
 from tests.support.wallets import Api, fund, mine_block, open_wallet, vault_with_key, watch
 
 UTXO = "devnet-utxo-testnet"

@@ -17,8 +17,8 @@ from domain.withdrawals import lifecycle, pipeline
 from models.webhooks import WebhookEvent
 from models.workspaces import Workspace
 from tests.support.callers import make_caller
-from tests.support.sdk import sdk_for, service_clock
 from tests.support.changelog import until_final
+from tests.support.sdk import sdk_for, service_clock
 from tests.support.wallets import Api, address_of, fund, mine_block, open_wallet, send, vault_with_key, watch
 from tests.support.withdrawals import (
     allow_one_time_addresses,

@@ -17,8 +17,8 @@ from models.audit import AuditEntry
 from models.transactions import Transaction
 from models.wallets import Wallet
 from models.webhooks import WebhookEvent
-from tests.support.wallets import address_of, fund, open_wallet, reload, vault_with_key, watch, workspace
 from tests.support.changelog import until_final
+from tests.support.wallets import address_of, fund, open_wallet, reload, vault_with_key, watch, workspace
 from tests.support.withdrawals import (
     ELSEWHERE_EVM,
     ETH,
