@@ -115,8 +115,8 @@ async def _refresh_gauges() -> None:
         metrics.webhooks_disabled_by_failures.set(figures.webhooks_disabled_by_failures)
         metrics.signing_in_flight.set(figures.signing_sessions_in_flight)
         metrics.signing_oldest_in_flight.set(figures.signing_sessions_oldest_in_flight_seconds)
-        metrics.key_generations_stuck.set(figures.key_generations_stuck)
         metrics.oldest_transaction.set(figures.oldest_transaction_seconds)
+        metrics.key_generations_stuck.set(figures.key_generations_stuck)
         metrics.chain_watchers_halted.set(figures.chain_watchers_halted)
 
 

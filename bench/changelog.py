@@ -13,8 +13,16 @@ and prints the plans (EXPLAIN ANALYZE) of both queries at the largest size: the 
 range scan on ``(workspace_id, seq)`` that stops after limit + 1 rows; the snapshot reads the
 wallets and the workspace's log row only, never the transactions.
 
-    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test .venv/bin/python bench/changelog.py
-    (options: --sizes 10000,100000,1000000 --wallets 30 --database custody_bench)
+Then the writers' figure: POST /transaction accepted/s through the API (one process, as
+bench/withdrawals.py runs it) with every wallet in ONE workspace, against the same load and the
+same number of wallets spread over FOUR workspaces, alternated over ``--writers-rounds`` rounds.
+With positions in commit order without a lock (core/commit_order.py) a workspace has no
+bottleneck of its own: the ratio one : four should be about 1 (target >= 0.8).
+
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
+        .venv/bin/python bench/changelog.py
+    (options: --sizes 10000,100000,1000000 --wallets 30 --database custody_bench --no-pages
+     --no-writers --writers-requests 1000 --writers-concurrency 32 --writers-wallets 16)
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import asyncio
 import os
 import statistics
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -31,11 +40,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import asyncpg  # noqa: E402
-from _support import recreate_database  # noqa: E402
+from _support import flush_namespace, recreate_database  # noqa: E402
 
+from core.commit_order import HORIZON_SQL  # noqa: E402
 from core.settings import Settings, configure  # noqa: E402
 
 CURRENCIES = ("DETH_TEST", "DUSD_TEST", "DBTC_TEST")
+#: Where the writers' withdrawals go (a one-time address).
+TARGET = "0x" + "ab" * 20
 NETWORKS = {"DETH_TEST": "devnet-evm-testnet", "DUSD_TEST": "devnet-evm-testnet", "DBTC_TEST": "devnet-utxo-testnet"}
 
 
@@ -67,13 +79,12 @@ async def _seed(conn: asyncpg.Connection, wallets: int) -> tuple[uuid.UUID, list
             "INSERT INTO wallets (id, workspace_id, vault_id, address_id, currency_id, status, total, frozen, held, "
             "block_height, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, 'active', 0, 0, 0, 0, now(), now())",
             wallet, workspace, vault, addresses[network], currency)
-    await conn.execute("INSERT INTO transaction_change_logs (id, workspace_id, position, min_cursor, created_at, "
-                       "updated_at) VALUES ($1, $2, 0, 0, now(), now())", uuid.uuid4(), workspace)
     return workspace, wallet_ids
 
 
 #: The query behind domain.transactions.changes (limit + 1 rows to tell has_more).
-PAGE_SQL = "SELECT * FROM transactions WHERE workspace_id = $1 AND seq > $2 ORDER BY seq LIMIT 1001"
+PAGE_SQL = ("SELECT * FROM transactions WHERE workspace_id = $1 AND seq > $2"
+            f" AND seq < {HORIZON_SQL} ORDER BY seq LIMIT 1001")
 
 _FILL = """
 INSERT INTO transactions (id, workspace_id, vault_id, wallet_id, direction, status, currency_id, network, amount,
@@ -97,13 +108,12 @@ async def _fill(conn: asyncpg.Connection, workspace: uuid.UUID, wallets: int, st
     for low in range(start, end + 1, 200_000):
         high = min(low + 199_999, end)
         await conn.execute(_FILL, workspace, low, high, wallets)
-    await conn.execute("UPDATE transaction_change_logs SET position = $2 WHERE workspace_id = $1", workspace, end)
     await conn.execute(
         "UPDATE wallets w SET total = w.total + s.amount, block_height = s.height FROM ("
         "  SELECT wallet_id, sum(amount) AS amount, max(block_height) AS height FROM transactions"
         "  WHERE workspace_id = $1 AND seq BETWEEN $2 AND $3 GROUP BY wallet_id) s WHERE s.wallet_id = w.id",
         workspace, start, end)
-    await conn.execute("ANALYZE transactions; ANALYZE wallets; ANALYZE transaction_change_logs")
+    await conn.execute("ANALYZE transactions; ANALYZE wallets")
 
 
 async def _timed(fn, repeat: int) -> float:
@@ -123,6 +133,12 @@ async def main() -> None:
     parser.add_argument("--wallets", type=int, default=30)
     parser.add_argument("--database", default="custody_bench")
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--no-pages", action="store_true", help="only the writers' figure")
+    parser.add_argument("--no-writers", action="store_true", help="only the page and snapshot figures")
+    parser.add_argument("--writers-requests", type=int, default=1000)
+    parser.add_argument("--writers-concurrency", type=int, default=32)
+    parser.add_argument("--writers-wallets", type=int, default=16)
+    parser.add_argument("--writers-rounds", type=int, default=2)
     args = parser.parse_args()
     server = os.environ.get("DATABASE_URL")
     if not server:
@@ -130,22 +146,30 @@ async def main() -> None:
     sizes = sorted(int(s) for s in args.sizes.split(","))
 
     url = await recreate_database(server, args.database)
-    settings = configure(Settings(database_url=url, environment="bench"))
+    redis_url = os.environ.get("REDIS_URL")
+    if not args.no_writers and not redis_url:
+        sys.exit("the writers' figure needs REDIS_URL too (or pass --no-writers)")
+    settings = configure(Settings(database_url=url, redis_url=redis_url, environment="test", base_url="http://bench",
+                                  data_dir=Path(tempfile.mkdtemp(prefix="custody-bench-"))))
     from tortoise import connections
 
-    from custody.wiring import close_database, migrate, open_database
+    from custody.wiring import close_database, migrate, open_database, setup_broker
     from domain import balances, transactions
 
     await migrate(settings)
     conn = await asyncpg.connect(url)
     workspace, _ = await _seed(conn, args.wallets)
     await open_database(settings)
-    print(f"database {args.database}: one workspace, {args.wallets} wallets; page = 1000 transactions\n")
-    print("page SQL = the change-log query alone (start / middle / end of the log); page API = the domain call\n"
-          "(query + ORM rows) plus serializing the 1000 items, as GET /transactions/changes does; snapshot =\n"
-          "the balance snapshot with per-wallet rows (GET /asset/balances/currencies?wallets=true). Medians, ms.\n")
-    print(f"{'transactions':>12} {'fill s':>7} {'page SQL start':>15} {'middle':>7} {'end':>7} "
-          f"{'page API':>9} {'snapshot':>9}")
+    if args.no_pages:
+        sizes = []
+    if sizes:
+        print(f"database {args.database}: one workspace, {args.wallets} wallets; page = 1000 transactions\n")
+        print("page SQL = the change-log query alone (start / middle / end of the log); page API = the domain\n"
+              "call (query + ORM rows) plus serializing the 1000 items, as GET /transactions/changes does;\n"
+              "snapshot = the balance snapshot with per-wallet rows (GET /asset/balances/currencies?wallets=true).\n"
+              "Medians, ms.\n")
+        print(f"{'transactions':>12} {'fill s':>7} {'page SQL start':>15} {'middle':>7} {'end':>7} "
+              f"{'page API':>9} {'snapshot':>9}")
     filled = 0
     try:
         for size in sizes:
@@ -167,13 +191,24 @@ async def main() -> None:
 
             async def snapshot() -> None:
                 snap = await balances.snapshot(principal=None, workspace_id=workspace, include_wallets=True)
-                assert snap.cursor == size
+                assert snap.cursor >= size
 
             api_ms = await _timed(page_api, args.repeat)
             snapshot_ms = await _timed(snapshot, args.repeat)
             print(f"{size:>12,} {fill_seconds:>7.1f} {sql_ms['start']:>15.2f} {sql_ms['middle']:>7.2f} "
                   f"{sql_ms['end']:>7.2f} {api_ms:>9.1f} {snapshot_ms:>9.2f}", flush=True)
 
+        if not args.no_writers:
+            namespace = f"custody-bench-changelog-{os.getpid()}"
+            broker = setup_broker(settings, worker=False, namespace=namespace)
+            try:
+                await writers(settings, requests=args.writers_requests, concurrency=args.writers_concurrency,
+                              wallets=args.writers_wallets, rounds=args.writers_rounds)
+            finally:
+                broker.close()
+                flush_namespace(redis_url, namespace)
+        if not sizes:
+            return
         db = connections.get("default")
         print("\nplan of a change-log page (since = middle, limit 1000 + 1):")
         _, rows = await db.execute_query("EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) " + PAGE_SQL,
@@ -188,6 +223,109 @@ async def main() -> None:
     finally:
         await close_database()
         await conn.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Writers: one workspace against the same load spread over four
+# --------------------------------------------------------------------------------------------
+
+
+def _load_main(pipe, url: str, jobs: list[tuple[dict[str, str], str]], requests: int, concurrency: int) -> None:
+    """The load generator (a child process, so its CPU is not the API's): POSTs over real HTTP,
+    request ``i`` from ``jobs[i % len(jobs)]`` (its workspace's token, its source wallet)."""
+    import aiohttp
+
+    async def go() -> tuple[float, dict[int, int]]:
+        statuses: dict[int, int] = {}
+        limit = asyncio.Semaphore(concurrency)
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=concurrency)) as session:
+            async def post(index: int, record: bool) -> None:
+                headers, source = jobs[index % len(jobs)]
+                body = {"amount": str(1000 + abs(index)), "source_wallet_id": source, "target_address": TARGET}
+                async with limit, session.post(url, json=body, headers=headers) as response:
+                    await response.read()
+                    if record:
+                        statuses[response.status] = statuses.get(response.status, 0) + 1
+
+            await asyncio.gather(*(post(-1 - i, False) for i in range(min(100, requests))))  # warm up
+            start = time.perf_counter()
+            await asyncio.gather(*(post(i, True) for i in range(requests)))
+            return time.perf_counter() - start, statuses
+
+    pipe.send(asyncio.run(go()))
+
+
+async def _layout(workspaces: int, wallets: int) -> list[tuple[dict[str, str], str]]:
+    """``workspaces`` workspaces with ``wallets`` funded DETH wallets in all: (headers, wallet) each."""
+    import withdrawals as bench_withdrawals
+
+    from core.unit_of_work import unit_of_work
+    from domain import balances, vaults
+    from domain import wallets as wallet_service
+
+    jobs = []
+    for index in range(workspaces):
+        workspace = await bench_withdrawals.new_workspace()
+        _, token, _ = await bench_withdrawals.api_user(workspace.id)
+        headers = {"Authorization": f"Bearer {token}", "X-Workspace-Id": str(workspace.id)}
+        for number in range(wallets // workspaces):
+            async with unit_of_work():
+                view = await vaults.create_vault(principal=None, workspace_id=workspace.id,
+                                                 name=f"Bench {index}-{number}")
+                await bench_withdrawals.mark_key_sets_ready(view.vault.id)
+            async with unit_of_work():
+                (opened,) = await wallet_service.create_wallet(principal=None, workspace=workspace,
+                                                               vault_id=view.vault.id, currency_id="DETH_TEST")
+                locked = await balances.lock_wallets([opened.wallet.id])
+                await balances.apply_change(wallet=locked[opened.wallet.id], total=10**30)
+            jobs.append((headers, str(opened.wallet.id)))
+    return jobs
+
+
+async def writers(settings, *, requests: int, concurrency: int, wallets: int, rounds: int) -> None:
+    """POST /transaction accepted/s with every wallet in one workspace, then spread over four."""
+    import multiprocessing
+    import socket
+
+    from sanic import Sanic
+
+    from api.app import create_app
+
+    layouts = {1: await _layout(1, wallets), 4: await _layout(4, wallets)}
+    Sanic.test_mode = True
+    app = create_app(settings, name="custody_bench_changelog")
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    server = await app.create_server(sock=listener, return_asyncio_server=True, access_log=False)
+    assert server is not None
+    await server.startup()
+    await server.start_serving()
+    port = server.server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    url = f"http://127.0.0.1:{port}/api/v1/transaction"
+    context = multiprocessing.get_context("spawn")
+    rates: dict[int, list[float]] = {1: [], 4: []}
+    try:
+        for _ in range(rounds):
+            for count, jobs in layouts.items():
+                parent, child = context.Pipe()
+                load = context.Process(target=_load_main, args=(child, url, jobs, requests, concurrency), daemon=True)
+                load.start()
+                while not parent.poll():
+                    await asyncio.sleep(0.05)
+                elapsed, statuses = parent.recv()
+                load.join(timeout=10)
+                if statuses.get(201, 0) != requests:
+                    raise SystemExit(f"POST /transaction answered {statuses}")
+                rates[count].append(requests / elapsed)
+    finally:
+        server.close()
+        await server.wait_closed()
+    one, four = statistics.median(rates[1]), statistics.median(rates[4])
+    print(f"\nwriters: POST /transaction, {requests} requests x {rounds} rounds, {concurrency} in flight over "
+          f"{wallets} wallets, one API process (medians)")
+    print(f"  one workspace:    {one:.0f} accepted/s  {[round(r) for r in rates[1]]}")
+    print(f"  four workspaces:  {four:.0f} accepted/s  {[round(r) for r in rates[4]]}")
+    print(f"  ratio one : four = {one / four:.2f} (target >= 0.8: no per-workspace bottleneck)")
 
 
 if __name__ == "__main__":

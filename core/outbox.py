@@ -97,19 +97,46 @@ async def add_command(
     after commit, a message is sent only when none is already on its way for that actor
     (:func:`dispatch`), so a burst of commands costs one message instead of one each.
     """
+    command = new_command(actor_name=actor_name, payload=payload, workspace_id=workspace_id, run_at=run_at,
+                          coalesce=coalesce)
+    await command.save()
+    return command
+
+
+def new_command(
+    *,
+    actor_name: str,
+    payload: dict[str, Any] | None = None,
+    workspace_id: uuid.UUID | None = None,
+    run_at: datetime | None = None,
+    coalesce: bool = False,
+) -> Command:
+    """:func:`add_command` without its INSERT: the caller writes the row with the change it
+    follows (core.rows.write_rows, one statement); whatever is still unwritten when the unit of
+    work ends is written just before its commit (:func:`write_unsaved`)."""
     pending = _pending_commands.get()
     if pending is None:
         raise RuntimeError("add_command() must run inside core.unit_of_work.unit_of_work()")
-    command = await Command.create(
-        actor_name=actor_name,
-        payload=payload or {},
-        workspace_id=workspace_id,
-        run_at=run_at or clock.now(),
-    )
+    command = Command(actor_name=actor_name, payload=payload or {}, workspace_id=workspace_id,
+                      run_at=run_at or clock.now())
     # Not a column: only the dispatch after this unit of work's commit reads it.
     command.coalesce = coalesce
     pending.append(command)
     return command
+
+
+def unsaved_commands() -> list[Command]:
+    """Commands of the current unit of work not written yet (:func:`new_command`)."""
+    return [c for c in _pending_commands.get() or [] if not c._saved_in_db]  # noqa: SLF001
+
+
+async def write_unsaved() -> None:
+    """Write the commands :func:`new_command` left unwritten (the unit of work, before commit)."""
+    unsaved = unsaved_commands()
+    if unsaved:
+        await Command.bulk_create(unsaved)
+        for command in unsaved:
+            command._saved_in_db = True  # noqa: SLF001
 
 
 def begin_collecting() -> tuple[list[Command], Token[list[Command] | None]]:

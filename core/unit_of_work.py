@@ -133,6 +133,7 @@ async def unit_of_work(*, broker: dramatiq.Broker | None = None) -> AsyncIterato
                 if not _commits(exc):
                     raise
                 deferred = exc
+            await outbox.write_unsaved()
     finally:
         outbox.stop_collecting(token)
         _nudges.reset(nudges_token)

@@ -55,9 +55,27 @@ async def record(
     details: dict[str, Any] | None = None,
 ) -> AuditEntry:
     """Append one audit entry. Call it in the same transaction as the change it records."""
+    entry = new_entry(action=action, object_type=object_type, object_id=object_id, actor_id=actor_id,
+                      actor_type=actor_type, workspace_id=workspace_id, company_id=company_id, details=details)
+    await entry.save()
+    return entry
+
+
+def new_entry(
+    *,
+    action: str,
+    object_type: str,
+    object_id: str | uuid.UUID | None,
+    actor_id: uuid.UUID | None,
+    actor_type: str = "user",
+    workspace_id: uuid.UUID | None = None,
+    company_id: uuid.UUID | None = None,
+    details: dict[str, Any] | None = None,
+) -> AuditEntry:
+    """:func:`record` without its INSERT: the caller writes the entry in the same transaction,
+    with the change's other rows (core.rows.write_rows)."""
     entry = _entry(action=action, object_type=object_type, object_id=object_id, actor_id=actor_id,
                    actor_type=actor_type, workspace_id=workspace_id, company_id=company_id, details=details)
-    await entry.save()
     _nudge_chainer(workspace_id)
     return entry
 

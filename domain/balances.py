@@ -7,8 +7,10 @@ the address's ``balance_version`` by one (the per-address order of absolute bala
 rule 2) and is made under row locks taken by :func:`lock_wallets` in a fixed order (addresses
 then wallets, each sorted by id) so concurrent writers never deadlock.
 
-The snapshot (:func:`snapshot`) reads the balances and the workspace's change-log position in
-one SQL statement, so ``cursor`` names exactly the changes the balances include.
+The snapshot (:func:`snapshot`) reads the balances and the change log's cursor in one SQL
+statement: ``cursor`` is one below the horizon of that statement's snapshot (core/commit_order.py),
+so the balances include every change at or below ``cursor`` (and perhaps some after it, which a
+client re-applies idempotently: sync rule 3).
 """
 
 from __future__ import annotations
@@ -24,12 +26,13 @@ from tortoise import connections
 
 from core import clock
 from core.clock import rfc3339
+from core.commit_order import HORIZON_SQL
 from domain import prices
 from domain.auth import Principal
 from domain.currencies import Currency, format_amount, registry
 from domain.errors import Conflict
 from domain.permissions import Permission
-from models.wallets import Wallet, WalletAddress
+from models.wallets import Wallet
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,21 @@ class InsufficientBalance(Conflict):
     code = "INSUFFICIENT_BALANCE"
 
 
+#: One round trip, the order of two: the addresses' locks are an InitPlan (a one-time filter that
+#: runs before the wallets are scanned), taken in address id order; then the wallets' rows,
+#: locked as they leave the sort (LockRows above Sort), in wallet id order.
+_LOCK_WALLETS = """
+WITH addresses AS MATERIALIZED (
+    SELECT a.id FROM wallet_addresses a
+    WHERE a.id IN (SELECT address_id FROM wallets WHERE id = ANY($1::uuid[]))
+    ORDER BY a.id FOR NO KEY UPDATE
+)
+SELECT w.* FROM wallets w
+WHERE w.id = ANY($1::uuid[]) AND (SELECT count(*) FROM addresses) >= 0
+ORDER BY w.id FOR NO KEY UPDATE
+"""
+
+
 async def lock_wallets(wallet_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Wallet]:
     """Lock the wallets and their addresses for this transaction, addresses first, each by id.
 
@@ -119,10 +137,22 @@ async def lock_wallets(wallet_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Walle
     ids = sorted(set(wallet_ids))
     if not ids:
         return {}
-    address_ids = sorted(set(await Wallet.filter(id__in=ids).values_list("address_id", flat=True)))
-    await WalletAddress.filter(id__in=address_ids).order_by("id").select_for_update(no_key=True)
-    wallets = await Wallet.filter(id__in=ids).order_by("id").select_for_update(no_key=True)
+    rows = await connections.get("default").execute_query_dict(_LOCK_WALLETS, [ids])
+    wallets = [Wallet._init_from_db(**row) for row in rows]  # noqa: SLF001  (tortoise's own row → model)
     return {w.id: w for w in wallets}
+
+
+#: The wallet's new parts and its address's next balance_version in one statement (both rows are
+#: locked already: lock_wallets).
+_APPLY_CHANGE = """
+WITH version AS (
+    UPDATE wallet_addresses SET balance_version = balance_version + 1, updated_at = $6 WHERE id = $7
+    RETURNING balance_version
+)
+UPDATE wallets SET total = $2, frozen = $3, held = $4, block_height = $5, updated_at = $6
+FROM version WHERE wallets.id = $1
+RETURNING version.balance_version
+"""
 
 
 async def apply_change(
@@ -143,12 +173,10 @@ async def apply_change(
         )
     wallet.total, wallet.frozen, wallet.held = after.total, after.frozen, after.held
     wallet.block_height = after.block_height
-    await wallet.save(update_fields=["total", "frozen", "held", "block_height"])
-    rows = await connections.get("default").execute_query_dict(
-        "UPDATE wallet_addresses SET balance_version = balance_version + 1, updated_at = $2 WHERE id = $1 "
-        "RETURNING balance_version",
-        [wallet.address_id, clock.now()],
-    )
+    wallet.updated_at = clock.now()
+    rows = await connections.get("default").execute_query_dict(_APPLY_CHANGE, [
+        wallet.id, after.total, after.frozen, after.held, after.block_height, wallet.updated_at,
+        wallet.address_id])
     return int(rows[0]["balance_version"])
 
 
@@ -208,8 +236,8 @@ class Snapshot:
 
 _SNAPSHOT_TOTALS = """
 WITH log AS (
-    SELECT coalesce(max(position), 0) AS position, coalesce(max(min_cursor), 0) AS min_cursor
-    FROM transaction_change_logs WHERE workspace_id = $1
+    SELECT {horizon} - 1 AS position,
+           coalesce((SELECT min_cursor FROM transaction_change_logs WHERE workspace_id = $1), 0) AS min_cursor
 )
 SELECT log.position, log.min_cursor, b.currency_id, b.total, b.frozen, b.held, b.block_height
 FROM log LEFT JOIN (
@@ -217,14 +245,14 @@ FROM log LEFT JOIN (
            max(block_height) AS block_height
     FROM wallets WHERE workspace_id = $1 GROUP BY currency_id
 ) b ON true
-"""
+""".replace("{horizon}", HORIZON_SQL)
 
 #: Per-wallet balances, one page of them (keyset on created_at, id), with the workspace's totals
 #: and the change-log position: one statement, so all three are one state.
 _SNAPSHOT_WALLETS = """
 WITH log AS (
-    SELECT coalesce(max(position), 0) AS position, coalesce(max(min_cursor), 0) AS min_cursor
-    FROM transaction_change_logs WHERE workspace_id = $1
+    SELECT {horizon} - 1 AS position,
+           coalesce((SELECT min_cursor FROM transaction_change_logs WHERE workspace_id = $1), 0) AS min_cursor
 ), totals AS (
     SELECT currency_id, sum(total) AS total, sum(frozen) AS frozen, sum(held) AS held,
            max(block_height) AS block_height
@@ -243,7 +271,7 @@ SELECT log.position, log.min_cursor,
        (SELECT coalesce(json_agg(t), '[]'::json) FROM totals t)::text AS totals,
        (SELECT coalesce(json_agg(p ORDER BY p.created_at, p.id), '[]'::json) FROM page p)::text AS page
 FROM log
-"""
+""".replace("{horizon}", HORIZON_SQL)
 
 #: Most per-wallet balances one snapshot answers (``wallets_limit``).
 MAX_WALLETS_PAGE = 1000
@@ -254,7 +282,7 @@ async def snapshot(*, principal: Principal | None, workspace_id: uuid.UUID, incl
     """GET /asset/balances/currencies: per-currency balances with the change-log cursor.
 
     One SQL statement reads the balances and the cursor, so they are one consistent state:
-    the balances include exactly the changes at positions up to ``cursor``. With
+    the balances include every change at positions up to ``cursor`` (perhaps some after it). With
     ``include_wallets`` one page of per-wallet balances (at most ``wallets_limit``, after the
     wallet ``wallets_after`` in creation order) comes from the same state; ``next_wallets_after``
     names the last wallet of a full page. A client that pages seeds each wallet from its page

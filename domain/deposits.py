@@ -379,8 +379,8 @@ async def credit_history(*, wallet_id: uuid.UUID) -> list[Transaction]:
 async def record_block_deposits(*, adapter: NetworkAdapter, block: Block) -> list[Transaction]:
     """Record the block's deposits to workspace wallets; transfers already recorded are skipped.
 
-    Lock order: wallets (addresses, then wallets, by id) first, the change-log counters last
-    (domain.transactions.assign_positions), as every balance writer does.
+    Lock order: wallets (addresses, then wallets, by id), as every balance writer does; the
+    change-log positions take no lock (domain.transactions.assign_positions, in chain order).
     """
     network_id = block.network_id
     candidates = [t for t in block.transfers if t.success and t.amount > 0]

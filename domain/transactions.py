@@ -1,26 +1,39 @@
 """Transactions of workspace wallets and the change log that serves them.
 
-Positions
-    Every write of a transaction (its creation, and each later change) takes the next position
-    of its workspace with :func:`allocate_positions` and stores it as ``seq``. The positions
-    come from one counter row per workspace (``transaction_change_logs``), incremented with
-    ``UPDATE ... RETURNING``: the row stays locked until the writing transaction commits, so a
-    second writer waits and commit order equals position order. A reader paging by ``seq``
-    therefore never meets a gap that a slower writer fills later: nothing is skipped or
-    reordered between pages, even under concurrent writers. Writers take this lock last (after
-    their wallet locks) and keep the rest of their transaction short.
+Positions (core/commit_order.py)
+    Every write of a transaction (its creation, and each later change) gives it a fresh position
+    ``seq`` = ``xid << 16 | ordinal``: the writing database transaction's id and the order in
+    which that transaction took its positions (:data:`POSITION_SQL`, computed by PostgreSQL in
+    the very statement that writes the row). No counter, no lock: writers of one workspace never
+    wait for each other. Positions of one database transaction follow the order it wrote them in
+    (a block's deposits in chain order).
+
+Reading below the horizon
+    A reader serves only positions below the horizon (``xmin << 16`` of the snapshot of the
+    statement that reads, :data:`HORIZON_SQL`): every database transaction with a smaller id has
+    ended, so no position below the horizon can appear later. A reader paging by ``seq``
+    therefore never meets a gap that a slower writer fills behind its cursor. A transaction still
+    open anywhere on the PostgreSQL server holds the horizon back: changes behind it are served
+    late, never lost or reordered (docs/wallets.md).
 
 Change log (GET /transactions/changes)
-    Transactions of the workspace with ``seq > since_cursor`` in ``seq`` order: one item per
-    transaction in its current state (a transaction written again moves to its new position).
-    ``next_cursor`` is the position of the last item returned (or ``since_cursor`` when
-    there is none). The balance snapshot reports the same counter as its ``cursor``.
+    One SQL statement reads the horizon, ``min_cursor`` and the page: transactions of the
+    workspace with ``since_cursor < seq < horizon`` in ``seq`` order, one item per transaction
+    in its current state (a transaction written again moves to its new position).
+    ``next_cursor`` is the position of the last item (or ``since_cursor`` when there is none).
+    A ``since_cursor`` at or above the horizon was never handed out: 400 INVALID_CURSOR.
+
+The balance snapshot's cursor (domain.balances.snapshot)
+    ``horizon - 1`` of the statement that reads the balances: the balances include every change
+    at or below it, and perhaps some after it (sync rule 3: re-applying is idempotent). Log and
+    snapshot share this one position space.
 
 Retention (``min_cursor``)
     :func:`compact` removes transactions whose last change is older than the retention
-    (``CHANGELOG_RETENTION_DAYS``) from the log: it picks the highest position P such that every
-    change at or below P is older than the cutoff, clears ``seq`` up to P and sets
-    ``min_cursor = P``. A client whose cursor is below ``min_cursor`` may have missed items that
+    (``CHANGELOG_RETENTION_DAYS``) from the log: below ``B = min(horizon, first recent change)``
+    every change is final and old; it clears ``seq`` below ``B`` (skipping rows a writer holds:
+    their next position is above the horizon anyway) and sets ``min_cursor`` to the highest
+    position cleared. A client whose cursor is below ``min_cursor`` may have missed items that
     are gone: it gets 410 CURSOR_EXPIRED and resets from a balance snapshot (sync rule 6).
 """
 
@@ -36,6 +49,7 @@ from tortoise.expressions import Q
 
 from core import clock
 from core.clock import rfc3339
+from core.commit_order import HORIZON_SQL, NEXT_POSITION_SQL
 from domain import balances, prices
 from domain import transaction_statuses as statuses
 from domain.auth import Principal
@@ -45,9 +59,11 @@ from domain.errors import DomainError, NotFound, ValidationFailed
 from domain.permissions import Permission
 from domain.webhooks import catalogue as webhook_events
 from domain.webhooks.events import emit_event
-from models.transactions import ChangeLog, Transaction
+from domain.webhooks.events import new_event as new_webhook_event
+from models.transactions import Transaction
 from models.vaults import Vault
 from models.wallets import Wallet
+from models.webhooks import WebhookEvent
 from models.workspaces import Workspace
 
 #: Scheduled actor: change-log retention (every CHANGELOG_COMPACTION_INTERVAL_SECONDS).
@@ -75,60 +91,39 @@ class CursorExpired(DomainError):
 # --------------------------------------------------------------------------------------------
 
 
-async def allocate_positions(*, workspace_id: uuid.UUID, count: int = 1) -> list[int]:
-    """Reserve ``count`` consecutive positions of the workspace's log (row lock held until commit)."""
-    conn = connections.get("default")
-    sql = ("UPDATE transaction_change_logs SET position = position + $2, updated_at = $3 "
-           "WHERE workspace_id = $1 RETURNING position")
-    rows = await conn.execute_query_dict(sql, [workspace_id, count, clock.now()])
-    if not rows:
-        now = clock.now()
-        await conn.execute_query(
-            "INSERT INTO transaction_change_logs (id, workspace_id, position, min_cursor, created_at, updated_at) "
-            "VALUES ($1, $2, 0, 0, $3, $3) ON CONFLICT (workspace_id) DO NOTHING",
-            [uuid.uuid4(), workspace_id, now],
-        )
-        rows = await conn.execute_query_dict(sql, [workspace_id, count, clock.now()])
-    last = int(rows[0]["position"])
-    return list(range(last - count + 1, last + 1))
+#: A SQL expression: the next change-log position of the current database transaction (takes
+#: an ordinal: put it in the statement that writes the row, once per row written).
+POSITION_SQL = NEXT_POSITION_SQL
 
-
-async def assign_positions(transactions: Sequence[Transaction]) -> None:
-    """Give each written transaction its next position (call last in the writing transaction).
-
-    Workspaces are taken in id order so writers that touch several never deadlock.
-    """
-    by_workspace: dict[uuid.UUID, list[Transaction]] = {}
-    for tx in transactions:
-        by_workspace.setdefault(tx.workspace_id, []).append(tx)
-    for workspace_id in sorted(by_workspace):
-        items = by_workspace[workspace_id]
-        for tx, position in zip(items, await allocate_positions(workspace_id=workspace_id, count=len(items))):
-            tx.seq = position
-            await Transaction.filter(id=tx.id).update(seq=position)
-
-
-_TAKE_POSITION = """
-WITH taken AS (
-    UPDATE transaction_change_logs SET position = position + 1, updated_at = $3
-    WHERE workspace_id = $1 RETURNING position
-)
-UPDATE transactions SET seq = taken.position FROM taken WHERE transactions.id = $2 RETURNING transactions.seq
+_TAKE_POSITIONS = f"""
+WITH taken AS MATERIALIZED (SELECT {POSITION_SQL} AS position FROM generate_series(1, $2::int)),
+ranked AS (SELECT position, row_number() OVER (ORDER BY position) AS n FROM taken)
+UPDATE transactions t SET seq = ranked.position
+FROM unnest($1::uuid[]) WITH ORDINALITY AS u(id, n) JOIN ranked ON ranked.n = u.n
+WHERE t.id = u.id RETURNING t.id, t.seq
 """
 
 
-async def take_position(tx: Transaction) -> int:
-    """Give a saved transaction the next position of its workspace, in one round trip.
+async def assign_positions(transactions: Sequence[Transaction]) -> None:
+    """Give each written transaction its next position, in the order given, in one statement.
 
-    The same as :func:`assign_positions` for one transaction (the counter's row lock is held until
-    commit), with the counter's increment and the row's ``seq`` in one statement: the lock is
-    held one round trip shorter, and every writer of the workspace waits for it.
+    No lock is taken (core/commit_order.py): call it anywhere in the writing transaction.
     """
+    if not transactions:
+        return
     rows = await connections.get("default").execute_query_dict(
-        _TAKE_POSITION, [tx.workspace_id, tx.id, clock.now()])
-    if not rows:  # the workspace's first change: the counter row is created on the way
-        await assign_positions([tx])
-        return int(tx.seq)
+        _TAKE_POSITIONS, [[tx.id for tx in transactions], len(transactions)])
+    positions = {r["id"]: int(r["seq"]) for r in rows}
+    for tx in transactions:
+        tx.seq = positions[tx.id]
+
+
+_TAKE_POSITION = f"UPDATE transactions SET seq = {POSITION_SQL} WHERE id = $1 RETURNING seq"
+
+
+async def take_position(tx: Transaction) -> int:
+    """Give a saved transaction its next position (one statement, no lock)."""
+    rows = await connections.get("default").execute_query_dict(_TAKE_POSITION, [tx.id])
     tx.seq = int(rows[0]["seq"])
     return tx.seq
 
@@ -156,6 +151,13 @@ FROM wallets w JOIN wallet_addresses a ON a.id = w.address_id
 WHERE w.id = ANY($1::uuid[])
 """
 
+#: The same, with the next change-log position of this database transaction taken on the way
+#: (a materialized CTE: exactly one position, whatever the number of wallets).
+_WALLET_STATES_AND_POSITION = f"""
+WITH taken AS MATERIALIZED (SELECT {POSITION_SQL} AS position)
+SELECT taken.position, s.* FROM taken LEFT JOIN ({_WALLET_STATES}) s ON true
+"""
+
 
 async def wallet_states(wallet_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, WalletState]:
     """Balances and balance versions of the wallets as one consistent state.
@@ -167,6 +169,18 @@ async def wallet_states(wallet_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Wall
     if not ids:
         return {}
     rows = await connections.get("default").execute_query_dict(_WALLET_STATES, [ids])
+    return _states(rows)
+
+
+async def wallet_states_and_position(wallet_ids: Iterable[uuid.UUID]) -> tuple[dict[uuid.UUID, WalletState], int]:
+    """:func:`wallet_states` and the next position of this database transaction, in one statement:
+    for a writer that stores the position with the rest of its change (domain.withdrawals.ledger)."""
+    rows = await connections.get("default").execute_query_dict(_WALLET_STATES_AND_POSITION,
+                                                               [sorted(set(wallet_ids))])
+    return _states(r for r in rows if r["id"] is not None), int(rows[0]["position"])
+
+
+def _states(rows: Iterable[dict[str, Any]]) -> dict[uuid.UUID, WalletState]:
     return {r["id"]: WalletState(
         wallet_id=r["id"], vault_id=r["vault_id"], currency_id=r["currency_id"], address=r["address"],
         parts=BalanceParts(int(r["total"]), int(r["frozen"]), int(r["held"]), int(r["block_height"])),
@@ -283,6 +297,12 @@ def event_type_of(tx: Transaction, *, created: bool) -> str:
     return webhook_events.FINAL_STATUS_EVENTS.get(tx.status, webhook_events.TRANSACTION_UPDATED)
 
 
+def new_event(tx: Transaction, *, created: bool) -> WebhookEvent:
+    """The transaction's webhook event, not yet written (the caller writes it with the row)."""
+    return new_webhook_event(workspace_id=tx.workspace_id,
+                             event_type=event_type_of(tx, created=created), data=to_resource(tx))
+
+
 async def publish(tx: Transaction, *, created: bool) -> None:
     """The transaction's webhook event, in the caller's transaction (after the position is
     assigned, so the event carries ``seq``)."""
@@ -303,43 +323,67 @@ class ChangesPage:
     min_cursor: int
 
 
+#: The largest cursor: a signed 64-bit position (core/commit_order.py).
+MAX_CURSOR = 2**63 - 1
+
+
 def parse_cursor(raw: Any, name: str = "since_cursor") -> int | None:
     """A cursor from a query string: a non-negative integer (400 INVALID_CURSOR otherwise)."""
     if raw is None or raw == "":
         return None
     text = str(raw).strip()
     # isascii: str.isdigit() also accepts digits int() refuses (①, superscripts).
-    if not (text.isascii() and text.isdigit()) or len(text) > 18:
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) > MAX_CURSOR:
         raise ValidationFailed(f"{name} must be a cursor returned by this API (a non-negative integer)",
                                code="INVALID_CURSOR", details={"field": name, "reason": "malformed"})
     return int(text)
 
 
+_MIN_CURSOR = "(SELECT min_cursor FROM transaction_change_logs WHERE workspace_id = $1)"
+
+_LOG_STATE = f"SELECT {HORIZON_SQL} - 1 AS position, coalesce({_MIN_CURSOR}, 0) AS min_cursor"
+
+#: One page and the log's state (its horizon and min_cursor) in one statement, so one snapshot:
+#: the page holds only final positions, and a compaction that removed rows of it shows in
+#: min_cursor.
+_CHANGES = f"""
+SELECT h.horizon, coalesce({_MIN_CURSOR}, 0) AS log_min_cursor, t.*
+FROM (SELECT {HORIZON_SQL} AS horizon) h
+LEFT JOIN LATERAL (
+    SELECT * FROM transactions
+    WHERE workspace_id = $1 AND seq > $2 AND seq < h.horizon ORDER BY seq LIMIT $3
+) t ON true
+ORDER BY t.seq
+"""
+
+
 async def log_state(workspace_id: uuid.UUID) -> tuple[int, int]:
-    """(position, min_cursor) of the workspace's log; (0, 0) before its first transaction."""
-    row = await ChangeLog.get_or_none(workspace_id=workspace_id)
-    return (row.position, row.min_cursor) if row else (0, 0)
+    """(position, min_cursor) of the workspace's log: ``position`` is the last final position of
+    the server (horizon - 1, the same for every workspace), ``min_cursor`` 0 before a compaction."""
+    (row,) = await connections.get("default").execute_query_dict(_LOG_STATE, [workspace_id])
+    return int(row["position"]), int(row["min_cursor"])
+
+
+def _from_row(row: dict[str, Any]) -> Transaction:
+    columns = {k: v for k, v in row.items() if k not in ("horizon", "log_min_cursor")}
+    return Transaction._init_from_db(**columns)  # noqa: SLF001  (tortoise's own row → model)
 
 
 async def changes(*, principal: Principal | None, workspace_id: uuid.UUID, since_cursor: int | None,
                   limit: int = DEFAULT_PAGE) -> ChangesPage:
-    """One page of the change log after ``since_cursor`` (see the module docstring).
-
-    The rows are read before the log state: a compaction that could have removed rows of this
-    page is then visible in ``min_cursor`` and answered with 410, never with a silent gap.
-    """
+    """One page of the change log after ``since_cursor`` (see the module docstring)."""
     if principal is not None:
         principal.require(workspace_id, Permission.VIEW_WORKSPACE)
     if not 1 <= limit <= MAX_PAGE:
         raise ValidationFailed(f"limit must be between 1 and {MAX_PAGE}", code="VALIDATION_ERROR",
                                details={"field": "limit", "reason": f"must be between 1 and {MAX_PAGE}"})
     since = since_cursor or 0
-    rows = await Transaction.filter(workspace_id=workspace_id, seq__gt=since).order_by("seq").limit(limit + 1)
-    position, min_cursor = await log_state(workspace_id)
-    if since > position:
-        raise ValidationFailed("since_cursor is ahead of this workspace's log (a cursor of another workspace?)",
+    rows = await connections.get("default").execute_query_dict(_CHANGES, [workspace_id, since, limit + 1])
+    horizon, min_cursor = int(rows[0]["horizon"]), int(rows[0]["log_min_cursor"])
+    if since >= horizon:
+        raise ValidationFailed("since_cursor is ahead of the log: it was not returned by this API",
                                code="INVALID_CURSOR",
-                               details={"field": "since_cursor", "reason": "ahead of the log", "cursor": position})
+                               details={"field": "since_cursor", "reason": "ahead of the log", "cursor": horizon - 1})
     if since < min_cursor:
         raise CursorExpired(
             "since_cursor is below min_cursor: changes before min_cursor are no longer kept; take a fresh "
@@ -347,38 +391,62 @@ async def changes(*, principal: Principal | None, workspace_id: uuid.UUID, since
             details={"since_cursor": since, "min_cursor": min_cursor,
                      "snapshot": "/api/v1/asset/balances/currencies"},
         )
-    items = list(rows[:limit])
-    return ChangesPage(items=items, next_cursor=items[-1].seq if items else since,
-                       has_more=len(rows) > limit, min_cursor=min_cursor)
+    items = [_from_row(r) for r in rows if r["id"] is not None][:limit + 1]
+    page = items[:limit]
+    return ChangesPage(items=page, next_cursor=page[-1].seq if page else since,
+                       has_more=len(items) > limit, min_cursor=min_cursor)
+
+
+_COMPACT_BOUNDS = f"""
+WITH bound AS (
+    SELECT least({HORIZON_SQL},
+                 coalesce((SELECT min(seq) FROM transactions
+                           WHERE workspace_id = $1 AND seq IS NOT NULL AND updated_at >= $2), {MAX_CURSOR})) AS below
+)
+SELECT bound.below, (SELECT max(seq) FROM transactions WHERE workspace_id = $1 AND seq < bound.below) AS last_old
+FROM bound
+"""
+
+#: Rows a writer holds are skipped: the writer gives them a position above the horizon anyway
+#: (or, rolled back, leaves one below min_cursor that no reader is served and the next run clears).
+_COMPACT_CLEAR = """
+UPDATE transactions SET seq = NULL WHERE id IN (
+    SELECT id FROM transactions WHERE workspace_id = $1 AND seq IS NOT NULL AND seq <= $2
+    FOR NO KEY UPDATE SKIP LOCKED)
+"""
+
+_COMPACT_MOVE = """
+INSERT INTO transaction_change_logs (id, workspace_id, min_cursor, compacted_at, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $4, $4)
+ON CONFLICT (workspace_id) DO UPDATE
+SET min_cursor = greatest(transaction_change_logs.min_cursor, EXCLUDED.min_cursor),
+    compacted_at = EXCLUDED.compacted_at, updated_at = EXCLUDED.updated_at
+RETURNING min_cursor
+"""
 
 
 async def compact(*, workspace_id: uuid.UUID, retention: timedelta) -> int:
-    """Drop changes older than ``retention`` from the workspace's log; returns the new min_cursor."""
-    log = await ChangeLog.filter(workspace_id=workspace_id).select_for_update(no_key=True).first()
-    if log is None:
-        return 0
+    """Drop changes older than ``retention`` from the workspace's log; returns the new min_cursor.
+
+    Takes no lock a writer waits for (see the module docstring).
+    """
     cutoff = clock.now() - retention
     conn = connections.get("default")
-    rows = await conn.execute_query_dict(
-        "SELECT min(seq) AS first_recent FROM transactions "
-        "WHERE workspace_id = $1 AND seq IS NOT NULL AND updated_at >= $2",
-        [workspace_id, cutoff],
-    )
-    first_recent = rows[0]["first_recent"]
-    new_min = int(first_recent) - 1 if first_recent is not None else log.position
-    if new_min <= log.min_cursor:
-        return log.min_cursor
-    await conn.execute_query(
-        "UPDATE transactions SET seq = NULL WHERE workspace_id = $1 AND seq IS NOT NULL AND seq <= $2",
-        [workspace_id, new_min],
-    )
-    log.min_cursor, log.compacted_at = new_min, clock.now()
-    await log.save(update_fields=["min_cursor", "compacted_at"])
-    return new_min
+    (bounds,) = await conn.execute_query_dict(_COMPACT_BOUNDS, [workspace_id, cutoff])
+    last_old = bounds["last_old"]
+    if last_old is None:
+        return (await log_state(workspace_id))[1]
+    await conn.execute_query(_COMPACT_CLEAR, [workspace_id, int(last_old)])
+    (row,) = await conn.execute_query_dict(_COMPACT_MOVE, [uuid.uuid4(), workspace_id, int(last_old), clock.now()])
+    return int(row["min_cursor"])
 
 
 async def compactable_workspaces() -> list[uuid.UUID]:
-    return list(await ChangeLog.all().order_by("workspace_id").values_list("workspace_id", flat=True))  # type: ignore[arg-type]  # flat values_list
+    """Workspaces with changes in their log."""
+    rows = await connections.get("default").execute_query_dict(
+        "SELECT w.id FROM workspaces w WHERE EXISTS ("
+        " SELECT 1 FROM transactions t WHERE t.workspace_id = w.id AND t.seq IS NOT NULL) ORDER BY w.id")
+    return [r["id"] for r in rows]
 
 
 async def get_transaction(*, principal: Principal | None, workspace_id: uuid.UUID, transaction_id: uuid.UUID) -> Transaction:

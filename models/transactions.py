@@ -1,11 +1,11 @@
 """Transactions of workspace wallets (deposits, and later withdrawals) and the change log state.
 
 Every write of a transaction (creation or any later change) gives it a fresh position ``seq``
-from its workspace's :class:`ChangeLog` counter; the change log is "transactions ordered by
-seq", so one row is one item in its current state. Positions are allocated under the
-ChangeLog row lock, held until the writing transaction commits: commit order equals position
-order, and a reader paging by ``seq`` can never skip a transaction that commits later with a
-lower position. The same counter is the cursor of the balance snapshot.
+in commit order without a lock (core/commit_order.py: the writing database transaction's id and
+an ordinal); the change log is "transactions ordered by seq", so one row is one item in its
+current state. Readers serve only positions below the horizon, which are final, so a reader
+paging by ``seq`` never skips a transaction that commits later (domain.transactions). The
+workspace's :class:`ChangeLog` row keeps only what compaction decided (``min_cursor``).
 
 ``chain_ref`` makes a deposit exactly-once: ``<network>:<tx_hash>:<address>:<currency>``.
 
@@ -121,12 +121,11 @@ class Transaction(TimestampedModel):
 
 
 class ChangeLog(TimestampedModel):
-    """A workspace's change-log counter: ``position`` is the newest allocated position,
-    ``min_cursor`` the oldest cursor the log can still serve (see domain.transactions)."""
+    """A workspace's change-log retention: ``min_cursor`` is the oldest cursor the log can still
+    serve (see domain.transactions); written by compaction only, never by a writer."""
 
     workspace = fields.OneToOneField("models.Workspace", related_name=False, on_delete=fields.RESTRICT)
     workspace_id: uuid.UUID
-    position = fields.BigIntField(default=0)
     min_cursor = fields.BigIntField(default=0)
     compacted_at = fields.DatetimeField(null=True)
 

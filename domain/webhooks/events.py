@@ -19,7 +19,7 @@ from tortoise.expressions import F, Q
 
 from core import clock
 from core.clock import rfc3339
-from core.outbox import Command, add_command
+from core.outbox import Command, new_command
 from domain.webhooks.catalogue import (
     ERROR_WEBHOOK_DISABLED,
     EVENT_TYPES,
@@ -70,17 +70,29 @@ async def emit_event(
     ...     await events.emit_event(workspace_id=tx.workspace_id, event_type="transaction.updated",
     ...                               data=serialize(tx))
     """
+    event = new_event(workspace_id=workspace_id, event_type=event_type, data=data,
+                      target_webhook_id=target_webhook_id)
+    await event.save()
+    return event
+
+
+def new_event(
+    *, workspace_id: uuid.UUID, event_type: str, data: Mapping[str, Any],
+    target_webhook_id: uuid.UUID | None = None,
+) -> WebhookEvent:
+    """:func:`emit_event` without its INSERTs: the caller writes the event row in the same
+    transaction, with the change it reports (core.rows.write_rows); its fan-out command is
+    written with it or, at the latest, just before the commit (core.outbox.new_command)."""
     if event_type not in EVENT_TYPES:
         raise ValueError(f"unknown webhook event type {event_type!r}; add it to domain.webhooks.catalogue.EVENT_TYPES")
     now = clock.now()
     event_id = uuid.uuid4()
     payload = render_envelope(event_id=event_id, event_type=event_type, created_at=now,
                               workspace_id=workspace_id, data=data)
-    event = await WebhookEvent.create(id=event_id, workspace_id=workspace_id, type=event_type, payload=payload,
-                                      target_webhook_id=target_webhook_id, created_at=now)
+    event = WebhookEvent(id=event_id, workspace_id=workspace_id, type=event_type, payload=payload,
+                         target_webhook_id=target_webhook_id, created_at=now)
     # Coalesced: a burst of events wakes one fan-out run, which takes them all in batches.
-    await add_command(actor_name=FAN_OUT, payload={"event_id": str(event.id)}, workspace_id=workspace_id,
-                      coalesce=True)
+    new_command(actor_name=FAN_OUT, payload={"event_id": str(event.id)}, workspace_id=workspace_id, coalesce=True)
     return event
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from core import clock
-from core.outbox import add_command
+from core.outbox import new_command
 from core.settings import get_settings
 from domain import balances, transactions
 from domain import transaction_statuses as statuses
@@ -38,7 +38,6 @@ from domain.withdrawals import destinations, fees, ledger
 from domain.withdrawals import keys as key_rules
 from domain.withdrawals.keys import RequestKeys
 from models.transactions import Transaction
-from models.vaults import Vault
 from models.wallets import Wallet
 from models.workspaces import Workspace
 
@@ -78,7 +77,7 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
         return Created(existing, replayed=True)
 
     source = await Wallet.get_or_none(id=request.source_wallet_id, workspace_id=workspace.id).select_related(
-        "address")
+        "address", "vault")
     if source is None:
         raise NotFound("source wallet not found", code="WALLET_NOT_FOUND", details={"field": "source_wallet_id"})
     currency = registry().currency(source.currency_id)
@@ -87,7 +86,7 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
     if keys.utxo_intent_key is not None and network.family != "utxo":
         raise ValidationFailed(f"{key_rules.INTENT_HEADER} applies to UTXO networks; {network.id} is not one",
                                code="UTXO_INTENT_KEY_NOT_APPLICABLE", details={"field": key_rules.INTENT_HEADER})
-    vault = await Vault.get(id=source.vault_id)
+    vault = source.vault
     if vault.is_frozen:
         raise Conflict("the vault is frozen: it accepts no new withdrawal", code="VAULT_FROZEN",
                        details={"vault_id": str(vault.id)})
@@ -135,7 +134,8 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
         # (and refuels it when low, or when this withdrawal is waiting for gas).
         await autofuel.request_refuel_check(workspace_id=workspace.id, vault_id=vault.id, currency=currency,
                                             reason="token_withdrawal")
-    await add_command(actor_name=CHECK, payload={"transaction_id": str(tx.id)}, workspace_id=workspace.id)
+    # Written with the transaction's row (ledger.write_change: one statement)
+    new_command(actor_name=CHECK, payload={"transaction_id": str(tx.id)}, workspace_id=workspace.id)
     await ledger.write_change(parties, status=statuses.PENDING, actor_id=actor_id, created=True,
                               details={"amount": str(request.amount), "currency_id": currency.id,
                                        "to_address": destination.address, "destination_type": destination.kind,

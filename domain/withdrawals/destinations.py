@@ -23,11 +23,13 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
+from tortoise import connections
+
 from domain import whitelist
 from domain.currencies import Currency
 from domain.errors import Conflict, DomainError, NotFound, ValidationFailed
 from domain.networks.registry import normalize_address
-from models.wallets import Wallet, WalletAddress
+from models.wallets import Wallet
 from models.whitelist import WhitelistedWallet
 
 INTERNAL, WHITELISTED, ONE_TIME = "internal", "whitelisted", "one_time"
@@ -48,6 +50,21 @@ class Destination:
 
 def _mismatch(field: str, reason: str, code: str) -> ValidationFailed:
     return ValidationFailed(f"{field}: {reason}", code=code, details={"field": field, "reason": reason})
+
+
+#: What a plain target address is, in one statement: an address of the workspace (and its wallet of
+#: the currency), else a live whitelist entry of the currency, else whether one-time addresses are
+#: allowed (forbidden without a settings row: domain.whitelist.get_settings).
+_WHAT_ADDRESS_IS = """
+SELECT own.vault_id AS own_vault_id,
+       (SELECT w.id FROM wallets w WHERE w.address_id = own.id AND w.currency_id = $4) AS own_wallet_id,
+       (SELECT e.id FROM whitelisted_wallets e WHERE e.workspace_id = $1 AND e.currency_id = $4
+          AND e.address = $3 AND e.deleted_at IS NULL LIMIT 1) AS whitelisted_id,
+       coalesce((SELECT s.one_time_addresses_allowed FROM whitelist_settings s WHERE s.workspace_id = $1), false)
+           AS one_time_allowed
+FROM (SELECT 1) one
+LEFT JOIN wallet_addresses own ON own.workspace_id = $1 AND own.network = $2 AND own.address = $3
+"""
 
 
 async def resolve(*, workspace_id: uuid.UUID, currency: Currency, source: Wallet, source_address: str,
@@ -80,18 +97,20 @@ async def resolve(*, workspace_id: uuid.UUID, currency: Currency, source: Wallet
             raise _mismatch("target_address", "is not the address of target_whitelisted_asset_id",
                             "TARGET_ADDRESS_MISMATCH")
         return Destination(address, WHITELISTED, whitelisted=entry)
-    own = await WalletAddress.get_or_none(workspace_id=workspace_id, network=currency.network.id, address=address)
-    if own is not None:
-        target = await Wallet.get_or_none(address_id=own.id, currency_id=currency.id).prefetch_related("address")
+    (known,) = await connections.get("default").execute_query_dict(
+        _WHAT_ADDRESS_IS, [workspace_id, currency.network.id, address, currency.id])
+    if known["own_vault_id"] is not None:
+        target = await Wallet.get_or_none(id=known["own_wallet_id"]).prefetch_related("address") \
+            if known["own_wallet_id"] is not None else None
         if target is None:
             raise Conflict(f"target_address belongs to a vault of this workspace that has no {currency.symbol} wallet: "
                            "open one there first", code="TARGET_WALLET_NOT_FOUND",
-                           details={"field": "target_address", "vault_id": str(own.vault_id)})
+                           details={"field": "target_address", "vault_id": str(known["own_vault_id"])})
         return Destination(address, INTERNAL, wallet=target)
-    listed = await whitelist.find_live(workspace_id=workspace_id, currency_id=currency.id, address=address)
-    if listed is not None:
-        return Destination(address, WHITELISTED, whitelisted=listed)
-    if not await whitelist.one_time_addresses_allowed(workspace_id=workspace_id):
+    if known["whitelisted_id"] is not None:
+        entry = await WhitelistedWallet.get(id=known["whitelisted_id"])
+        return Destination(address, WHITELISTED, whitelisted=entry)
+    if not known["one_time_allowed"]:
         raise OneTimeAddressNotAllowed(
             "this workspace sends only to whitelisted or internal addresses: whitelist the address "
             "(POST /api/v1/whitelist/wallets) or allow one-time addresses (PUT /api/v1/whitelist/settings)",

@@ -14,9 +14,14 @@ Balances (all under the wallet locks of :func:`domain.balances.lock_wallets`):
 Every change of a withdrawal goes through :func:`write_change`, in the caller's database
 transaction: the status move is checked against the table (domain.transaction_statuses); the
 sides are refreshed with each affected wallet's absolute balance and its address's
-``balance_version`` read as one state; an audit entry is written; the transaction takes a new
-change-log position (``seq``) and the ``transaction.*`` webhook event carrying it is written.
-Lock order: the withdrawal row, then wallets (addresses first), then the change-log counter.
+``balance_version`` read as one state, with the change-log position the change takes (``seq``,
+no lock: domain.transactions); then the row, its audit entry, the ``transaction.*`` webhook event
+carrying the ``seq`` and the outbox commands written so far go in one statement (core.rows).
+
+Lock order, one for the whole money path: the withdrawal row (and its approval request), then
+the wallets (:func:`domain.balances.lock_wallets`: addresses, then wallets, each sorted by id),
+then the policy windows (advisory locks, sorted) and their bucket rows (sorted). Nothing is
+locked per workspace.
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
+from core import clock
+from core.outbox import unsaved_commands
+from core.rows import write_rows
 from domain import audit, balances, transactions
 from domain import transaction_statuses as statuses
 from domain.currencies import Currency, registry
@@ -168,10 +176,11 @@ def add_transition_listener(listener: TransitionListener) -> None:
         _listeners.append(listener)
 
 
-async def _sides(parties: Parties) -> None:
-    """Refresh from / to / fee_payer with the wallets' current absolute balances and versions."""
+async def _sides(parties: Parties) -> int:
+    """Refresh from / to / fee_payer with the wallets' current absolute balances and versions;
+    returns the change-log position the change takes (read with them, in one statement)."""
     tx = parties.tx
-    states = await transactions.wallet_states(parties.wallet_ids)
+    states, position = await transactions.wallet_states_and_position(parties.wallet_ids)
     if parties.vault is None:
         parties.vault = await Vault.get(id=tx.vault_id)
     if parties.workspace is None:
@@ -194,16 +203,12 @@ async def _sides(parties: Parties) -> None:
         tx.fee_payer_side = transactions.wallet_side(state=states[parties.fee_wallet.id], vault=vault,
                                                      workspace=workspace,
                                                      currency=registry().currency(parties.fee_wallet.currency_id))
+    return position
 
 
 async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | None, created: bool = False,
                        details: dict[str, Any] | None = None) -> Transaction:
-    """Record a change of the withdrawal (see the module docstring); returns the saved row.
-
-    The change-log position is taken as late as possible: every writer of the workspace waits
-    for it until this transaction commits, so only the row (with its ``seq``) and the event that
-    carries the ``seq`` are written after it.
-    """
+    """Record a change of the withdrawal (see the module docstring); returns the saved row."""
     tx = parties.tx
     if not created:
         statuses.require_move(tx.status, status)
@@ -212,14 +217,16 @@ async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | N
     if previous is not None:
         for listener in list(_listeners):
             await listener(tx, previous, status)
-    await _sides(parties)
+    tx.seq = await _sides(parties)
     action = "withdrawal.created" if created else (
         "withdrawal.confirmations" if previous == status else f"withdrawal.{status}")
-    await audit.record(action=action, object_type="transaction", object_id=tx.id, actor_id=actor_id,
-                       workspace_id=tx.workspace_id,
-                       details={"from_status": previous, "status": status, "balance_version": tx.balance_version,
-                                **(details or {})})
-    await tx.save()
-    await transactions.take_position(tx)
-    await transactions.publish(tx, created=created)
+    entry = audit.new_entry(action=action, object_type="transaction", object_id=tx.id, actor_id=actor_id,
+                            workspace_id=tx.workspace_id,
+                            details={"from_status": previous, "status": status,
+                                     "balance_version": tx.balance_version, **(details or {})})
+    tx.updated_at = clock.now()
+    event = transactions.new_event(tx, created=created)
+    # The row, its audit entry, its event and the commands this unit of work wrote so far (the
+    # event's fan-out among them): one statement.
+    await write_rows([entry, event, *unsaved_commands(), tx])
     return tx

@@ -179,7 +179,9 @@ async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
     tx = await lock_withdrawal(transaction_id)
     if tx is None or tx.status not in (statuses.PENDING, statuses.CHECKS):
         return
-    parties = await ledger.load(tx, lock=False)
+    # Lock order (domain.withdrawals.ledger): the withdrawal row, then its wallets, before the
+    # checks take the policy windows' locks; a block or a freeze releases under these locks.
+    parties = await ledger.load(tx, lock=True)
     if tx.status == statuses.PENDING:
         await ledger.write_change(parties, status=statuses.CHECKS, actor_id=None)
     subject = checks.CheckSubject(
@@ -197,7 +199,6 @@ async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
     elif outcome.verdict is checks.Verdict.BLOCK:
         decisive = outcome.decisive
         assert decisive is not None
-        parties = await ledger.load(tx, lock=True)
         await ledger.release(parties)
         tx.error_code = (decisive.code or f"{decisive.check.upper()}_BLOCKED")[:64]
         tx.error_message = decisive.reason or f"blocked by the {decisive.check} check"
@@ -207,7 +208,6 @@ async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
         # is what the other verdicts lead to, so an unfreeze is the release (checks.py).
         decisive = outcome.decisive
         assert decisive is not None
-        parties = await ledger.load(tx, lock=True)
         await ledger.release(parties)
         wants_approval = any(r.verdict is checks.Verdict.REQUIRE_APPROVAL for r in outcome.results)
         tx.frozen_from = statuses.AWAITING_APPROVALS if wants_approval else statuses.APPROVED

