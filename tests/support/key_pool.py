@@ -57,8 +57,15 @@ from domain.signing import keys
 from domain.signing.signer_keys import signer_key
 from models.cosigner import CosignerDesignation
 from models.keys import DkgPackage, KeySet, SignerDkgState
-from threshold.scheme import ALL_PARTICIPANTS, COSIGNER_PARTICIPANT, MAX_SIGNERS, MIN_SIGNERS, SERVICE_PARTICIPANTS
-from threshold.suites import Suite, suite_of
+from threshold.scheme import (
+    ALL_PARTICIPANTS,
+    COSIGNER_PARTICIPANT,
+    MAX_SIGNERS,
+    MIN_SIGNERS,
+    SECP256K1_SCHEME,
+    SERVICE_PARTICIPANTS,
+)
+from threshold.suites import SUITES, Suite, suite_of
 from threshold.transport import open_round2_package, seal_round2_package
 
 #: Sets made per scheme whenever the pool runs out.
@@ -138,6 +145,10 @@ def _check(pooled: PooledDkg) -> bytes:
                     for s in ALL_PARTICIPANTS if s != i]
         key_packages[i], public = dkg.finalize(dkg.Round2SecretPackage.from_dict(state["round2"]), received)
         assert public == expected, f"participant {i} derived another public key package"
+    # An ECDSA key set's shares come from the same secp256k1 DKG: every pair proves them with
+    # FROST(secp256k1) (the same key and shares; the ECDSA protocol itself is tested through the
+    # service's sessions).
+    suite = SUITES[SECP256K1_SCHEME] if suite.ecdsa else suite
     merkle_root = b"" if suite.taproot else None  # Taproot: the key-path-only output (a P2TR address)
     engine = suite.engine(merkle_root)
     message = b"pooled key set " + pooled.context

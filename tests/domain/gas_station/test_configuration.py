@@ -243,5 +243,8 @@ def test_the_defaults_file_is_checked_when_read(settings, document, message):
 
 def test_the_shipped_defaults_cover_both_network_types(settings):
     defaults = parse_defaults(json.loads((__import__("config").GAS_STATION_FILE).read_text()))
-    assert set(defaults["mainnet"]) == {"DETH"} and set(defaults["testnet"]) == {"DETH_TEST"}
-    assert defaults["testnet"]["DETH_TEST"].complete
+    assert set(defaults["mainnet"]) == {"DETH", "ETH"}
+    assert set(defaults["testnet"]) == {"DETH_TEST", "ETH_TEST", "ETH_LOCAL"}
+    assert defaults["testnet"]["DETH_TEST"].complete and defaults["testnet"]["ETH_LOCAL"].complete
+    # Real Ethereum is listed without a default: its operator sets threshold and cap
+    assert not defaults["mainnet"]["ETH"].complete and not defaults["testnet"]["ETH_TEST"].complete
