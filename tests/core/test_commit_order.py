@@ -118,7 +118,7 @@ async def test_a_rolled_back_writer_leaves_no_position_and_holds_nothing_back(po
 async def test_a_transaction_of_another_database_on_the_server_holds_nothing_back(positions_table: str) -> None:
     # Given a transaction of another database on the same server (another service, another test
     # run's migration) that took a transaction id and stays open
-    elsewhere = await asyncpg.connect(positions_table.rsplit("/", 1)[0] + "/postgres")
+    elsewhere = await asyncpg.connect(positions_table, database="postgres")  # (TCP or the embedded socket)
     writer = await asyncpg.connect(positions_table)
     reader = await asyncpg.connect(positions_table)
     try:
