@@ -209,7 +209,7 @@ async def test_dead_receiver_disables_the_webhook_and_reactivation_plus_replay_r
     async with unit_of_work():
         result = await management.replay(principal=admin, workspace_id=workspace_id, webhook_id=webhook.id)
     assert result.queued == 53
-    await worker.settle()
+    await worker.settle(timeout=60)  # 53 deliveries through 4 slots: seconds, more on a loaded machine
     assert await WebhookDelivery.filter(webhook_id=webhook.id, status="succeeded").count() == 53
     redelivered = receiver.received[50:]
     assert len(redelivered) == 53
