@@ -285,26 +285,14 @@ async def _layout(workspaces: int, wallets: int) -> list[tuple[dict[str, str], s
 async def writers(settings, *, requests: int, concurrency: int, wallets: int, rounds: int) -> None:
     """POST /transaction accepted/s with every wallet in one workspace, then spread over four."""
     import multiprocessing
-    import socket
 
-    from sanic import Sanic
-
-    from api.app import create_app
+    from tests.support.serving import served_api
 
     layouts = {1: await _layout(1, wallets), 4: await _layout(4, wallets)}
-    Sanic.test_mode = True
-    app = create_app(settings, name="custody_bench_changelog")
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    server = await app.create_server(sock=listener, return_asyncio_server=True, access_log=False)
-    assert server is not None
-    await server.startup()
-    await server.start_serving()
-    port = server.server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    url = f"http://127.0.0.1:{port}/api/v1/transaction"
-    context = multiprocessing.get_context("spawn")
-    rates: dict[int, list[float]] = {1: [], 4: []}
-    try:
+    async with served_api(settings, name="custody_bench_changelog") as port:
+        url = f"http://127.0.0.1:{port}/api/v1/transaction"
+        context = multiprocessing.get_context("spawn")
+        rates: dict[int, list[float]] = {1: [], 4: []}
         for _ in range(rounds):
             for count, jobs in layouts.items():
                 parent, child = context.Pipe()
@@ -317,9 +305,6 @@ async def writers(settings, *, requests: int, concurrency: int, wallets: int, ro
                 if statuses.get(201, 0) != requests:
                     raise SystemExit(f"POST /transaction answered {statuses}")
                 rates[count].append(requests / elapsed)
-    finally:
-        server.close()
-        await server.wait_closed()
     one, four = statistics.median(rates[1]), statistics.median(rates[4])
     print(f"\nwriters: POST /transaction, {requests} requests x {rounds} rounds, {concurrency} in flight over "
           f"{wallets} wallets, one API process (medians)")

@@ -38,7 +38,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -182,13 +181,12 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     import multiprocessing
 
     import asyncpg
-    from sanic import Sanic
     from tortoise import connections
 
-    from api.app import create_app
     from core.commit_order import NEXT_POSITION_SQL
     from core.unit_of_work import unit_of_work
     from domain import balances, vaults, wallets
+    from tests.support.serving import served_api
 
     workspace = await new_workspace()
     _, token, _ = await api_user(workspace.id)
@@ -207,45 +205,34 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
 
     # The API served on a real socket by this process (one API process, as `custody web` runs one
     # worker by default); the requests come from a child process over HTTP.
-    Sanic.test_mode = True
-    app = create_app(settings, name="custody_bench_withdrawals")
-    # A socket bound by us: Sanic takes port 0 for "unset" and would bind its default, 8000.
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    server = await app.create_server(sock=listener, return_asyncio_server=True, access_log=False)
-    assert server is not None
-    await server.startup()
-    await server.start_serving()
-    port = server.server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    headers = {"Authorization": f"Bearer {token}", "X-Workspace-Id": str(workspace.id)}
-    context = multiprocessing.get_context("spawn")
-    parent, child = context.Pipe()
-    load = context.Process(target=_load_main, args=(child, f"http://127.0.0.1:{port}/api/v1/transaction", headers,
-                                                    sources, requests, concurrency), daemon=True)
-    # Count the SQL statements the API runs (asyncpg in this process; BEGIN and COMMIT included).
-    counted: collections.Counter[str] = collections.Counter()
-    originals = {name: getattr(asyncpg.Connection, name)
-                 for name in ("fetch", "execute", "executemany", "fetchrow", "fetchval")}
+    async with served_api(settings, name="custody_bench_withdrawals") as port:
+        headers = {"Authorization": f"Bearer {token}", "X-Workspace-Id": str(workspace.id)}
+        context = multiprocessing.get_context("spawn")
+        parent, child = context.Pipe()
+        load = context.Process(target=_load_main, args=(child, f"http://127.0.0.1:{port}/api/v1/transaction", headers,
+                                                        sources, requests, concurrency), daemon=True)
+        # Count the SQL statements the API runs (asyncpg in this process; BEGIN and COMMIT included).
+        counted: collections.Counter[str] = collections.Counter()
+        originals = {name: getattr(asyncpg.Connection, name)
+                     for name in ("fetch", "execute", "executemany", "fetchrow", "fetchval")}
 
-    def counting(name: str) -> Any:
-        def wrapper(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
-            counted[" ".join(str(query).split())[:100]] += 1
-            return originals[name](self, query, *args, **kwargs)
-        return wrapper
+        def counting(name: str) -> Any:
+            def wrapper(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+                counted[" ".join(str(query).split())[:100]] += 1
+                return originals[name](self, query, *args, **kwargs)
+            return wrapper
 
-    for name in originals:
-        setattr(asyncpg.Connection, name, counting(name))
-    load.start()
-    try:
-        while not parent.poll():
-            await asyncio.sleep(0.05)
-        elapsed, latencies, statuses = parent.recv()
-    finally:
-        for name, original in originals.items():
-            setattr(asyncpg.Connection, name, original)
-        load.join(timeout=10)
-        server.close()
-        await server.wait_closed()
+        for name in originals:
+            setattr(asyncpg.Connection, name, counting(name))
+        load.start()
+        try:
+            while not parent.poll():
+                await asyncio.sleep(0.05)
+            elapsed, latencies, statuses = parent.recv()
+        finally:
+            for name, original in originals.items():
+                setattr(asyncpg.Connection, name, original)
+            load.join(timeout=10)
     if statuses.get(201, 0) != requests:
         raise SystemExit(f"POST /transaction answered {statuses}")
     api_rate = requests / elapsed

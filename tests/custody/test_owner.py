@@ -8,20 +8,17 @@ import asyncio
 import json
 import os
 import re
-import socket
 import stat
 import sys
 import uuid
 from pathlib import Path
 
-from sanic import Sanic
-
-from api.app import create_app
 from core.clock import rfc3339
 from core.unit_of_work import unit_of_work
 from custody import owner as owner_cli
 from custody.cli import build_parser
 from domain.bootstrap import bootstrap
+from tests.support.serving import served_api
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,16 +37,7 @@ async def _operator(settings, *argv: str):
 
 async def test_the_owner_walk_through_from_bootstrap_to_owner_actions(client, settings, tmp_path):
     # Given the API on a real socket and a fresh bootstrap's enrollment file (what --owner-enrollment-out writes)
-    Sanic.test_mode = True
-    app = create_app(settings, name=f"custody_owner_{uuid.uuid4().hex[:8]}")
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    server = await app.create_server(sock=listener, return_asyncio_server=True, access_log=False)
-    assert server is not None
-    await server.startup()
-    await server.start_serving()
-    port = server.server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    try:
+    async with served_api(settings, name=f"custody_owner_{uuid.uuid4().hex[:8]}") as port:
         async with unit_of_work():
             result = await bootstrap(company_name="Acme", company_email="ops@acme.test", workspace_name="Main",
                                      network_type="testnet", owner_email="owner@acme.test")
@@ -82,9 +70,6 @@ async def test_the_owner_walk_through_from_bootstrap_to_owner_actions(client, se
             assert code == 0 and answer.startswith("200 "), (args, answer)
         code, devices = await _device_script("devices", "--store", str(store))
         assert code == 0 and device_id in devices
-    finally:
-        server.close()
-        await server.wait_closed()
 
 
 def test_the_owner_commands_parse_as_documented():

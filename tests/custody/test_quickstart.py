@@ -7,15 +7,11 @@ import asyncio
 import base64
 import json
 import os
-import socket
 import sys
 import uuid
 from contextlib import suppress
 from pathlib import Path
 
-from sanic import Sanic
-
-from api.app import create_app
 from core.unit_of_work import unit_of_work
 from domain import deposits
 from domain.networks import devnet_chain
@@ -23,6 +19,7 @@ from domain.webhooks.sender import close_sessions
 from domain.withdrawals import pipeline
 from models.webhooks import Webhook
 from tests.support.callers import make_api_user
+from tests.support.serving import served_api
 from tests.support.signing import cosigner_for, designated_signer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,39 +51,32 @@ async def _cosigning(cosigner, stop: asyncio.Event) -> None:
 
 async def test_the_first_withdrawal_script_sends_out_and_in_and_sees_it_all(client, worker, settings, tmp_path):
     # Given the API served on a real socket, a worker, the scheduler's devnet jobs and a co-signer
-    Sanic.test_mode = True
-    app = create_app(settings, name=f"custody_quickstart_{uuid.uuid4().hex[:8]}")
-    # A socket bound by us: Sanic takes port 0 for "unset" and would bind its default, 8000.
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    server = await app.create_server(sock=listener, return_asyncio_server=True, access_log=False)
-    assert server is not None
-    await server.startup()
-    await server.start_serving()
-    port = server.server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    integrator = await make_api_user(role="ADMIN")
-    cosigner = cosigner_for(client, await designated_signer(integrator.workspace_id),
-                            tmp_path / "cosigner")
-    credentials = tmp_path / "creds.json"
-    credentials.write_text(json.dumps({
-        "base_url": f"http://127.0.0.1:{port}", "workspace_id": integrator.workspace_id,
-        "client_id": integrator.user_id, "client_type": "user",
-        "private_key": base64.b64encode(bytes(integrator.signing_key)).decode()}))
-    stop = asyncio.Event()
-    helpers = [asyncio.create_task(_scheduler_jobs(stop)), asyncio.create_task(_cosigning(cosigner, stop))]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": settings.database_url,
-           "REDIS_URL": settings.redis_url, "CUSTODY_DATA_DIR": str(settings.data_dir)}
     try:
-        # When the quick start's script runs
-        script = await asyncio.create_subprocess_exec(
-            sys.executable, str(ROOT / "examples" / "first_withdrawal.py"), str(credentials), "--poll", "0.2",
-            "--timeout", "60", env=env, cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-        out, err = await asyncio.wait_for(script.communicate(), timeout=180)
+        async with served_api(settings, name=f"custody_quickstart_{uuid.uuid4().hex[:8]}") as port:
+            integrator = await make_api_user(role="ADMIN")
+            cosigner = cosigner_for(client, await designated_signer(integrator.workspace_id),
+                                    tmp_path / "cosigner")
+            credentials = tmp_path / "creds.json"
+            credentials.write_text(json.dumps({
+                "base_url": f"http://127.0.0.1:{port}", "workspace_id": integrator.workspace_id,
+                "client_id": integrator.user_id, "client_type": "user",
+                "private_key": base64.b64encode(bytes(integrator.signing_key)).decode()}))
+            stop = asyncio.Event()
+            helpers = [asyncio.create_task(_scheduler_jobs(stop)),
+                       asyncio.create_task(_cosigning(cosigner, stop))]
+            env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": settings.database_url,
+                   "REDIS_URL": settings.redis_url, "CUSTODY_DATA_DIR": str(settings.data_dir)}
+            try:
+                # When the quick start's script runs
+                script = await asyncio.create_subprocess_exec(
+                    sys.executable, str(ROOT / "examples" / "first_withdrawal.py"), str(credentials), "--poll",
+                    "0.2", "--timeout", "60", env=env, cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE)
+                out, err = await asyncio.wait_for(script.communicate(), timeout=180)
+            finally:
+                stop.set()
+                await asyncio.gather(*helpers)
     finally:
-        stop.set()
-        await asyncio.gather(*helpers)
-        server.close()
-        await server.wait_closed()
         await close_sessions()  # the delivery actor's HTTP client session
     output = out.decode()
     # Then both withdrawals finished, the balances and the change log show them, every event verified
