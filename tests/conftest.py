@@ -17,7 +17,6 @@ import os
 from typing import AsyncIterator, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
-import asyncpg
 import dramatiq
 import pytest
 import redis
@@ -28,7 +27,17 @@ from core.settings import Settings, configure
 from custody.embedded import ensure_servers
 from tests.support.client import BASE_URL, AppClient
 from tests.support.database import empty_database
-from tests.support.environment import TEST_DATA_DIR, TEST_DATABASE, TEST_NAMESPACE, SuiteRun, stop_embedded
+from tests.support.environment import (
+    TEST_DATA_DIR,
+    TEST_DATABASE,
+    TEST_NAMESPACE,
+    TEST_SERVICE_DIR,
+    WORKER,
+    SuiteRun,
+    drop_databases,
+    prepare_database,
+    stop_embedded,
+)
 from tests.support.worker import InProcessWorker
 
 pytest_plugins = ["tests.support.receiver"]
@@ -67,12 +76,11 @@ def servers(suite_run: SuiteRun) -> Iterator[tuple[str, str]]:
 async def settings(servers: tuple[str, str], suite_run: SuiteRun) -> AsyncIterator[Settings]:
     server_url, redis_url = servers
     admin_url = server_url.replace("postgres://", "postgresql://", 1)
-    conn = await asyncpg.connect(admin_url)
-    try:
-        await conn.execute(f"DROP DATABASE IF EXISTS {TEST_DATABASE} WITH (FORCE)")
-        await conn.execute(f"CREATE DATABASE {TEST_DATABASE}")
-    finally:
-        await conn.close()
+    from custody.wiring import migrate
+
+    async def migrate_database(name: str) -> None:
+        await migrate(test_settings.with_overrides(database_url=_with_database(admin_url, name)))
+
     test_settings = configure(
         Settings(
             database_url=_with_database(admin_url, TEST_DATABASE),
@@ -83,20 +91,17 @@ async def settings(servers: tuple[str, str], suite_run: SuiteRun) -> AsyncIterat
             actor_min_backoff_ms=10,
             actor_max_backoff_ms=50,
             webhook_allow_loopback=True,
-            data_dir=TEST_DATA_DIR,
+            data_dir=TEST_SERVICE_DIR,
         )
     )
-    from custody.wiring import migrate
-
-    await migrate(test_settings)
+    await prepare_database(admin_url, migrate_database)
     yield test_settings
-    if suite_run.leaves_nothing and os.environ.get("DATABASE_URL"):
-        # A server of its own (embedded) goes with the data folder; on a given one, the database goes now.
-        conn = await asyncpg.connect(admin_url)
-        try:
-            await conn.execute(f"DROP DATABASE IF EXISTS {TEST_DATABASE} WITH (FORCE)")
-        finally:
-            await conn.close()
+    if not suite_run.keep and os.environ.get("DATABASE_URL"):
+        # A server of its own (embedded) goes with the data folder; on a given one, the databases go
+        # now: a worker's own copy always, the suite's database with the last process of the run.
+        last = suite_run.leaves_nothing
+        if WORKER or last:
+            await drop_databases(admin_url, template_too=last)
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,10 @@ and leaving none of it behind.
 
 The defaults differ per checkout (a short hash of the checkout's absolute path), so two clones
 can run their suites at once on one machine and on one server; ``CUSTODY_TEST_DATABASE`` and
-``CUSTODY_TEST_DATA_DIR`` override them. The Redis namespace differs per process.
+``CUSTODY_TEST_DATA_DIR`` override them. The Redis namespace differs per process. A run with
+pytest-xdist workers (``scripts/test -n 2``) migrates the suite's database once and gives each
+worker a copy of it (:func:`prepare_database`), and a service data folder of its own; the workers
+share the embedded servers.
 
 When a run ends (:meth:`SuiteRun.end`), the last run of this checkout still going removes what
 the suite made: its data folder (the embedded servers' data, about 90 MB, and the test keys) and,
@@ -15,11 +18,15 @@ is set (``1``: to look at the database after a failure); a folder named by
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Awaitable, Callable
+
+import asyncpg
 
 from custody.embedded import EmbeddedServers, PidRegistry
 
@@ -27,11 +34,19 @@ from custody.embedded import EmbeddedServers, PidRegistry
 ROOT = Path(__file__).resolve().parents[2]
 CHECKOUT = hashlib.sha256(str(ROOT).encode()).hexdigest()[:8]
 
-#: Created (dropped first) and migrated on the test server at the start of every session.
-TEST_DATABASE = os.environ.get("CUSTODY_TEST_DATABASE") or f"custody_test_{CHECKOUT}"
+#: This process's pytest-xdist worker ("gw0", "gw1", ...), or "" in a run without workers.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+#: Created (dropped first) and migrated on the test server once per run. In a run with workers
+#: (``-n``) it is the template each worker's database is copied from, so the migrations run once.
+SUITE_DATABASE = os.environ.get("CUSTODY_TEST_DATABASE") or f"custody_test_{CHECKOUT}"
+#: This process's database: the suite's, or its worker's copy of it.
+TEST_DATABASE = f"{SUITE_DATABASE}_{WORKER}" if WORKER else SUITE_DATABASE
 #: Embedded servers' data and the test secret keys; outside the checkout, removed when the run ends.
 TEST_DATA_DIR = Path(os.environ.get("CUSTODY_TEST_DATA_DIR")
                      or Path(tempfile.gettempdir()) / f"custody-test-{os.getuid()}-{CHECKOUT}")
+#: The service's data folder in the tests (secret keys, stores): one per worker, inside TEST_DATA_DIR,
+#: whose embedded servers the workers share.
+TEST_SERVICE_DIR = TEST_DATA_DIR / f"service-{WORKER}" if WORKER else TEST_DATA_DIR
 #: The broker's key prefix in Redis.
 TEST_NAMESPACE = f"custody-test-{os.getpid()}"
 #: Keep the data folder and the test database when the run ends.
@@ -71,3 +86,48 @@ def stop_embedded(servers: EmbeddedServers) -> None:
     """Stop the embedded servers this session started (custody/embedded.py: unless another live
     process uses them, e.g. a second run of this checkout's suite)."""
     servers.stop()
+
+
+async def prepare_database(admin_url: str, migrate: Callable[[str], Awaitable[None]]) -> None:
+    """Make :data:`TEST_DATABASE` afresh and migrated. ``migrate`` applies the migrations to the
+    database named. Without workers: drop, create, migrate. With workers: the first worker of the
+    run (under a file lock) makes and migrates :data:`SUITE_DATABASE`, and every worker copies it
+    (``CREATE DATABASE ... TEMPLATE``, a file copy: milliseconds, where the migrations take
+    seconds)."""
+    if not WORKER:
+        await _recreate(admin_url, TEST_DATABASE)
+        await migrate(TEST_DATABASE)
+        return
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
+    TEST_DATA_DIR.mkdir(parents=True, exist_ok=True)
+    with open(TEST_DATA_DIR / "template.lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        lock.seek(0)
+        if lock.read().strip() != run:
+            await _recreate(admin_url, SUITE_DATABASE)
+            await migrate(SUITE_DATABASE)
+            lock.seek(0)
+            lock.truncate()
+            lock.write(run)
+            lock.flush()
+        await _recreate(admin_url, TEST_DATABASE, template=SUITE_DATABASE)
+
+
+async def drop_databases(admin_url: str, *, template_too: bool) -> None:
+    """Drop this process's database and, when asked (the last process of the run), the suite's."""
+    conn = await asyncpg.connect(admin_url)
+    try:
+        await conn.execute(f"DROP DATABASE IF EXISTS {TEST_DATABASE} WITH (FORCE)")
+        if WORKER and template_too:
+            await conn.execute(f"DROP DATABASE IF EXISTS {SUITE_DATABASE} WITH (FORCE)")
+    finally:
+        await conn.close()
+
+
+async def _recreate(admin_url: str, database: str, *, template: str | None = None) -> None:
+    conn = await asyncpg.connect(admin_url)
+    try:
+        await conn.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+        await conn.execute(f"CREATE DATABASE {database}" + (f" TEMPLATE {template}" if template else ""))
+    finally:
+        await conn.close()
