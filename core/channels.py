@@ -10,6 +10,7 @@ is never secret on its own: a protocol message of a two-party run); the channel 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
@@ -53,3 +54,34 @@ class MessageChannels:
         """Drop what is left of a run (a run that ended, or gave up)."""
         if recipients:
             self.client.delete(*(self._key(run, r) for r in recipients))
+
+    def describe(self, run: str, description: dict[str, Any]) -> None:
+        """Keep what a run is about (who may take part in it) beside its lists, for ``ttl_seconds``."""
+        self.client.set(f"{self.prefix}{run}:about", json.dumps(description, sort_keys=True), ex=self.ttl_seconds)
+
+    def description(self, run: str) -> dict[str, Any] | None:
+        data = self.client.get(f"{self.prefix}{run}:about")
+        return None if data is None else json.loads(data)
+
+    def drain(self, run: str, recipient: int, *, limit: int = 64) -> list[bytes]:
+        """Every message waiting for ``recipient`` (at most ``limit``), without waiting."""
+        out: list[bytes] = []
+        while len(out) < limit:
+            data = self.client.lpop(self._key(run, recipient))
+            if data is None:
+                break
+            out.append(bytes(data))
+        return out
+
+
+#: The channels of threshold ECDSA presignature runs (signers together, or a signer with the co-signer).
+ECDSA_RUNS = "ecdsa-runs"
+
+
+def broker_channels(name: str = ECDSA_RUNS, *, ttl_seconds: int = 300) -> MessageChannels:
+    """The channels named ``name`` on the Redis of the process's Dramatiq broker (its namespace)."""
+    import dramatiq
+
+    broker = dramatiq.get_broker()
+    return MessageChannels(broker.client, prefix=f"{broker.namespace}:{name}:",  # type: ignore[attr-defined]
+                           ttl_seconds=ttl_seconds)

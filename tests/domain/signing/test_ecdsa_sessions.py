@@ -155,12 +155,86 @@ async def test_ecdsa_sessions_refuse_what_the_scheme_cannot_do(client, worker, t
     with pytest.raises(ValidationFailed) as refused:
         await request_signature(setup, b"not a digest", scheme=ECDSA_SCHEME)
     assert refused.value.code == "INVALID_MESSAGE"
-    # A policy requiring the co-signer (it cannot take part in threshold ECDSA yet)
+    # All three participants (threshold ECDSA signs with exactly one pair)
+    with pytest.raises(ValidationFailed) as refused:
+        await request_signature(setup, _digest("x"), scheme=ECDSA_SCHEME, participants=[1, 2, 3])
+    assert refused.value.code == "INVALID_PARTICIPANTS"
+    # A policy requiring the co-signer, and a request naming the service signers only
     async with unit_of_work():
         await SigningPolicy.create(workspace_id=setup.workspace_id, cosigner_required=True)
     with pytest.raises(ValidationFailed) as refused:
-        await request_signature(setup, _digest("x"), scheme=ECDSA_SCHEME)
-    assert refused.value.code == "COSIGNER_NOT_SUPPORTED"
+        await request_signature(setup, _digest("x"), scheme=ECDSA_SCHEME, participants=[1, 2])
+    assert refused.value.code == "COSIGNER_REQUIRED"
+
+
+async def test_a_policy_requiring_the_cosigner_signs_with_a_presignature_made_with_it_on_demand(
+        client, worker, tmp_path):
+    # Given an ECDSA key set (no presignature of the co-signer's pairs yet) in a workspace whose
+    # policy requires the co-signer
+    setup = await ready_vault(client, worker, tmp_path / "cosigner", schemes=(ECDSA_SCHEME,))
+    group_key = bytes(setup.key_set.group_public_key)
+    async with unit_of_work():
+        await SigningPolicy.create(workspace_id=setup.workspace_id, cosigner_required=True)
+    # When a digest is signed by default participants
+    digest = _digest("an EIP-1559 signing hash, co-signed")
+    session = await request_signature(setup, digest, scheme=ECDSA_SCHEME)
+    # Then the session is of the pair {1, 3} and waits for a presignature, which the co-signer
+    # makes with signer 1 (messages relayed by the API), and signs
+    assert session.participants == [1, 3] and session.status == "round1"
+    await settle(worker, setup.cosigner, until=_finished(session), timeout=120)
+    signature = await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id, timeout=1)
+    assert ecdsa.verify(group_key, digest, signature)
+    recovery = ecdsa.recovery_id(group_key, digest, signature)
+    recovered = eth_keys.Signature(signature + bytes([recovery])).recover_public_key_from_msg_hash(digest)
+    assert recovered.to_checksum_address() == address_of_key(group_key)
+    # And one presignature (signer 1's part, the co-signer's record) was taken by it and used
+    parts = await StockItem.filter(session_id=session.id).order_by("holder")
+    assert [(p.holder, p.state, p.sealed) for p in parts] == [("1", "used", None), ("3", "used", None)]
+    assert parts[0].kind == presignatures.kind_of((1, 3)) and parts[0].public == parts[1].public
+    # And the co-signer's own part is gone from its disk (its share is recorded instead)
+    store = setup.cosigner.store
+    assert store.names("presig") == [] and store.exists("signed", str(session.id))
+    # And a retry of the co-signer's step sends the recorded share again, harmlessly; a different
+    # share for the session is refused: its presignature was used
+    await setup.cosigner.step()
+    with pytest.raises(Exception) as refused:
+        await setup.cosigner.call("POST", f"/api/v1/co-signer/signing-requests/{session.id}/share",
+                                  {"share": "11" * 32})
+    assert getattr(refused.value, "status", None) == 409
+    assert getattr(refused.value, "code", None) == "SHARE_ALREADY_SUBMITTED"
+
+
+async def test_the_cosigner_makes_presignatures_ahead_with_signer_2_and_never_uses_one_twice(
+        client, worker, tmp_path):
+    # Given a co-signer that made a presignature with signer 2 ahead of time
+    setup = await ready_vault(client, worker, tmp_path / "cosigner", schemes=(ECDSA_SCHEME,))
+    async with unit_of_work():
+        await SigningPolicy.create(workspace_id=setup.workspace_id, cosigner_required=True)
+    key_package = setup.cosigner.key_package(str(setup.key_set.id))
+    big_r = await setup.cosigner.make_presignature(str(setup.key_set.id), 2, key_package)
+
+    async def stocked() -> bool:
+        return await presignatures.available(setup.key_set.id, (2, 3)) == 1
+    await settle(worker, until=stocked, timeout=60)
+    # When the pair {2, 3} is asked for
+    digest = _digest("signed by signer 2 and the co-signer")
+    session = await request_signature(setup, digest, scheme=ECDSA_SCHEME, participants=[2, 3])
+    # Then it takes that presignature at once and completes
+    assert session.status == "round2"
+    await settle(worker, setup.cosigner, until=_finished(session), timeout=60)
+    signature = await sessions.wait_for_signature(workspace_id=setup.workspace_id, session_id=session.id, timeout=1)
+    assert ecdsa.verify(bytes(setup.key_set.group_public_key), digest, signature)
+    assert (await StockItem.filter(session_id=session.id, holder="3").first()).public.hex() == big_r
+    # And the stock never hands the co-signer's record out again: a second session of the pair
+    # waits for a new presignature (registering the same R again adds nothing)
+    async with unit_of_work():
+        assert not await presignatures.register_cosigner_part(setup.key_set, (2, 3), bytes.fromhex(big_r))
+    second = await request_signature(setup, _digest("another"), scheme=ECDSA_SCHEME, participants=[2, 3])
+    assert second.status == "round1"
+    # And the service refuses a second use of the co-signer's item of the first session
+    with pytest.raises(stock.StockItemUsed):
+        async with unit_of_work():
+            await stock.use(session_id=session.id, holder="3", kind=presignatures.kind_of((2, 3)), share_key=None)
 
 
 async def test_a_library_failure_fails_the_session_with_its_reason_and_destroys_the_part(client, worker, tmp_path):
