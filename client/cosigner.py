@@ -21,6 +21,10 @@ client_id, private_key = base64 Ed25519 seed). The co-signer signs token request
 * signing: commit (a fresh nonce pair, stored before its commitments are sent), sign (the
   share is recorded, the nonce deleted, then the share is sent; a session whose nonce is gone
   is never signed again).
+* threshold ECDSA (EVM key sets, under a policy that requires the co-signer): presign (make a
+  presignature with the session's service signer, the service relaying the messages; the part is
+  stored here before it is registered), sign (with the part of the session's ``presignature_r``:
+  the share is recorded, the part deleted, then the share is sent).
 
 Everything secret is kept in ``--store``: one file per record, each a SecretBox under a key
 derived from the passphrase with argon2id (nacl.pwhash; salt and cost in ``store.json``). The
