@@ -13,8 +13,9 @@ import logging
 import uuid
 
 import dramatiq
+from nacl.public import Box, PrivateKey, PublicKey
 
-from core.channels import ChannelTimeout, MessageChannels, broker_channels
+from core.channels import BoxedChannels, ChannelTampered, ChannelTimeout, MessageChannels, broker_channels
 from core.jobs import actor, command_actor
 from core.outbox import Command
 from core.unit_of_work import clear_nudge, unit_of_work
@@ -147,11 +148,16 @@ def _declare(participant: int) -> None:
             logger.warning("signer %d: co-signer presignature run %s is unknown or not this signer's", participant, run)
             return
         pair = presignatures.pair_of([participant, COSIGNER_PARTICIPANT])
+        # Every message in a Box between this run's key and the co-signer's (the API and Redis
+        # carry ciphertext); the co-signer reads this signer's run key from the API.
+        run_key = PrivateKey.generate()
+        channels.describe(f"{run}:signer", {"transport_public_key": bytes(run_key.public_key).hex()})
+        boxed = BoxedChannels(channels, Box(run_key, PublicKey(bytes.fromhex(about["transport_public_key"]))))
         try:
             presignature = await service_signer.make_presignature(
                 participant=participant, share_key=share_key, key_set_id=uuid.UUID(key_set_id), run=run,
-                channels=channels, pair=pair, timeout=presignatures.COSIGNER_MESSAGE_TIMEOUT_SECONDS)
-        except (FrostError, ChannelTimeout, NotFound) as exc:
+                channels=boxed, pair=pair, timeout=presignatures.COSIGNER_MESSAGE_TIMEOUT_SECONDS)
+        except (FrostError, ChannelTimeout, ChannelTampered, NotFound) as exc:
             logger.warning("signer %d: co-signer presignature run %s stopped: %s", participant, run, exc)
             return
         async with unit_of_work():

@@ -224,12 +224,14 @@ _NO_RUN = {404: ["PRESIGNATURE_RUN_NOT_FOUND"]}
                       "(POST/GET .../messages) to that signer, which stores its part. The co-signer keeps its own "
                       "part and registers it (POST .../presignature). See docs/signing.md.",
           body=PresignatureRunRequest, responses={201: PresignatureRun}, workspace=True,
-          errors={**_NO_KEY_GENERATION, 409: ["KEY_SET_NOT_READY", "PRESIGNATURE_STOCK_FULL"]})
+          errors={400: ["INVALID_TRANSPORT_KEY", "INVALID_PARTICIPANTS"], **_NO_KEY_GENERATION,
+                  409: ["KEY_SET_NOT_READY", "PRESIGNATURE_STOCK_FULL"]})
 async def start_presignature_run(request: Request, body: PresignatureRunRequest) -> PresignatureRun:
     caller, ws = await workspace(request)
     async with unit_of_work():
         run = await cosigner.start_presignature_run(principal=caller, workspace_id=ws.id,
-                                                    key_set_id=body.key_set_id, signer=body.signer)
+                                                    key_set_id=body.key_set_id, signer=body.signer,
+                                                    transport_public_key=bytes.fromhex(body.transport_public_key))
     return PresignatureRun(**run)
 
 
@@ -251,9 +253,10 @@ async def send_run_message(request: Request, run_id: uuid.UUID, body: RunMessage
           tag=_TAG, query=RunMessagesQuery, responses={200: RunMessages}, workspace=True, errors=_NO_RUN)
 async def receive_run_messages(request: Request, run_id: uuid.UUID, query: RunMessagesQuery) -> RunMessages:
     caller, ws = await workspace(request)
-    messages = await cosigner.receive_run_messages(principal=caller, workspace_id=ws.id, run_id=run_id,
-                                                   phase=query.phase, wait=query.wait)
-    return RunMessages(messages=[base64.b64encode(m).decode() for m in messages])
+    messages, signer_key = await cosigner.receive_run_messages(principal=caller, workspace_id=ws.id, run_id=run_id,
+                                                               phase=query.phase, wait=query.wait)
+    return RunMessages(messages=[base64.b64encode(m).decode() for m in messages],
+                       signer_transport_public_key=signer_key.hex() if signer_key else None)
 
 
 @bp.post("/presignature-runs/<run_id:uuid>/presignature")

@@ -53,7 +53,7 @@ from typing import Any, Awaitable, Callable, Protocol
 import aiohttp
 import nacl.secret
 from nacl.exceptions import CryptoError
-from nacl.public import PrivateKey
+from nacl.public import Box, PrivateKey, PublicKey
 from nacl.signing import SigningKey
 
 from common.files import write_private_file
@@ -569,16 +569,32 @@ class CoSigner:
         from threshold import ecdsa  # cait-sith loads only for threshold ECDSA key sets
 
         pair = (signer, PARTICIPANT)
-        run = await self.call("POST", "/api/v1/co-signer/presignature-runs", {"key_set_id": key_set_id,
-                                                                               "signer": signer})
+        run_key = PrivateKey.generate()  # this run's X25519 key: every message is a Box with the signer's
+        run = await self.call("POST", "/api/v1/co-signer/presignature-runs", {
+            "key_set_id": key_set_id, "signer": signer,
+            "transport_public_key": bytes(run_key.public_key).hex()})
         run_id = run["run_id"]
         loop = asyncio.get_running_loop()
         deadline = loop.time() + PRESIGNATURE_RUN_SECONDS
+        path = f"/api/v1/co-signer/presignature-runs/{run_id}/messages"
+        early: list[str] = []  # the signer's first messages may come with its key: kept for the first triple
+        while True:  # the signer's run key, once its process took the run
+            answer = await self.call("GET", f"{path}?phase=t0&wait=1")
+            early += answer["messages"]
+            signer_key = answer["signer_transport_public_key"]
+            if signer_key:
+                break
+            if loop.time() > deadline:
+                raise CosignerError(f"presignature run {run_id}: signer {signer} never started")
+            await asyncio.sleep(0.2)
+        if not transport_key_is_usable(bytes.fromhex(signer_key)):
+            raise CosignerError(f"presignature run {run_id}: the signer's run key is unusable")
+        box = Box(run_key, PublicKey(bytes.fromhex(signer_key)))
         key_share = ecdsa.KeyShare.from_key_package(key_package)
-        first = await self._drive(ecdsa.triple(PARTICIPANT, pair), run_id, "t0", signer, deadline)
-        second = await self._drive(ecdsa.triple(PARTICIPANT, pair), run_id, "t1", signer, deadline)
+        first = await self._drive(ecdsa.triple(PARTICIPANT, pair), run_id, "t0", signer, deadline, box, early)
+        second = await self._drive(ecdsa.triple(PARTICIPANT, pair), run_id, "t1", signer, deadline, box)
         presignature = await self._drive(ecdsa.presign(PARTICIPANT, pair, key_share, first, second), run_id,
-                                         "presign", signer, deadline)
+                                         "presign", signer, deadline, box)
         self.store.save("presig", presignature_name(key_set_id, presignature.big_r),
                         {"key_set_id": key_set_id, "participants": sorted(pair),
                          "presignature": presignature.to_dict()})
@@ -586,21 +602,29 @@ class CoSigner:
                         {"big_r": presignature.big_r.hex()})
         return str(presignature.big_r.hex())
 
-    async def _drive(self, party: Any, run_id: str, phase: str, signer: int, deadline: float) -> Any:
+    async def _drive(self, party: Any, run_id: str, phase: str, signer: int, deadline: float, box: Box,
+                     received: list[str] | None = None) -> Any:
         from threshold import ecdsa
 
         loop = asyncio.get_running_loop()
         path = f"/api/v1/co-signer/presignature-runs/{run_id}/messages"
+        inbox = list(received or [])
         while True:
+            for data in inbox:
+                try:
+                    opened = box.decrypt(base64.b64decode(data))
+                except CryptoError:
+                    raise CosignerError(f"presignature run {run_id}: a message of signer {signer} does not open") \
+                        from None
+                party.receive(ecdsa.Message(signer, PARTICIPANT, bytes(opened)))
             for message in party.outgoing():
-                await self.call("POST", path, {"phase": phase, "data": base64.b64encode(message.data).decode()})
+                await self.call("POST", path, {"phase": phase,
+                                               "data": base64.b64encode(bytes(box.encrypt(message.data))).decode()})
             if party.done:
                 return party.result
             if loop.time() > deadline:
                 raise CosignerError(f"presignature run {run_id}: signer {signer} went silent in {phase}")
-            answer = await self.call("GET", f"{path}?phase={phase}&wait=5")
-            for data in answer["messages"]:
-                party.receive(ecdsa.Message(signer, PARTICIPANT, base64.b64decode(data)))
+            inbox = (await self.call("GET", f"{path}?phase={phase}&wait=5"))["messages"]
 
     async def _sign_ecdsa(self, view: dict[str, Any], key_package: Any, message: bytes) -> bool:
         """The co-signer's share of a threshold ECDSA session: with its part of the presignature

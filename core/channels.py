@@ -85,3 +85,28 @@ def broker_channels(name: str = ECDSA_RUNS, *, ttl_seconds: int = 300) -> Messag
     broker = dramatiq.get_broker()
     return MessageChannels(broker.client, prefix=f"{broker.namespace}:{name}:",  # type: ignore[attr-defined]
                            ttl_seconds=ttl_seconds)
+
+
+class BoxedChannels:
+    """The channels of one run with every message in a NaCl Box between two X25519 run keys
+    (``box``): what travels through Redis (and, for the co-signer, through the API) is
+    ciphertext; a message that does not open raises :class:`ChannelTampered`."""
+
+    def __init__(self, inner: MessageChannels, box: Any) -> None:
+        self.inner, self.box = inner, box
+
+    def send(self, run: str, recipient: int, data: bytes) -> None:
+        self.inner.send(run, recipient, bytes(self.box.encrypt(bytes(data))))
+
+    async def receive(self, run: str, recipient: int, *, timeout: float) -> bytes:
+        from nacl.exceptions import CryptoError
+
+        sealed = await self.inner.receive(run, recipient, timeout=timeout)
+        try:
+            return bytes(self.box.decrypt(sealed))
+        except CryptoError:
+            raise ChannelTampered(f"a message on {run} for participant {recipient} does not open") from None
+
+
+class ChannelTampered(ValueError):
+    """A boxed message did not open: not from the run's other party, or altered on the way."""

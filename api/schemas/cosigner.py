@@ -135,6 +135,9 @@ class PresignatureRunRequest(RequestBody):
     key_set_id: uuid.UUID = Field(description="The threshold ECDSA key set whose co-signer seat the caller holds.")
     signer: Literal[1, 2] = Field(1, description="The service signer the presignature is made with: the pair "
                                                  "{signer, 3} signs with it.")
+    transport_public_key: Annotated[Hex32, refused_as("INVALID_TRANSPORT_KEY")] = Field(
+        description="The co-signer's X25519 key of this run (hex): every message both ways is a NaCl Box between "
+                    "it and the signer's run key; unusable: 400 INVALID_TRANSPORT_KEY.")
 
 
 class PresignatureRun(Resource):
@@ -156,7 +159,9 @@ class RunMessagesQuery(QueryParams):
 
 
 class RunMessages(Resource):
-    messages: list[str] = Field(description="Base64 of the signer's messages for the co-signer, in order.")
+    messages: list[str] = Field(description="Base64 of the signer's messages (Boxes) for the co-signer, in order.")
+    signer_transport_public_key: str | None = Field(
+        None, description="Hex of the signer's X25519 key of this run (null until the signer started the run).")
 
 
 class PresignatureRegistration(RequestBody):

@@ -666,12 +666,17 @@ async def _ecdsa_key_set(principal: Principal, workspace_id: uuid.UUID, key_set_
 
 
 async def start_presignature_run(*, principal: Principal, workspace_id: uuid.UUID, key_set_id: uuid.UUID,
-                                 signer: int) -> dict[str, Any]:
+                                 signer: int, transport_public_key: bytes) -> dict[str, Any]:
     """The co-signer starts making one presignature of its ECDSA key set with service ``signer``:
     the run is bound to this co-signer's seat (only it can send or read the run's messages) and
-    the signer is woken after commit. At most :data:`presignatures.MAX_COSIGNER_STOCK` in stock."""
+    the signer is woken after commit. At most :data:`presignatures.MAX_COSIGNER_STOCK` in stock.
+    ``transport_public_key``: the co-signer's X25519 key of this run; every message is a Box
+    between it and the signer's run key (:func:`receive_run_messages` gives that one)."""
     if signer not in scheme.SERVICE_PARTICIPANTS:
         raise ValidationFailed("signer must be 1 or 2", code="INVALID_PARTICIPANTS", details={"field": "signer"})
+    if len(transport_public_key) != 32 or not transport_key_is_usable(transport_public_key):
+        raise ValidationFailed("transport_public_key must be a usable X25519 public key (64 hex characters)",
+                               code="INVALID_TRANSPORT_KEY", details={"field": "transport_public_key"})
     key_set = await _ecdsa_key_set(principal, workspace_id, key_set_id)
     pair = presignatures.pair_of([signer, ME])
     if await presignatures.available(key_set.id, pair) >= presignatures.MAX_COSIGNER_STOCK:
@@ -679,7 +684,8 @@ async def start_presignature_run(*, principal: Principal, workspace_id: uuid.UUI
                        code="PRESIGNATURE_STOCK_FULL", details={"signer": signer})
     run = str(uuid.uuid4())
     _channels().describe(run, {"workspace_id": str(workspace_id), "key_set_id": str(key_set.id), "signer": signer,
-                               "user_id": str(principal.user.id), "device_id": str(_device_id(principal))})
+                               "user_id": str(principal.user.id), "device_id": str(_device_id(principal)),
+                               "transport_public_key": bytes(transport_public_key).hex()})
     nudge_after_commit(keys.signer_actor(signer, presignatures.COSIGNER_RUN_STEP), str(key_set.id), run)
     return {"run_id": run, "key_set_id": key_set.id, "signer": signer, "participants": list(pair),
             "phases": list(RUN_PHASES)}
@@ -708,11 +714,14 @@ async def send_run_message(*, principal: Principal, workspace_id: uuid.UUID, run
 
 
 async def receive_run_messages(*, principal: Principal, workspace_id: uuid.UUID, run_id: uuid.UUID, phase: str,
-                               wait: float) -> list[bytes]:
-    """The signer's messages of the run's ``phase`` for the co-signer, in order (waiting up to
-    ``wait`` seconds for the first; empty when none came)."""
+                               wait: float) -> tuple[list[bytes], bytes | None]:
+    """The signer's messages (Boxes) of the run's ``phase`` for the co-signer, in order (waiting
+    up to ``wait`` seconds for the first; empty when none came), and the signer's run key (None
+    until the signer started)."""
     _run_of(principal, workspace_id, run_id, phase)
     channels = _channels()
+    signer = channels.description(f"{run_id}:signer")
+    signer_key = bytes.fromhex(signer["transport_public_key"]) if signer else None
     name = f"{run_id}:{phase}"
     messages = channels.drain(name, ME)
     if not messages and wait > 0:
@@ -721,9 +730,12 @@ async def receive_run_messages(*, principal: Principal, workspace_id: uuid.UUID,
         try:
             messages = [await channels.receive(name, ME, timeout=min(float(wait), MAX_RUN_WAIT_SECONDS))]
         except ChannelTimeout:
-            return []
+            return [], signer_key
         messages += channels.drain(name, ME)
-    return messages
+    if signer_key is None:
+        signer = channels.description(f"{run_id}:signer")
+        signer_key = bytes.fromhex(signer["transport_public_key"]) if signer else None
+    return messages, signer_key
 
 
 async def register_presignature(*, principal: Principal, workspace_id: uuid.UUID, run_id: uuid.UUID,

@@ -37,7 +37,7 @@ from typing import Any
 from nacl.public import PrivateKey, PublicKey, SealedBox
 
 from core import sealing
-from core.channels import MessageChannels
+from core.channels import BoxedChannels, MessageChannels
 from core.outbox import add_command
 from core.unit_of_work import nudge_after_commit
 from domain.errors import Conflict, NotFound
@@ -469,7 +469,7 @@ async def _ecdsa_key_share(participant: int, share_key: bytes, key_set_id: uuid.
     return ecdsa.KeyShare.from_key_package(package)
 
 
-async def run_with_peer(party: Any, *, channels: MessageChannels, run: str, participant: int,
+async def run_with_peer(party: Any, *, channels: MessageChannels | BoxedChannels, run: str, participant: int,
                         timeout: float, peer: int | None = None) -> Any:
     """Drive one two-party protocol run of threshold.ecdsa with the other signer, whose process
     runs the same call at the same time: what this party sends goes on the other's channel, what
@@ -487,7 +487,7 @@ async def run_with_peer(party: Any, *, channels: MessageChannels, run: str, part
 
 
 async def make_presignature(*, participant: int, share_key: bytes, key_set_id: uuid.UUID, run: str,
-                            channels: MessageChannels, timeout: float = 30.0,
+                            channels: MessageChannels | BoxedChannels, timeout: float = 30.0,
                             pair: tuple[int, int] | None = None) -> Any:
     """Make one presignature of the key set with the other member of ``pair`` (default: the
     other signer; the co-signer's messages come relayed by the API): two triples, then the

@@ -4,12 +4,16 @@ session taking exactly one, and every reuse refused (reuse would have revealed t
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 
 import pytest
 from coincurve import PrivateKey
 from eth_keys import keys as eth_keys
+from nacl.public import Box as NaclBox
+from nacl.public import PrivateKey as RunKey
+from nacl.public import PublicKey
 
 from core import sealing
 from core.unit_of_work import unit_of_work
@@ -19,7 +23,9 @@ from domain.signing import presignatures, service_signer, sessions, stock
 from domain.signing.signer_keys import signer_key
 from models.sessions import SigningPolicy, SigningSession, SigningShare
 from models.stock import StockItem
+from tests.support.callers import make_caller
 from tests.support.signing import ready_vault, request_signature, settle
+from tests.support.wallets import Api
 from threshold import ecdsa
 from threshold.scheme import ECDSA_SCHEME
 from threshold.secp256k1 import N
@@ -254,3 +260,45 @@ async def test_a_library_failure_fails_the_session_with_its_reason_and_destroys_
     assert "another key" in failed.failure_reason
     assert await StockItem.filter(session_id=session.id, holder="1", state="used", sealed=None).exists()
     assert not await SigningShare.filter(session_id=session.id, participant=1).exists()
+
+
+async def test_a_cosigner_run_is_the_cosigners_alone_and_its_messages_travel_boxed(client, worker, tmp_path):
+    # Given an ECDSA key set and its co-signer, which starts a presignature run with signer 1
+    setup = await ready_vault(client, worker, tmp_path / "cosigner", schemes=(ECDSA_SCHEME,))
+    run_key = RunKey.generate()
+    run = await setup.cosigner.call("POST", "/api/v1/co-signer/presignature-runs", {
+        "key_set_id": str(setup.key_set.id), "signer": 1, "transport_public_key": bytes(run_key.public_key).hex()})
+    path = f"/api/v1/co-signer/presignature-runs/{run['run_id']}/messages"
+    # When another API user of the workspace, allowed to sign, reads or writes the run's messages
+    other = Api(client, await make_caller(role="SIGNER", workspace_id=setup.owner.workspace_id))
+    read = await other.get(path, phase="t0", wait=0)
+    written = await other.post(path, {"phase": "t0", "data": base64.b64encode(b"forged").decode()})
+    # Then both are the 404 of a missing run, and nothing reached the signer
+    assert [status for status, _ in (read, written)] == [404, 404]
+    assert read[1]["code"] == "PRESIGNATURE_RUN_NOT_FOUND"
+    # And the co-signer's own read gives the signer's run key once the signer took the run; what the
+    # signer sends (the first triple messages) is a Box to the co-signer's run key, not the message
+    async def signer_started() -> bool:
+        answer = await setup.cosigner.call("GET", f"{path}?phase=t0&wait=0")
+        signer_started.seen = answer  # type: ignore[attr-defined]
+        return bool(answer["signer_transport_public_key"] and answer["messages"])
+    await settle(worker, until=signer_started, timeout=30)
+    answer = signer_started.seen  # type: ignore[attr-defined]
+    box = NaclBox(run_key, PublicKey(bytes.fromhex(answer["signer_transport_public_key"])))
+    sealed = base64.b64decode(answer["messages"][0])
+    assert len(box.decrypt(sealed)) > 0 and box.decrypt(sealed) not in sealed
+    # And a message that is not a Box from the co-signer's run key stops the signer's run: it stores nothing
+    await setup.cosigner.call("POST", path, {"phase": "t0", "data": base64.b64encode(b"not a box" * 8).decode()})
+
+    async def nothing_stored() -> bool:
+        return await presignatures.available(setup.key_set.id, (1, 3)) == 0 and not await StockItem.filter(
+            kind=presignatures.kind_of((1, 3))).exists()
+    await settle(worker, until=nothing_stored, timeout=10)
+    # And a run with an unusable key is refused before anything starts
+    status_bad = None
+    try:
+        await setup.cosigner.call("POST", "/api/v1/co-signer/presignature-runs", {
+            "key_set_id": str(setup.key_set.id), "signer": 1, "transport_public_key": "00" * 32})
+    except Exception as exc:  # noqa: BLE001 - the co-signer's ApiError
+        status_bad = (getattr(exc, "status", None), getattr(exc, "code", None))
+    assert status_bad == (400, "INVALID_TRANSPORT_KEY")
