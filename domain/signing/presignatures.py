@@ -178,7 +178,7 @@ async def assign_waiting(key_set: KeySet, pair: tuple[int, int] = (1, 2)) -> boo
     and pair waiting in ``round1`` (if any, and if every part of one is in)."""
     candidates = SigningSession.filter(key_set_id=key_set.id, status="round1").order_by("created_at") \
         .select_for_update(skip_locked=True, no_key=True)
-    waiting = next((s for s in await candidates.limit(20) if tuple(sorted(s.participants)) == tuple(pair)), None)
+    waiting = next((s for s in await candidates.limit(200) if tuple(sorted(s.participants)) == tuple(pair)), None)
     if waiting is None:
         return False
     if not await _take(waiting, key_set):
