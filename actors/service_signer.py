@@ -13,8 +13,9 @@ import logging
 import uuid
 
 import dramatiq
+from nacl.public import Box, PrivateKey, PublicKey
 
-from core.channels import ChannelTimeout, MessageChannels
+from core.channels import BoxedChannels, ChannelTampered, ChannelTimeout, MessageChannels, broker_channels
 from core.jobs import actor, command_actor
 from core.outbox import Command
 from core.unit_of_work import clear_nudge, unit_of_work
@@ -24,7 +25,7 @@ from domain.signing.signer_keys import require_participant, signer_key
 from models.backups import Backup
 from models.sessions import SigningShare
 from threshold.errors import FrostError
-from threshold.scheme import SERVICE_PARTICIPANTS
+from threshold.scheme import COSIGNER_PARTICIPANT, SERVICE_PARTICIPANTS
 
 logger = logging.getLogger(__name__)
 
@@ -133,6 +134,36 @@ def _declare(participant: int) -> None:
         finally:
             if client.get(busy) == run.encode():
                 client.delete(busy)
+
+    @actor(name(presignatures.COSIGNER_RUN_STEP), max_retries=0, time_limit=600_000)
+    async def ecdsa_cosigner_presign(key_set_id: str, run: str) -> None:
+        """Make one threshold ECDSA presignature with the co-signer, whose messages the API
+        relays (it started the run: domain.signing.cosigner.start_presignature_run). This
+        signer's part goes to the stock; the co-signer registers its own once it stored it.
+        Not retried: a run that stops leaves at most a part without a partner (the sweep wipes it)."""
+        share_key = key()
+        channels = broker_channels(ttl_seconds=presignatures.COSIGNER_RUN_TTL_SECONDS)
+        about = channels.description(run)
+        if about is None or about.get("key_set_id") != key_set_id or about.get("signer") != participant:
+            logger.warning("signer %d: co-signer presignature run %s is unknown or not this signer's", participant, run)
+            return
+        pair = presignatures.pair_of([participant, COSIGNER_PARTICIPANT])
+        # Every message in a Box between this run's key and the co-signer's (the API and Redis
+        # carry ciphertext); the co-signer reads this signer's run key from the API.
+        run_key = PrivateKey.generate()
+        channels.describe(f"{run}:signer", {"transport_public_key": bytes(run_key.public_key).hex()})
+        boxed = BoxedChannels(channels, Box(run_key, PublicKey(bytes.fromhex(about["transport_public_key"]))))
+        try:
+            presignature = await service_signer.make_presignature(
+                participant=participant, share_key=share_key, key_set_id=uuid.UUID(key_set_id), run=run,
+                channels=boxed, pair=pair, timeout=presignatures.COSIGNER_MESSAGE_TIMEOUT_SECONDS)
+        except (FrostError, ChannelTimeout, ChannelTampered, NotFound) as exc:
+            logger.warning("signer %d: co-signer presignature run %s stopped: %s", participant, run, exc)
+            return
+        async with unit_of_work():
+            await service_signer.store_presignature(participant=participant, share_key=share_key,
+                                                    key_set_id=uuid.UUID(key_set_id), presignature=presignature,
+                                                    pair=pair)
 
     @command_actor(name("export_backup"))
     async def export_backup(*, command: Command, backup_id: str) -> None:

@@ -9,7 +9,7 @@ from core import jobs
 from core.jobs import actor, command_actor
 from core.outbox import Command
 from core.unit_of_work import WAKE_BATCH, unit_of_work
-from domain.signing import keys, sessions
+from domain.signing import keys, presignatures, sessions
 from threshold.scheme import SERVICE_PARTICIPANTS
 
 
@@ -36,3 +36,11 @@ async def sweep() -> None:
                         [((session_ids[i:i + WAKE_BATCH],), None) for i in range(0, len(session_ids), WAKE_BATCH)])
     for participant in SERVICE_PARTICIPANTS:
         await jobs.send(keys.signer_actor(participant, sessions.REFILL_NONCES), [((scheme,), None) for scheme in schemes])
+
+
+@actor(presignatures.SWEEP_STOCK, max_retries=0)
+async def sweep_presignatures() -> None:
+    """Wipe presignature parts that can never sign: without a partner after the grace period, or
+    of a retired key set (domain.signing.presignatures.sweep_stock; counts logged)."""
+    async with unit_of_work():
+        await presignatures.sweep_stock()

@@ -13,6 +13,8 @@ the 404 of a missing object.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import uuid
 
 from sanic import Blueprint, Request
@@ -29,8 +31,15 @@ from api.schemas.cosigner import (
     KeyGeneration,
     KeyGenerationFailure,
     KeyGenerationList,
+    PresignatureRegistered,
+    PresignatureRegistration,
+    PresignatureRun,
+    PresignatureRunRequest,
     Round1Submission,
     Round2Submission,
+    RunMessages,
+    RunMessagesQuery,
+    RunMessageSubmission,
     ShareSubmission,
     SigningPolicy,
     SigningPolicyUpdate,
@@ -38,6 +47,7 @@ from api.schemas.cosigner import (
     SigningRequestList,
 )
 from core.unit_of_work import unit_of_work
+from domain.errors import ValidationFailed
 from domain.signing import cosigner, sessions
 
 bp = Blueprint("cosigner", url_prefix="/api/v1/co-signer")
@@ -200,6 +210,66 @@ async def submit_share(request: Request, session_id: uuid.UUID, body: ShareSubmi
         view = await cosigner.submit_share(principal=caller, workspace_id=ws.id, session_id=session_id,
                                            share=body.share)
     return SigningRequest.of(view)
+
+
+# --- threshold ECDSA presignatures with the co-signer -----------------------------------------------
+
+_NO_RUN = {404: ["PRESIGNATURE_RUN_NOT_FOUND"]}
+
+
+@bp.post("/presignature-runs")
+@endpoint(summary="Threshold ECDSA: start making one presignature with a service signer", tag=_TAG,
+          description="The co-signer holding the key set's seat starts a run (two triples, then the "
+                      "presignature) with service signer 1 or 2; the service relays the protocol messages "
+                      "(POST/GET .../messages) to that signer, which stores its part. The co-signer keeps its own "
+                      "part and registers it (POST .../presignature). See docs/signing.md.",
+          body=PresignatureRunRequest, responses={201: PresignatureRun}, workspace=True,
+          errors={400: ["INVALID_TRANSPORT_KEY", "INVALID_PARTICIPANTS"], **_NO_KEY_GENERATION,
+                  409: ["KEY_SET_NOT_READY", "PRESIGNATURE_STOCK_FULL"]})
+async def start_presignature_run(request: Request, body: PresignatureRunRequest) -> PresignatureRun:
+    caller, ws = await workspace(request)
+    async with unit_of_work():
+        run = await cosigner.start_presignature_run(principal=caller, workspace_id=ws.id,
+                                                    key_set_id=body.key_set_id, signer=body.signer,
+                                                    transport_public_key=bytes.fromhex(body.transport_public_key))
+    return PresignatureRun(**run)
+
+
+@bp.post("/presignature-runs/<run_id:uuid>/messages")
+@endpoint(summary="Threshold ECDSA: one protocol message of the co-signer for the run's signer", tag=_TAG,
+          body=RunMessageSubmission, responses={200: RunMessages}, workspace=True, errors=_NO_RUN)
+async def send_run_message(request: Request, run_id: uuid.UUID, body: RunMessageSubmission) -> RunMessages:
+    caller, ws = await workspace(request)
+    try:
+        data = base64.b64decode(body.data, validate=True)
+    except (binascii.Error, ValueError):
+        raise ValidationFailed("data must be base64", code="VALIDATION_ERROR", details={"field": "data"}) from None
+    await cosigner.send_run_message(principal=caller, workspace_id=ws.id, run_id=run_id, phase=body.phase, data=data)
+    return RunMessages(messages=[])
+
+
+@bp.get("/presignature-runs/<run_id:uuid>/messages")
+@endpoint(summary="Threshold ECDSA: the run's signer's messages for the co-signer (waits up to `wait` s)",
+          tag=_TAG, query=RunMessagesQuery, responses={200: RunMessages}, workspace=True, errors=_NO_RUN)
+async def receive_run_messages(request: Request, run_id: uuid.UUID, query: RunMessagesQuery) -> RunMessages:
+    caller, ws = await workspace(request)
+    messages, signer_key = await cosigner.receive_run_messages(principal=caller, workspace_id=ws.id, run_id=run_id,
+                                                               phase=query.phase, wait=query.wait)
+    return RunMessages(messages=[base64.b64encode(m).decode() for m in messages],
+                       signer_transport_public_key=signer_key.hex() if signer_key else None)
+
+
+@bp.post("/presignature-runs/<run_id:uuid>/presignature")
+@endpoint(summary="Threshold ECDSA: the co-signer stored its part of the run's presignature", tag=_TAG,
+          body=PresignatureRegistration, responses={200: PresignatureRegistered}, workspace=True,
+          errors={400: ["INVALID_COMMITMENT"], **_NO_RUN, 409: ["KEY_SET_NOT_READY"]})
+async def register_presignature(request: Request, run_id: uuid.UUID,
+                                body: PresignatureRegistration) -> PresignatureRegistered:
+    caller, ws = await workspace(request)
+    async with unit_of_work():
+        registered = await cosigner.register_presignature(principal=caller, workspace_id=ws.id, run_id=run_id,
+                                                          big_r=body.big_r)
+    return PresignatureRegistered(run_id=run_id, registered=registered)
 
 
 # --- workspace signing policy --------------------------------------------------------------------

@@ -21,6 +21,10 @@ client_id, private_key = base64 Ed25519 seed). The co-signer signs token request
 * signing: commit (a fresh nonce pair, stored before its commitments are sent), sign (the
   share is recorded, the nonce deleted, then the share is sent; a session whose nonce is gone
   is never signed again).
+* threshold ECDSA (EVM key sets, under a policy that requires the co-signer): presign (make a
+  presignature with the session's service signer, the service relaying the messages; the part is
+  stored here before it is registered), sign (with the part of the session's ``presignature_r``:
+  the share is recorded, the part deleted, then the share is sent).
 
 Everything secret is kept in ``--store``: one file per record, each a SecretBox under a key
 derived from the passphrase with argon2id (nacl.pwhash; salt and cost in ``store.json``). The
@@ -49,7 +53,7 @@ from typing import Any, Awaitable, Callable, Protocol
 import aiohttp
 import nacl.secret
 from nacl.exceptions import CryptoError
-from nacl.public import PrivateKey
+from nacl.public import Box, PrivateKey, PublicKey
 from nacl.signing import SigningKey
 
 from common.files import write_private_file
@@ -142,11 +146,12 @@ class ShareStore:
     ``store.json`` holds the KDF salt and cost and a check value (so a wrong passphrase is
     reported at once); ``<kind>/<name>.bin`` are the records: ``dkg`` (round state per key set),
     ``share`` (key package + part config per key set), ``nonce`` (per signing session, until
-    used) and ``signed`` (the share sent for a session; its presence means the nonce is gone).
+    used), ``presig`` (a threshold ECDSA presignature part, until used: :func:`presignature_name`)
+    and ``signed`` (the share sent for a session; its presence means the nonce or presignature is gone).
     Files are written atomically with mode 0600.
     """
 
-    KINDS = ("dkg", "share", "nonce", "signed")
+    KINDS = ("dkg", "share", "nonce", "signed", "presig")
 
     def __init__(self, path: Path | str, passphrase: bytes, *, params: KdfParams | None = None) -> None:
         self.path = Path(path)
@@ -243,7 +248,22 @@ class StepReport:
     commitments: int = 0
     shares: int = 0
     complaints: int = 0
+    presignatures: int = 0
     skipped: int = 0
+
+
+def _signer_of(participants: list[int]) -> int:
+    """The service signer of a threshold ECDSA session's pair."""
+    return next(p for p in participants if p != PARTICIPANT)
+
+
+def presignature_name(key_set_id: str, big_r: bytes) -> str:
+    """The store name (an id) of the co-signer's part of a key set's presignature of ``R`` = ``big_r``."""
+    return str(uuid.UUID(bytes=hashlib.sha256(str(key_set_id).encode() + b"|" + bytes(big_r)).digest()[:16]))
+
+
+#: How long the co-signer's side of one presignature run waits in all (the signer waits 60 s per message).
+PRESIGNATURE_RUN_SECONDS = 180.0
 
 
 class CoSigner:
@@ -469,6 +489,16 @@ class CoSigner:
         if view["group_public_key"] != key_package.group_public_key.hex():
             raise CosignerError(f"signing request {session_id} names another group key")
         message = base64.b64decode(view["message"])
+        if _suite(self.store.load("share", view["key_set_id"]) or {}).ecdsa:
+            if action == "presign":
+                await self.make_presignature(view["key_set_id"], _signer_of(view["participants"]), key_package)
+                report.presignatures += 1
+            elif action == "sign":
+                if await self._sign_ecdsa(view, key_package, message):
+                    report.shares += 1
+                else:
+                    report.skipped += 1
+            return
         if action == "commit":
             await self._commit(view, key_package, message)
             report.commitments += 1
@@ -526,6 +556,111 @@ class CoSigner:
             # Record the share, destroy the nonce, and only then let the share leave.
             self.store.save("signed", session_id, signed)
             self.store.delete("nonce", session_id)
+        await self.call("POST", f"/api/v1/co-signer/signing-requests/{session_id}/share", {"share": signed["share"]})
+        return True
+
+    # --- threshold ECDSA: presignatures with a service signer, then one share -------------------
+
+    async def make_presignature(self, key_set_id: str, signer: int, key_package: Any) -> str:
+        """Make one presignature of the key set with service ``signer``: the service relays the
+        protocol messages (two triples, then the presignature); this part is stored in the store
+        *before* it is registered with the service, so a registered presignature is always on
+        disk. Returns its ``R`` (hex)."""
+        from threshold import ecdsa  # cait-sith loads only for threshold ECDSA key sets
+
+        pair = (signer, PARTICIPANT)
+        run_key = PrivateKey.generate()  # this run's X25519 key: every message is a Box with the signer's
+        run = await self.call("POST", "/api/v1/co-signer/presignature-runs", {
+            "key_set_id": key_set_id, "signer": signer,
+            "transport_public_key": bytes(run_key.public_key).hex()})
+        run_id = run["run_id"]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PRESIGNATURE_RUN_SECONDS
+        path = f"/api/v1/co-signer/presignature-runs/{run_id}/messages"
+        early: list[str] = []  # the signer's first messages may come with its key: kept for the first triple
+        while True:  # the signer's run key, once its process took the run
+            answer = await self.call("GET", f"{path}?phase=t0&wait=1")
+            early += answer["messages"]
+            signer_key = answer["signer_transport_public_key"]
+            if signer_key:
+                break
+            if loop.time() > deadline:
+                raise CosignerError(f"presignature run {run_id}: signer {signer} never started")
+            await asyncio.sleep(0.2)
+        if not transport_key_is_usable(bytes.fromhex(signer_key)):
+            raise CosignerError(f"presignature run {run_id}: the signer's run key is unusable")
+        box = Box(run_key, PublicKey(bytes.fromhex(signer_key)))
+        key_share = ecdsa.KeyShare.from_key_package(key_package)
+        first = await self._drive(ecdsa.triple(PARTICIPANT, pair), run_id, "t0", signer, deadline, box, early)
+        second = await self._drive(ecdsa.triple(PARTICIPANT, pair), run_id, "t1", signer, deadline, box)
+        presignature = await self._drive(ecdsa.presign(PARTICIPANT, pair, key_share, first, second), run_id,
+                                         "presign", signer, deadline, box)
+        self.store.save("presig", presignature_name(key_set_id, presignature.big_r),
+                        {"key_set_id": key_set_id, "participants": sorted(pair),
+                         "presignature": presignature.to_dict()})
+        await self.call("POST", f"/api/v1/co-signer/presignature-runs/{run_id}/presignature",
+                        {"big_r": presignature.big_r.hex()})
+        return str(presignature.big_r.hex())
+
+    async def _drive(self, party: Any, run_id: str, phase: str, signer: int, deadline: float, box: Box,
+                     received: list[str] | None = None) -> Any:
+        from threshold import ecdsa
+
+        loop = asyncio.get_running_loop()
+        path = f"/api/v1/co-signer/presignature-runs/{run_id}/messages"
+        inbox = list(received or [])
+        while True:
+            for data in inbox:
+                try:
+                    opened = box.decrypt(base64.b64decode(data))
+                except CryptoError:
+                    raise CosignerError(f"presignature run {run_id}: a message of signer {signer} does not open") \
+                        from None
+                party.receive(ecdsa.Message(signer, PARTICIPANT, bytes(opened)))
+            for message in party.outgoing():
+                await self.call("POST", path, {"phase": phase,
+                                               "data": base64.b64encode(bytes(box.encrypt(message.data))).decode()})
+            if party.done:
+                return party.result
+            if loop.time() > deadline:
+                raise CosignerError(f"presignature run {run_id}: signer {signer} went silent in {phase}")
+            inbox = (await self.call("GET", f"{path}?phase={phase}&wait=5"))["messages"]
+
+    async def _sign_ecdsa(self, view: dict[str, Any], key_package: Any, message: bytes) -> bool:
+        """The co-signer's share of a threshold ECDSA session: with its part of the presignature
+        the session took (``presignature_r``), which is deleted once the share is recorded and
+        before it is sent; a presignature that is gone is never used again."""
+        from threshold import ecdsa
+
+        session_id = view["id"]
+        signed = self.store.load("signed", session_id)
+        if signed is None:
+            if not view.get("presignature_r") or len(message) != 32:
+                logger.error("co-signer: ECDSA session %s names no presignature or no digest; refusing", session_id)
+                return False
+            name = presignature_name(view["key_set_id"], bytes.fromhex(view["presignature_r"]))
+            record = self.store.load("presig", name)
+            if record is None or record["key_set_id"] != view["key_set_id"] \
+                    or sorted(record["participants"]) != sorted(view["participants"]):
+                logger.error("co-signer: no unused presignature of session %s here; refusing to sign", session_id)
+                return False
+            if self.approve is not None:
+                verdict = self.approve(view)
+                if inspect.isawaitable(verdict):
+                    verdict = await verdict
+                if not verdict:
+                    logger.info("co-signer: session %s not approved (%s)", session_id, view["purpose"])
+                    return False
+            pair = tuple(sorted(record["participants"]))
+            party = ecdsa.sign(PARTICIPANT, pair, ecdsa.KeyShare.from_key_package(key_package),
+                               ecdsa.Presignature.from_dict(record["presignature"]), message)
+            messages = party.outgoing()
+            if len(messages) != 1:
+                raise CosignerError(f"threshold ECDSA sign gave {len(messages)} messages")
+            signed = {"share": ecdsa.signature_share(messages[0].data).to_bytes(32, "big").hex()}
+            # Record the share, destroy the presignature, and only then let the share leave.
+            self.store.save("signed", session_id, signed)
+            self.store.delete("presig", name)
         await self.call("POST", f"/api/v1/co-signer/signing-requests/{session_id}/share", {"share": signed["share"]})
         return True
 

@@ -10,6 +10,7 @@ is never secret on its own: a protocol message of a two-party run); the channel 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
@@ -53,3 +54,59 @@ class MessageChannels:
         """Drop what is left of a run (a run that ended, or gave up)."""
         if recipients:
             self.client.delete(*(self._key(run, r) for r in recipients))
+
+    def describe(self, run: str, description: dict[str, Any]) -> None:
+        """Keep what a run is about (who may take part in it) beside its lists, for ``ttl_seconds``."""
+        self.client.set(f"{self.prefix}{run}:about", json.dumps(description, sort_keys=True), ex=self.ttl_seconds)
+
+    def description(self, run: str) -> dict[str, Any] | None:
+        data = self.client.get(f"{self.prefix}{run}:about")
+        return None if data is None else json.loads(data)
+
+    def drain(self, run: str, recipient: int, *, limit: int = 64) -> list[bytes]:
+        """Every message waiting for ``recipient`` (at most ``limit``), without waiting."""
+        out: list[bytes] = []
+        while len(out) < limit:
+            data = self.client.lpop(self._key(run, recipient))
+            if data is None:
+                break
+            out.append(bytes(data))
+        return out
+
+
+#: The channels of threshold ECDSA presignature runs (signers together, or a signer with the co-signer).
+ECDSA_RUNS = "ecdsa-runs"
+
+
+def broker_channels(name: str = ECDSA_RUNS, *, ttl_seconds: int = 300) -> MessageChannels:
+    """The channels named ``name`` on the Redis of the process's Dramatiq broker (its namespace)."""
+    import dramatiq
+
+    broker = dramatiq.get_broker()
+    return MessageChannels(broker.client, prefix=f"{broker.namespace}:{name}:",  # type: ignore[attr-defined]
+                           ttl_seconds=ttl_seconds)
+
+
+class BoxedChannels:
+    """The channels of one run with every message in a NaCl Box between two X25519 run keys
+    (``box``): what travels through Redis (and, for the co-signer, through the API) is
+    ciphertext; a message that does not open raises :class:`ChannelTampered`."""
+
+    def __init__(self, inner: MessageChannels, box: Any) -> None:
+        self.inner, self.box = inner, box
+
+    def send(self, run: str, recipient: int, data: bytes) -> None:
+        self.inner.send(run, recipient, bytes(self.box.encrypt(bytes(data))))
+
+    async def receive(self, run: str, recipient: int, *, timeout: float) -> bytes:
+        from nacl.exceptions import CryptoError
+
+        sealed = await self.inner.receive(run, recipient, timeout=timeout)
+        try:
+            return bytes(self.box.decrypt(sealed))
+        except CryptoError:
+            raise ChannelTampered(f"a message on {run} for participant {recipient} does not open") from None
+
+
+class ChannelTampered(ValueError):
+    """A boxed message did not open: not from the run's other party, or altered on the way."""

@@ -22,6 +22,8 @@ Jobs:
   (domain/audit_chain.py; each audited commit also nudges its workspace's chainer).
 - ``signing.sweep`` every 5 s: wake the service signers again for round-2 signing sessions whose
   wake-up was lost, and nudge their nonce-stock refills (domain/signing/sessions.py).
+- ``signing.sweep_presignatures`` every 60 s: wipe threshold ECDSA presignature parts whose
+  partner never came (after ``ORPHAN_GRACE_SECONDS``) and those of retired key sets.
 - ``keys.expire_stale`` every 60 s: fail key generations not ready within
   ``KEY_GENERATION_TIMEOUT_SECONDS``, naming the participants they waited for.
 
@@ -50,6 +52,8 @@ from domain.maintenance import PURGE_EXPIRED
 from domain.networks.devnet_chain import PRODUCE_BLOCKS
 from domain.signing.keys import EXPIRE_STALE as EXPIRE_KEY_GENERATIONS
 from domain.signing.keys import EXPIRE_STALE_INTERVAL_SECONDS
+from domain.signing.presignatures import SWEEP_STOCK as PRESIGNATURE_SWEEP
+from domain.signing.presignatures import SWEEP_STOCK_INTERVAL_SECONDS as PRESIGNATURE_SWEEP_INTERVAL_SECONDS
 from domain.signing.sessions import SWEEP as SIGNING_SWEEP
 from domain.signing.sessions import SWEEP_INTERVAL_SECONDS as SIGNING_SWEEP_INTERVAL_SECONDS
 from domain.transaction_approvals import EXPIRE as EXPIRE_APPROVALS
@@ -99,6 +103,7 @@ class Scheduler:
             ScheduledJob(EXPIRE_KEY_GENERATIONS, EXPIRE_STALE_INTERVAL_SECONDS,
                          _enqueue(EXPIRE_KEY_GENERATIONS, broker)),
             ScheduledJob(SIGNING_SWEEP, SIGNING_SWEEP_INTERVAL_SECONDS, _enqueue(SIGNING_SWEEP, broker)),
+            ScheduledJob(PRESIGNATURE_SWEEP, PRESIGNATURE_SWEEP_INTERVAL_SECONDS, _enqueue(PRESIGNATURE_SWEEP, broker)),
             ScheduledJob(CHAIN_WATCH, settings.chain_watch_interval_seconds, _enqueue(CHAIN_WATCH, broker)),
             ScheduledJob(COMPACT_CHANGELOG, settings.changelog_compaction_interval_seconds,
                          _enqueue(COMPACT_CHANGELOG, broker)),

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, StringConstraints, WithJsonSchema
 
-from api.schemas.common import RequestBody, Resource, Timestamp, refused_as, text
+from api.schemas.common import QueryParams, RequestBody, Resource, Timestamp, refused_as, text
 from domain.signing import cosigner, keys, sessions
 from models.cosigner import CosignerDesignation as CosignerDesignationRow
 from models.cosigner import CosignerPart as CosignerPartRow
@@ -129,6 +129,49 @@ class ShareSubmission(RequestBody):
     share: Annotated[Hex32Bytes, refused_as("INVALID_SCALAR")] = Field(
         description="The signature share (a little-endian scalar below L; otherwise 400 INVALID_SCALAR). "
                     "A share that does not verify is 400 INVALID_SIGNATURE_SHARE.")
+
+
+class PresignatureRunRequest(RequestBody):
+    key_set_id: uuid.UUID = Field(description="The threshold ECDSA key set whose co-signer seat the caller holds.")
+    signer: Literal[1, 2] = Field(1, description="The service signer the presignature is made with: the pair "
+                                                 "{signer, 3} signs with it.")
+    transport_public_key: Annotated[Hex32, refused_as("INVALID_TRANSPORT_KEY")] = Field(
+        description="The co-signer's X25519 key of this run (hex): every message both ways is a NaCl Box between "
+                    "it and the signer's run key; unusable: 400 INVALID_TRANSPORT_KEY.")
+
+
+class PresignatureRun(Resource):
+    run_id: uuid.UUID
+    key_set_id: uuid.UUID
+    signer: int
+    participants: list[int]
+    phases: list[str] = Field(description="The run's phases in order: two triples (t0, t1), then presign.")
+
+
+class RunMessageSubmission(RequestBody):
+    phase: Literal["t0", "t1", "presign"]
+    data: str = Field(max_length=1_500_000, description="Base64 of one protocol message for the signer.")
+
+
+class RunMessagesQuery(QueryParams):
+    phase: Literal["t0", "t1", "presign"]
+    wait: float = Field(5.0, ge=0, le=10, description="Seconds to wait for the first message.")
+
+
+class RunMessages(Resource):
+    messages: list[str] = Field(description="Base64 of the signer's messages (Boxes) for the co-signer, in order.")
+    signer_transport_public_key: str | None = Field(
+        None, description="Hex of the signer's X25519 key of this run (null until the signer started the run).")
+
+
+class PresignatureRegistration(RequestBody):
+    big_r: Annotated[HexPointBytes, refused_as("INVALID_COMMITMENT")] = Field(
+        description="Hex (33 bytes, SEC1) of the R of the presignature the co-signer stored.")
+
+
+class PresignatureRegistered(Resource):
+    run_id: uuid.UUID
+    registered: bool = Field(description="False when this R was registered before.")
 
 
 class CosignerDesignationUpdate(RequestBody):
@@ -257,7 +300,9 @@ class SigningRequest(Resource):
     vault_id: uuid.UUID
     key_set_id: uuid.UUID
     status: SessionStatus
-    action: Literal["commit", "sign"] | None = Field(description="The co-signer's next step.")
+    action: Literal["commit", "sign", "presign"] | None = Field(
+        description="The co-signer's next step (presign: a threshold ECDSA session waits for a presignature of "
+                    "its pair; the co-signer makes one with its service signer, POST /presignature-runs).")
     purpose: str
     message: str = Field(description="Base64 of the message to sign.")
     scheme: str = Field(description="The key set's threshold scheme (what the co-signer signs with).")
@@ -268,6 +313,9 @@ class SigningRequest(Resource):
     group_public_key: str | None = Field(description="Hex of the group public key.")
     commitments: list[SigningCommitmentView] = Field(description="Every participant's commitments, from round 2.")
     signature: str | None = Field(description="Hex of the signature, once complete.")
+    presignature_r: str | None = Field(
+        None, description="Threshold ECDSA, from round 2: hex (SEC1, 33 bytes) of the R of the presignature the "
+                          "session took; the co-signer signs with its own part of that presignature, once.")
     created_at: Timestamp
 
     @classmethod
@@ -283,6 +331,7 @@ class SigningRequest(Resource):
             commitments=[SigningCommitmentView(participant=c.participant, hiding=bytes(c.hiding).hex(),
                                                binding=bytes(c.binding).hex()) for c in view.commitments],
             signature=bytes(session.signature).hex() if session.signature else None,
+            presignature_r=view.presignature_r.hex() if view.presignature_r else None,
             created_at=session.created_at,
         )
 

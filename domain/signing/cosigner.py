@@ -40,12 +40,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core import clock
+from core.channels import MessageChannels, broker_channels
 from core.clock import rfc3339
+from core.unit_of_work import nudge_after_commit
 from domain import audit, notifications
 from domain.auth import Principal
 from domain.errors import Conflict, NotFound, ValidationFailed
 from domain.permissions import Permission, permissions_of
-from domain.signing import keys, sessions
+from domain.signing import keys, presignatures, sessions, stock
 from models.auth import Device
 from models.cosigner import CosignerDesignation, CosignerPart
 from models.keys import DkgPackage, KeySet
@@ -482,9 +484,17 @@ class SigningRequest:
     commitments: list[SigningCommitment] = field(default_factory=list)
     submitted_commitment: bool = False
     submitted_share: bool = False
+    #: Threshold ECDSA: the ``R`` of the presignature the session took (round 2).
+    presignature_r: bytes | None = None
+    #: Threshold ECDSA, round 1: the co-signer's part of a presignature is in, its signer's is on its way.
+    partner_pending: bool = False
 
     @property
     def action(self) -> str | None:
+        if self.session.status == "round1" and presignatures.is_ecdsa(self.key_set):
+            # No presignature of the pair in stock: the co-signer makes one with its signer
+            # (unless the one it just made only waits for the signer's part).
+            return None if self.partner_pending else "presign"
         if self.session.status == "round1" and not self.submitted_commitment:
             return "commit"
         if self.session.status == "round2" and not self.submitted_share:
@@ -503,6 +513,12 @@ async def _request_view(session: SigningSession, key_set: KeySet) -> SigningRequ
     view.submitted_share = await SigningShare.exists(session_id=session.id, participant=ME)
     if session.status != "round1":
         view.commitments = list(commitments)
+    if presignatures.is_ecdsa(key_set) and session.status == "round1":
+        view.partner_pending = await presignatures.cosigner_part_pending(
+            key_set.id, presignatures.pair_of(session.participants))
+    if presignatures.is_ecdsa(key_set) and session.status != "round1":
+        taken = await stock.taken(session_id=session.id, kind=presignatures.kind_of(session.participants))
+        view.presignature_r = taken[0].public if taken else None
     return view
 
 
@@ -580,6 +596,8 @@ async def submit_share(
     if session.status != "round2":
         raise Conflict(f"signing session is {session.status}, not round2", code="SIGNING_REQUEST_WRONG_ROUND",
                        details={"status": session.status})
+    if presignatures.is_ecdsa(key_set):
+        return await _submit_ecdsa_share(session, key_set, share)
     try:
         signature_share = keys.suite(key_set).SignatureShare(ME, share)
     except frost.FrostError as exc:
@@ -595,3 +613,138 @@ async def submit_share(
     await SigningShare.create(session_id=session.id, participant=ME, share=signature_share.share)
     await sessions.request_collection_if_complete(session, sessions.AGGREGATE)
     return await _request_view(session, key_set)
+
+
+async def _submit_ecdsa_share(session: SigningSession, key_set: KeySet, share: bytes) -> SigningRequest:
+    """The co-signer's share of a threshold ECDSA session (the session row locked, round 2): ``s_i``,
+    32 bytes big-endian below the group order. Its presignature's stock item is used in this
+    transaction (a second share is refused); the combined signature is checked under the group
+    key when the last share is in (a wrong share fails the session naming the co-signer)."""
+    from threshold.secp256k1 import N
+
+    if not 0 < int.from_bytes(share, "big") < N:
+        raise ValidationFailed("invalid signature share: not a scalar below the secp256k1 order", code="INVALID_SCALAR",
+                               details={"participant": ME, "field": "share"})
+    try:
+        await stock.use(session_id=session.id, holder=stock.holder_of(ME),
+                        kind=presignatures.kind_of(session.participants), share_key=None)
+    except stock.StockItemUsed as exc:
+        raise Conflict("the co-signer's presignature of this session was already used",
+                       code="SHARE_ALREADY_SUBMITTED", details=exc.details) from None
+    await SigningShare.create(session_id=session.id, participant=ME, share=share)
+    await sessions.request_collection_if_complete(session, sessions.AGGREGATE)
+    return await _request_view(session, key_set)
+
+
+# --------------------------------------------------------------------------------------------
+# Threshold ECDSA presignatures with the co-signer (domain.signing.presignatures, rule 5)
+# --------------------------------------------------------------------------------------------
+
+#: The phases of one run: two triples, then the presignature (service_signer.make_presignature).
+RUN_PHASES = ("t0", "t1", "presign")
+#: Largest protocol message the relay carries (a triple run's messages are tens of KB).
+MAX_RUN_MESSAGE = 1 << 20
+#: Longest a relay read waits for the signer's next message.
+MAX_RUN_WAIT_SECONDS = 10.0
+
+
+def _channels() -> MessageChannels:
+    return broker_channels(ttl_seconds=presignatures.COSIGNER_RUN_TTL_SECONDS)
+
+
+def _run_not_found() -> NotFound:
+    return NotFound("presignature run not found", code="PRESIGNATURE_RUN_NOT_FOUND")
+
+
+async def _ecdsa_key_set(principal: Principal, workspace_id: uuid.UUID, key_set_id: uuid.UUID) -> KeySet:
+    key_set = await _key_set_for(principal, workspace_id, key_set_id)
+    if not holds_seat(principal, key_set) or not presignatures.is_ecdsa(key_set):
+        raise _not_found()
+    if key_set.status != "ready":
+        raise keys.KeySetNotReady("the key set is not ready", details={"status": key_set.status})
+    return key_set
+
+
+async def start_presignature_run(*, principal: Principal, workspace_id: uuid.UUID, key_set_id: uuid.UUID,
+                                 signer: int, transport_public_key: bytes) -> dict[str, Any]:
+    """The co-signer starts making one presignature of its ECDSA key set with service ``signer``:
+    the run is bound to this co-signer's seat (only it can send or read the run's messages) and
+    the signer is woken after commit. At most :data:`presignatures.MAX_COSIGNER_STOCK` in stock.
+    ``transport_public_key``: the co-signer's X25519 key of this run; every message is a Box
+    between it and the signer's run key (:func:`receive_run_messages` gives that one)."""
+    if signer not in scheme.SERVICE_PARTICIPANTS:
+        raise ValidationFailed("signer must be 1 or 2", code="INVALID_PARTICIPANTS", details={"field": "signer"})
+    if len(transport_public_key) != 32 or not transport_key_is_usable(transport_public_key):
+        raise ValidationFailed("transport_public_key must be a usable X25519 public key (64 hex characters)",
+                               code="INVALID_TRANSPORT_KEY", details={"field": "transport_public_key"})
+    key_set = await _ecdsa_key_set(principal, workspace_id, key_set_id)
+    pair = presignatures.pair_of([signer, ME])
+    if await presignatures.available(key_set.id, pair) >= presignatures.MAX_COSIGNER_STOCK:
+        raise Conflict(f"the key set already has {presignatures.MAX_COSIGNER_STOCK} presignatures with signer {signer}",
+                       code="PRESIGNATURE_STOCK_FULL", details={"signer": signer})
+    run = str(uuid.uuid4())
+    _channels().describe(run, {"workspace_id": str(workspace_id), "key_set_id": str(key_set.id), "signer": signer,
+                               "user_id": str(principal.user.id), "device_id": str(_device_id(principal)),
+                               "transport_public_key": bytes(transport_public_key).hex()})
+    nudge_after_commit(keys.signer_actor(signer, presignatures.COSIGNER_RUN_STEP), str(key_set.id), run)
+    return {"run_id": run, "key_set_id": key_set.id, "signer": signer, "participants": list(pair),
+            "phases": list(RUN_PHASES)}
+
+
+def _run_of(principal: Principal, workspace_id: uuid.UUID, run: uuid.UUID, phase: str | None = None) -> dict[str, Any]:
+    principal.require(workspace_id, Permission.SIGN_TRANSACTION)
+    about = _channels().description(str(run))
+    if about is None or about["workspace_id"] != str(workspace_id) or about["user_id"] != str(principal.user.id) \
+            or about["device_id"] != str(_device_id(principal)):
+        raise _run_not_found()
+    if phase is not None and phase not in RUN_PHASES:
+        raise ValidationFailed(f"phase must be one of {', '.join(RUN_PHASES)}", code="VALIDATION_ERROR",
+                               details={"field": "phase"})
+    return about
+
+
+async def send_run_message(*, principal: Principal, workspace_id: uuid.UUID, run_id: uuid.UUID, phase: str,
+                           data: bytes) -> None:
+    """Relay one protocol message of the co-signer to the run's signer (in order)."""
+    about = _run_of(principal, workspace_id, run_id, phase)
+    if not data or len(data) > MAX_RUN_MESSAGE:
+        raise ValidationFailed(f"a message is 1 to {MAX_RUN_MESSAGE} bytes", code="VALIDATION_ERROR",
+                               details={"field": "data"})
+    _channels().send(f"{run_id}:{phase}", int(about["signer"]), data)
+
+
+async def receive_run_messages(*, principal: Principal, workspace_id: uuid.UUID, run_id: uuid.UUID, phase: str,
+                               wait: float) -> tuple[list[bytes], bytes | None]:
+    """The signer's messages (Boxes) of the run's ``phase`` for the co-signer, in order (waiting
+    up to ``wait`` seconds for the first; empty when none came), and the signer's run key (None
+    until the signer started)."""
+    _run_of(principal, workspace_id, run_id, phase)
+    channels = _channels()
+    signer = channels.description(f"{run_id}:signer")
+    signer_key = bytes.fromhex(signer["transport_public_key"]) if signer else None
+    name = f"{run_id}:{phase}"
+    messages = channels.drain(name, ME)
+    if not messages and wait > 0:
+        from core.channels import ChannelTimeout
+
+        try:
+            messages = [await channels.receive(name, ME, timeout=min(float(wait), MAX_RUN_WAIT_SECONDS))]
+        except ChannelTimeout:
+            return [], signer_key
+        messages += channels.drain(name, ME)
+    if signer_key is None:
+        signer = channels.description(f"{run_id}:signer")
+        signer_key = bytes.fromhex(signer["transport_public_key"]) if signer else None
+    return messages, signer_key
+
+
+async def register_presignature(*, principal: Principal, workspace_id: uuid.UUID, run_id: uuid.UUID,
+                                big_r: bytes) -> bool:
+    """The co-signer stored its part of the run's presignature (``R`` = ``big_r``) on its disk:
+    record it so that a session can take it with the signer's part (presignatures rule 5)."""
+    about = _run_of(principal, workspace_id, run_id)
+    if len(big_r) != 33 or big_r[0] not in (2, 3):
+        raise ValidationFailed("big_r is a 33-byte SEC1 point", code="INVALID_COMMITMENT", details={"field": "big_r"})
+    key_set = await _ecdsa_key_set(principal, workspace_id, uuid.UUID(about["key_set_id"]))
+    return await presignatures.register_cosigner_part(key_set, presignatures.pair_of([int(about["signer"]), ME]),
+                                                      big_r)

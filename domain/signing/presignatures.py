@@ -18,9 +18,10 @@ the order the code applies them:
    (:func:`~domain.signing.stock.take_matching`). When the stock is empty it waits, and the
    presignature completed next goes to the oldest waiting session (:func:`assign_waiting`).
    Taking binds the parts to that session for ever and moves it to ``round2``; the signers are
-   asked to sign (``signer_N.sign``) through the outbox, after that transaction committed. Signers
-   1 and 2 sign; a policy that requires the co-signer's share cannot be met by this scheme yet
-   and is refused (``COSIGNER_NOT_SUPPORTED``).
+   asked to sign (``signer_N.sign``) through the outbox, after that transaction committed. A
+   session signs with exactly two participants: signers 1 and 2, or (a policy that requires the
+   co-signer's share) a service signer and the co-signer, ``{1, 3}`` by default or ``{2, 3}``.
+   A presignature is of one pair (:func:`kind_of`): the co-signer's are made with it (rule 5).
 3. **Signing** (domain.signing.service_signer, in each signer): the signer's part is used
    (wiped) in the transaction that publishes its signature share (its one message); a second
    request finds no part and is refused. A Rust panic or a protocol error fails the session with
@@ -29,57 +30,117 @@ the order the code applies them:
    ``r`` from ``R``; the signature is checked by libsecp256k1 under the group key before the
    session is ``completed`` (the pipeline checks it again against the address, and the adapter
    recovers the sender from it before broadcasting).
+5. **The co-signer's presignatures** (domain.signing.cosigner): the co-signer, a process of the
+   client reached through the API, starts a run with one service signer (its bearer token and
+   its seat checked on every call, as for its FROST messages); the service relays the protocol
+   messages between it and that signer (Redis lists, :mod:`core.channels`); the signer stores
+   its part in the stock (holder ``"1"`` or ``"2"``, kind of the pair), the co-signer keeps its
+   own on its disk and then registers it (:func:`register_cosigner_part`: a stock item of holder
+   ``"3"`` whose "secret" is only a marker, since the secret never leaves the client). A session
+   takes both items of one ``R`` like any other; the co-signer's item is used in the transaction
+   that stores its share. Parts without a partner are wiped by the sweep (:func:`sweep_stock`).
 """
 
 from __future__ import annotations
 
+import logging
 import uuid
+from datetime import timedelta
 
+from core import clock
 from core.outbox import add_command
 from core.unit_of_work import nudge_after_commit
 from domain.errors import ValidationFailed
 from domain.signing import keys, stock
 from models.keys import KeySet
 from models.sessions import SigningSession, SigningShare
-from threshold.scheme import ECDSA_SCHEME, SERVICE_PARTICIPANTS
+from threshold.scheme import COSIGNER_PARTICIPANT, ECDSA_SCHEME, SERVICE_PARTICIPANTS
 
-#: The stock's kind for threshold ECDSA presignatures.
+logger = logging.getLogger(__name__)
+
+#: The stock's kind for threshold ECDSA presignatures of the two service signers.
 KIND = f"ecdsa-presignature:{ECDSA_SCHEME}"
 #: The holders of a presignature's parts: each service signer.
 HOLDERS: tuple[str, ...] = tuple(stock.holder_of(p) for p in SERVICE_PARTICIPANTS)
+#: The pairs that may sign an ECDSA session (sorted): the service signers, or one of them with the co-signer.
+PAIRS: tuple[tuple[int, int], ...] = ((1, 2), (1, COSIGNER_PARTICIPANT), (2, COSIGNER_PARTICIPANT))
+#: The pair a policy that requires the co-signer signs with unless the request names the other one.
+DEFAULT_COSIGNER_PAIR: tuple[int, int] = (1, COSIGNER_PARTICIPANT)
 #: Top up when fewer than this many presignatures are available.
 LOW_WATER = 2
 #: Presignatures made per top-up (one run of both signers).
 BATCH = 4
 #: The signers' actor that makes a batch of presignatures together.
 REFILL_STEP = "ecdsa_refill"
+#: The signer's actor that makes one presignature with the co-signer (messages relayed by the API).
+COSIGNER_RUN_STEP = "ecdsa_cosigner_presign"
+#: How long a co-signer run's lists and description live in Redis, and how long the signer waits
+#: for each of the co-signer's messages (it polls the API).
+COSIGNER_RUN_TTL_SECONDS = 600
+COSIGNER_MESSAGE_TIMEOUT_SECONDS = 60.0
+#: At most this many presignatures of one key set and co-signer pair in stock (runs beyond are refused).
+MAX_COSIGNER_STOCK = 8
+#: What the stock keeps as the "secret" of the co-signer's part: its secret is on the client's disk.
+COSIGNER_MARKER = b"held by the co-signer"
+#: A part whose partner has not come this long after it was stored is wiped by :func:`sweep_stock`
+#: (a run's messages wait 30 s at most each, a co-signer's run a few minutes at most).
+ORPHAN_GRACE_SECONDS = 900
+#: How long a session waits for the signer's part of a presignature the co-signer registered
+#: before the co-signer is asked to make another one (``presign`` again).
+PARTNER_WAIT_SECONDS = 60
+#: The scheduler's job that runs :func:`sweep_stock` (actors/sessions.py) and how often.
+SWEEP_STOCK = "signing.sweep_presignatures"
+SWEEP_STOCK_INTERVAL_SECONDS = 60
 
 
 def is_ecdsa(key_set: KeySet) -> bool:
     return key_set.scheme == ECDSA_SCHEME
 
 
+def pair_of(participants: list[int] | tuple[int, ...]) -> tuple[int, int]:
+    chosen = tuple(sorted(participants))
+    if chosen not in PAIRS:
+        raise ValueError(f"{list(participants)} is not a signing pair")
+    return chosen
+
+
+def kind_of(pair: tuple[int, int] | list[int]) -> str:
+    """The stock's kind for presignatures of ``pair`` (those of the service signers keep :data:`KIND`)."""
+    pair = pair_of(pair)
+    return KIND if pair == (1, 2) else f"{KIND}:{stock.holder_of(pair)}"
+
+
+def holders_of(pair: tuple[int, int] | list[int]) -> tuple[str, ...]:
+    return tuple(stock.holder_of(p) for p in pair_of(pair))
+
+
 def check_request(message: bytes, participants: list[int]) -> None:
-    """An ECDSA session signs a 32-byte digest, by the two service signers (rule 2)."""
+    """An ECDSA session signs a 32-byte digest, by exactly one pair (rule 2)."""
     if len(message) != 32:
         raise ValidationFailed("a threshold ECDSA signature is of a 32-byte digest", code="INVALID_MESSAGE",
                                details={"field": "message"})
-    if sorted(participants) != sorted(SERVICE_PARTICIPANTS):
-        raise ValidationFailed("threshold ECDSA key sets are signed by the two service signers only; the "
-                               "co-signer's share cannot take part yet", code="COSIGNER_NOT_SUPPORTED",
+    if tuple(sorted(participants)) not in PAIRS:
+        raise ValidationFailed("threshold ECDSA key sets sign with exactly two participants: signers 1 and 2, or "
+                               "one service signer and the co-signer", code="INVALID_PARTICIPANTS",
                                details={"participants": participants, "scheme": ECDSA_SCHEME})
 
 
-async def available(key_set_id: uuid.UUID) -> int:
-    """Presignatures of the key set available to a session (both signers' parts stored)."""
-    return min([await stock.count(kind=KIND, holder=holder, key_set_id=key_set_id) for holder in HOLDERS])
+def default_participants(cosigner_required: bool) -> list[int]:
+    return list(DEFAULT_COSIGNER_PAIR if cosigner_required else SERVICE_PARTICIPANTS)
 
 
-async def ensure_stock(key_set: KeySet) -> bool:
+async def available(key_set_id: uuid.UUID, pair: tuple[int, int] = (1, 2)) -> int:
+    """Presignatures of the key set and pair available to a session (every part stored)."""
+    kind = kind_of(pair)
+    return min([await stock.count(kind=kind, holder=holder, key_set_id=key_set_id) for holder in holders_of(pair)])
+
+
+async def ensure_stock(key_set: KeySet, pair: tuple[int, int] = (1, 2)) -> bool:
     """Rule 1: nudge both signers to make :data:`BATCH` presignatures when fewer than
     :data:`LOW_WATER` are available (each signer runs one batch at a time: a nudge while it is
-    busy is dropped). True when a run was asked for."""
-    if await available(key_set.id) >= LOW_WATER:
+    busy is dropped). True when a run was asked for. The co-signer's pairs are made by the
+    co-signer's own runs (rule 5): nothing to nudge here."""
+    if tuple(pair) != (1, 2) or await available(key_set.id) >= LOW_WATER:
         return False
     run = str(uuid.uuid4())  # both signers meet on this run's channels
     for participant in SERVICE_PARTICIPANTS:
@@ -89,15 +150,18 @@ async def ensure_stock(key_set: KeySet) -> bool:
 
 async def _take(session: SigningSession, key_set: KeySet) -> bool:
     """Rule 2 on a locked ``round1`` session: take a presignature, move to ``round2``, ask the signers."""
+    pair = pair_of(session.participants)
     try:
-        await stock.take_matching(kind=KIND, holders=HOLDERS, session_id=session.id, key_set_id=key_set.id)
+        await stock.take_matching(kind=kind_of(pair), holders=holders_of(pair), session_id=session.id,
+                                  key_set_id=key_set.id)
     except stock.StockEmpty:
         return False
     session.status = "round2"
     await session.save(update_fields=["status"])
     for participant in session.participants:
-        await add_command(actor_name=keys.signer_actor(participant, "sign"), payload={"session_id": str(session.id)},
-                          workspace_id=session.workspace_id)
+        if participant in SERVICE_PARTICIPANTS:
+            await add_command(actor_name=keys.signer_actor(participant, "sign"),
+                              payload={"session_id": str(session.id)}, workspace_id=session.workspace_id)
     return True
 
 
@@ -105,21 +169,70 @@ async def start(session: SigningSession, key_set: KeySet) -> bool:
     """A new ECDSA session (in its creating transaction): take a presignature if one is
     available, and top the stock up either way. False: the session waits for the next one made."""
     taken = await _take(session, key_set)
-    await ensure_stock(key_set)
+    await ensure_stock(key_set, pair_of(session.participants))
     return taken
 
 
-async def assign_waiting(key_set: KeySet) -> bool:
-    """A presignature was completed: give one to the oldest session of the key set waiting in
-    ``round1`` (if any, and if both parts of one are in)."""
-    waiting = await SigningSession.filter(key_set_id=key_set.id, status="round1").order_by("created_at") \
-        .select_for_update(skip_locked=True, no_key=True).first()
+async def assign_waiting(key_set: KeySet, pair: tuple[int, int] = (1, 2)) -> bool:
+    """A presignature of ``pair`` was completed: give one to the oldest session of the key set
+    and pair waiting in ``round1`` (if any, and if every part of one is in)."""
+    candidates = SigningSession.filter(key_set_id=key_set.id, status="round1").order_by("created_at") \
+        .select_for_update(skip_locked=True, no_key=True)
+    waiting = next((s for s in await candidates.limit(200) if tuple(sorted(s.participants)) == tuple(pair)), None)
     if waiting is None:
         return False
     if not await _take(waiting, key_set):
         return False
-    await ensure_stock(key_set)
+    await ensure_stock(key_set, tuple(pair))  # type: ignore[arg-type]
     return True
+
+
+async def lock_for_parts(key_set_id: uuid.UUID) -> KeySet:
+    """Lock the key set row before adding a part and looking for its partner: the two holders of
+    one presignature store their parts at the same moment, and without this each transaction
+    would miss the other's uncommitted part (both commit, no session gets the presignature)."""
+    return await KeySet.filter(id=key_set_id).select_for_update(no_key=True).get()
+
+
+async def register_cosigner_part(key_set: KeySet, pair: tuple[int, int], big_r: bytes) -> bool:
+    """Rule 5: the co-signer stored its part of a presignature of ``pair`` whose ``R`` is
+    ``big_r`` on its disk: record it in the stock (a marker, not a secret) so that a session can
+    take it with the signer's part of the same ``R``, and give it to a waiting session. Once
+    per ``R`` (a repeated registration changes nothing; False)."""
+    kind = kind_of(pair)
+    holder = stock.holder_of(COSIGNER_PARTICIPANT)
+    key_set = await lock_for_parts(key_set.id)
+    if await stock.exists(kind=kind, holder=holder, key_set_id=key_set.id, public=big_r):
+        return False
+    await stock.add(kind=kind, holder=holder, key_set_id=key_set.id, items=[(big_r, COSIGNER_MARKER)],
+                    share_key=None)
+    await assign_waiting(key_set, pair)
+    return True
+
+
+async def cosigner_part_pending(key_set_id: uuid.UUID, pair: tuple[int, int]) -> bool:
+    """Whether the co-signer registered a part of ``pair`` in the last :data:`PARTNER_WAIT_SECONDS`
+    whose signer's part is not in yet (the signer stores it in a moment: no new run is needed)."""
+    kind = kind_of(pair)
+    signer = next(h for h in holders_of(pair) if h != stock.holder_of(COSIGNER_PARTICIPANT))
+    return await stock.unmatched_since(kind=kind, holder=stock.holder_of(COSIGNER_PARTICIPANT), partner=signer,
+                                       key_set_id=key_set_id,
+                                       since=clock.now() - timedelta(seconds=PARTNER_WAIT_SECONDS))
+
+
+async def sweep_stock(*, grace_seconds: int = ORPHAN_GRACE_SECONDS) -> dict[str, int]:
+    """Wipe presignature parts that can never sign (their secrets, not just their state): parts
+    older than ``grace_seconds`` (the injectable clock) whose partner never came, and the
+    available parts of key sets that will never sign again. Logged with the counts."""
+    before = clock.now() - timedelta(seconds=grace_seconds)
+    unmatched = 0
+    for pair in PAIRS:
+        unmatched += await stock.discard_unmatched(kind=kind_of(pair), holders=holders_of(pair), before=before)
+    retired = await stock.discard_retired(kinds=[kind_of(pair) for pair in PAIRS])
+    if unmatched or retired:
+        logger.info("presignature stock sweep: wiped %d part(s) without a partner and %d of retired key sets",
+                    unmatched, retired)
+    return {"unmatched": unmatched, "retired": retired}
 
 
 class CombineFailed(Exception):
@@ -135,11 +248,15 @@ async def combine(session: SigningSession, key_set: KeySet, rows: list[SigningSh
     group key; :class:`CombineFailed` otherwise (the caller fails the session)."""
     from threshold import ecdsa  # the Rust library loads only where ECDSA is used
 
-    parts = await stock.taken(session_id=session.id, kind=KIND)
-    if len(parts) != len(HOLDERS) or len({part.public for part in parts}) != 1 or parts[0].public is None:
+    pair = pair_of(session.participants)
+    parts = await stock.taken(session_id=session.id, kind=kind_of(pair))
+    if len(parts) != len(pair) or len({part.public for part in parts}) != 1 or parts[0].public is None:
         raise CombineFailed("the session took no presignature")
     shares = []
     for row in rows:
+        if row.participant == COSIGNER_PARTICIPANT:  # the co-signer sends s_i itself: 32 bytes big-endian
+            shares.append(int.from_bytes(bytes(row.share), "big"))
+            continue
         try:
             shares.append(ecdsa.signature_share(bytes(row.share)))
         except ecdsa.InvalidParameters as exc:
@@ -148,5 +265,7 @@ async def combine(session: SigningSession, key_set: KeySet, rows: list[SigningSh
         signature = ecdsa.combine(bytes(key_set.group_public_key), bytes(session.message),  # type: ignore[arg-type]
                                   bytes(parts[0].public), shares)
     except ecdsa.FrostError as exc:
-        raise CombineFailed(f"threshold ECDSA signing failed: {exc}") from None
+        # With the co-signer taking part, its share is the one the service did not make.
+        blamed = COSIGNER_PARTICIPANT if COSIGNER_PARTICIPANT in pair else None
+        raise CombineFailed(f"threshold ECDSA signing failed: {exc}", blamed) from None
     return signature.to_bytes()

@@ -37,7 +37,7 @@ from typing import Any
 from nacl.public import PrivateKey, PublicKey, SealedBox
 
 from core import sealing
-from core.channels import MessageChannels
+from core.channels import BoxedChannels, MessageChannels
 from core.outbox import add_command
 from core.unit_of_work import nudge_after_commit
 from domain.errors import Conflict, NotFound
@@ -469,14 +469,14 @@ async def _ecdsa_key_share(participant: int, share_key: bytes, key_set_id: uuid.
     return ecdsa.KeyShare.from_key_package(package)
 
 
-async def run_with_peer(party: Any, *, channels: MessageChannels, run: str, participant: int,
-                        timeout: float) -> Any:
+async def run_with_peer(party: Any, *, channels: MessageChannels | BoxedChannels, run: str, participant: int,
+                        timeout: float, peer: int | None = None) -> Any:
     """Drive one two-party protocol run of threshold.ecdsa with the other signer, whose process
     runs the same call at the same time: what this party sends goes on the other's channel, what
     it receives comes from its own. :class:`~core.channels.ChannelTimeout` when the other is silent."""
     from threshold import ecdsa
 
-    peer = _peer(participant)
+    peer = _peer(participant) if peer is None else peer
     while True:
         for message in party.outgoing():
             channels.send(run, peer, message.data)
@@ -487,31 +487,35 @@ async def run_with_peer(party: Any, *, channels: MessageChannels, run: str, part
 
 
 async def make_presignature(*, participant: int, share_key: bytes, key_set_id: uuid.UUID, run: str,
-                            channels: MessageChannels, timeout: float = 30.0) -> Any:
-    """Make one presignature of the key set with the other signer: two triples, then the
+                            channels: MessageChannels | BoxedChannels, timeout: float = 30.0,
+                            pair: tuple[int, int] | None = None) -> Any:
+    """Make one presignature of the key set with the other member of ``pair`` (default: the
+    other signer; the co-signer's messages come relayed by the API): two triples, then the
     presignature from them (threshold.ecdsa consumes the triples; nothing is stored here).
     Raises ``FrostError`` (a Rust panic, a bad message) or ``ChannelTimeout``."""
     from threshold import ecdsa
 
-    pair = tuple(scheme.SERVICE_PARTICIPANTS)
+    pair = tuple(scheme.SERVICE_PARTICIPANTS) if pair is None else pair  # type: ignore[assignment]
+    assert pair is not None and participant in pair
+    peer = next(p for p in pair if p != participant)
     key_share = await _ecdsa_key_share(participant, share_key, key_set_id)
     first = await run_with_peer(ecdsa.triple(participant, pair), channels=channels, run=f"{run}:t0",
-                                participant=participant, timeout=timeout)
+                                participant=participant, timeout=timeout, peer=peer)
     second = await run_with_peer(ecdsa.triple(participant, pair), channels=channels, run=f"{run}:t1",
-                                 participant=participant, timeout=timeout)
+                                 participant=participant, timeout=timeout, peer=peer)
     return await run_with_peer(ecdsa.presign(participant, pair, key_share, first, second), channels=channels,
-                               run=f"{run}:presign", participant=participant, timeout=timeout)
+                               run=f"{run}:presign", participant=participant, timeout=timeout, peer=peer)
 
 
 async def store_presignature(*, participant: int, share_key: bytes, key_set_id: uuid.UUID,
-                             presignature: Any) -> None:
+                             presignature: Any, pair: tuple[int, int] = (1, 2)) -> None:
     """Add this signer's part of a presignature to the stock (sealed with its key; public part
     ``R``, what the other signer's part carries too); once both parts are in, a session waiting
     for a presignature takes it."""
-    await stock.add(kind=presignatures.KIND, holder=stock.holder_of(participant), key_set_id=key_set_id,
+    key_set = await presignatures.lock_for_parts(key_set_id)  # the partner's part, if in, is visible
+    await stock.add(kind=presignatures.kind_of(pair), holder=stock.holder_of(participant), key_set_id=key_set_id,
                     items=[(presignature.big_r, json.dumps(presignature.to_dict()).encode())], share_key=share_key)
-    key_set = await KeySet.get(id=key_set_id)
-    await presignatures.assign_waiting(key_set)
+    await presignatures.assign_waiting(key_set, pair)
 
 
 async def _ecdsa_sign(*, participant: int, share_key: bytes, session: SigningSession, key_set: KeySet) -> None:
@@ -524,8 +528,8 @@ async def _ecdsa_sign(*, participant: int, share_key: bytes, session: SigningSes
     from threshold import ecdsa
 
     try:
-        item = await stock.use(session_id=session.id, holder=stock.holder_of(participant), kind=presignatures.KIND,
-                               share_key=share_key)
+        item = await stock.use(session_id=session.id, holder=stock.holder_of(participant),
+                               kind=presignatures.kind_of(session.participants), share_key=share_key)
     except stock.StockItemUsed as exc:
         raise NonceAlreadyUsed(exc.message, details=exc.details) from None
     try:

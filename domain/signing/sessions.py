@@ -134,6 +134,8 @@ async def set_policy(*, principal: Principal, workspace_id: uuid.UUID, cosigner_
 
 
 def default_participants(key_set: KeySet, policy: SigningPolicy) -> list[int]:
+    if presignatures.is_ecdsa(key_set):  # threshold ECDSA signs with exactly one pair
+        return presignatures.default_participants(policy.cosigner_required)
     if policy.cosigner_required:
         return keys.all_participants(key_set)
     return list(scheme.SERVICE_PARTICIPANTS)

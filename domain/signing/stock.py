@@ -32,6 +32,9 @@ The rules, in the order the functions apply them:
    :func:`use_each` does the same for many sessions in one statement (a batched signer).
 4. :func:`discard` wipes items that must never sign: available ones (a rotated key, a lost
    holder) or those taken by a session that ended without using them. State ``discarded``.
+   The sweep's :func:`discard_unmatched` wipes available parts that have no partner (a run
+   where one holder stored its part and the other failed) after a grace period, and
+   :func:`discard_retired` those of key sets that will never sign again.
 5. :func:`count` and :func:`counts` say how many are available, for refill decisions;
    :func:`purge` deletes spent rows (``used``, ``discarded``) older than a time.
 
@@ -275,6 +278,59 @@ async def discard(*, kind: str | None = None, holder: str | None = None, key_set
         [clock.now(), *params],
     )
     return count
+
+
+async def discard_unmatched(*, kind: str, holders: Sequence[str], before: datetime) -> int:
+    """Wipe the available items of ``kind`` made before ``before`` that can never be taken by
+    :func:`take_matching` with ``holders``: those whose public part has no available item of
+    every other holder of the same key set (one signer stored its part of a presignature, the
+    other's run failed, or the partner was discarded). Returns how many were wiped."""
+    count, _ = await _db().execute_query(
+        "UPDATE single_use_stock s SET state = 'discarded', sealed = NULL, used_at = $4"
+        " WHERE s.kind = $1 AND s.state = 'available' AND s.holder = ANY($2::text[]) AND s.created_at < $3"
+        " AND (s.public IS NULL OR (SELECT count(DISTINCT b.holder) FROM single_use_stock b"
+        "  WHERE b.kind = s.kind AND b.public = s.public AND b.state = 'available'"
+        "  AND b.key_set_id IS NOT DISTINCT FROM s.key_set_id AND b.holder = ANY($2::text[]))"
+        "  < cardinality($2::text[]))",
+        [kind, list(holders), before, clock.now()],
+    )
+    return count
+
+
+async def discard_retired(*, kinds: Sequence[str]) -> int:
+    """Wipe the available items of ``kinds`` whose key set will never sign again: not ``ready``
+    (failed), or superseded by a newer ready key set of the same vault and scheme. (Items of a
+    key set deleted outright go with its row.) Returns how many were wiped."""
+    count, _ = await _db().execute_query(
+        "UPDATE single_use_stock s SET state = 'discarded', sealed = NULL, used_at = $2"
+        " FROM key_sets k WHERE s.key_set_id = k.id AND s.kind = ANY($1::text[]) AND s.state = 'available'"
+        " AND (k.status <> 'ready' OR EXISTS (SELECT 1 FROM key_sets n WHERE n.vault_id = k.vault_id"
+        "  AND n.scheme = k.scheme AND n.status = 'ready' AND n.created_at > k.created_at))",
+        [list(kinds), clock.now()],
+    )
+    return count
+
+
+async def exists(*, kind: str, holder: str, key_set_id: uuid.UUID | None, public: bytes) -> bool:
+    """Whether the holder has any item (in any state) of ``kind`` with this public part."""
+    clause, extra = _key_set_clause(key_set_id, 4)
+    rows = await _db().execute_query_dict(
+        f"SELECT 1 FROM single_use_stock WHERE kind = $1 AND holder = $2 AND public = $3 AND {clause} LIMIT 1",
+        [kind, holder, bytes(public), *extra])
+    return bool(rows)
+
+
+async def unmatched_since(*, kind: str, holder: str, partner: str, key_set_id: uuid.UUID,
+                          since: datetime) -> bool:
+    """Whether ``holder`` has an available item of ``kind`` made after ``since`` that ``partner``
+    has no available item of the same public part for (yet)."""
+    rows = await _db().execute_query_dict(
+        "SELECT 1 FROM single_use_stock a WHERE a.kind = $1 AND a.holder = $2 AND a.key_set_id = $4"
+        " AND a.state = 'available' AND a.created_at >= $5 AND NOT EXISTS (SELECT 1 FROM single_use_stock b"
+        "  WHERE b.kind = a.kind AND b.holder = $3 AND b.key_set_id = a.key_set_id AND b.public = a.public"
+        "  AND b.state = 'available') LIMIT 1",
+        [kind, holder, partner, key_set_id, since])
+    return bool(rows)
 
 
 async def count(*, kind: str, holder: str, key_set_id: uuid.UUID | None = None) -> int:

@@ -40,6 +40,11 @@ def test_stale_key_generations_are_expired_every_minute(settings):
     assert intervals["keys.expire_stale"] == 60
 
 
+def test_orphaned_presignature_parts_are_swept_every_minute(settings):
+    intervals = {job.name: job.interval_seconds for job in Scheduler(settings).jobs()}
+    assert intervals["signing.sweep_presignatures"] == 60
+
+
 def test_the_gas_station_retry_runs_every_configured_interval(settings):
     intervals = {job.name: job.interval_seconds for job in Scheduler(settings.with_overrides(
         gas_station_retry_interval_seconds=7)).jobs()}
