@@ -168,6 +168,11 @@ from .policy_state import PolicyState
 from .policy_version import PolicyVersion
 from .policy_version_page import PolicyVersionPage
 from .policy_version_rules_item import PolicyVersionRulesItem
+from .presignature_registered import PresignatureRegistered
+from .presignature_registration import PresignatureRegistration
+from .presignature_run import PresignatureRun
+from .presignature_run_request import PresignatureRunRequest
+from .presignature_run_request_signer import PresignatureRunRequestSigner
 from .quorum_action import QuorumAction
 from .quorum_action_fixed_mode import QuorumActionFixedMode
 from .quorum_action_list import QuorumActionList
@@ -181,6 +186,7 @@ from .quorum_rule_mode import QuorumRuleMode
 from .quorum_settings import QuorumSettings
 from .readiness import Readiness
 from .readiness_status import ReadinessStatus
+from .receive_run_messages_phase import ReceiveRunMessagesPhase
 from .rejected_tag_operation import RejectedTagOperation
 from .rejected_tag_operation_operation import RejectedTagOperationOperation
 from .rejected_tag_operation_reason import RejectedTagOperationReason
@@ -201,6 +207,9 @@ from .round_2_submission import Round2Submission
 from .rule_verdict import RuleVerdict
 from .rule_verdict_conditions_item import RuleVerdictConditionsItem
 from .rule_verdict_window import RuleVerdictWindow
+from .run_message_submission import RunMessageSubmission
+from .run_message_submission_phase import RunMessageSubmissionPhase
+from .run_messages import RunMessages
 from .server_time import ServerTime
 from .set_approver import SetApprover
 from .settings_set import SettingsSet
@@ -466,6 +475,11 @@ __all__ = (
     "PolicyVersion",
     "PolicyVersionPage",
     "PolicyVersionRulesItem",
+    "PresignatureRegistered",
+    "PresignatureRegistration",
+    "PresignatureRun",
+    "PresignatureRunRequest",
+    "PresignatureRunRequestSigner",
     "QuorumAction",
     "QuorumActionFixedMode",
     "QuorumActionList",
@@ -479,6 +493,7 @@ __all__ = (
     "QuorumSettings",
     "Readiness",
     "ReadinessStatus",
+    "ReceiveRunMessagesPhase",
     "RejectedTagOperation",
     "RejectedTagOperationOperation",
     "RejectedTagOperationReason",
@@ -499,6 +514,9 @@ __all__ = (
     "RuleVerdict",
     "RuleVerdictConditionsItem",
     "RuleVerdictWindow",
+    "RunMessages",
+    "RunMessageSubmission",
+    "RunMessageSubmissionPhase",
     "ServerTime",
     "SetApprover",
     "SettingsSet",

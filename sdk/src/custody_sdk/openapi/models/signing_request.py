@@ -16,6 +16,7 @@ from ..models.signing_request_status import (
     SigningRequestStatus,
     check_signing_request_status,
 )
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.signing_commitment_view import SigningCommitmentView
@@ -33,7 +34,8 @@ class SigningRequest:
         vault_id (UUID):
         key_set_id (UUID):
         status (SigningRequestStatus):
-        action (None | SigningRequestAction): The co-signer's next step.
+        action (None | SigningRequestAction): The co-signer's next step (presign: a threshold ECDSA session waits for a
+            presignature of its pair; the co-signer makes one with its service signer, POST /presignature-runs).
         purpose (str):
         message (str): Base64 of the message to sign.
         scheme (str): The key set's threshold scheme (what the co-signer signs with).
@@ -44,6 +46,8 @@ class SigningRequest:
         commitments (list[SigningCommitmentView]): Every participant's commitments, from round 2.
         signature (None | str): Hex of the signature, once complete.
         created_at (datetime.datetime):
+        presignature_r (None | str | Unset): Threshold ECDSA, from round 2: hex (SEC1, 33 bytes) of the R of the
+            presignature the session took; the co-signer signs with its own part of that presignature, once.
     """
 
     id: UUID
@@ -60,6 +64,7 @@ class SigningRequest:
     commitments: list[SigningCommitmentView]
     signature: None | str
     created_at: datetime.datetime
+    presignature_r: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -101,6 +106,12 @@ class SigningRequest:
 
         created_at = self.created_at.isoformat()
 
+        presignature_r: None | str | Unset
+        if isinstance(self.presignature_r, Unset):
+            presignature_r = UNSET
+        else:
+            presignature_r = self.presignature_r
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -121,6 +132,8 @@ class SigningRequest:
                 "created_at": created_at,
             }
         )
+        if presignature_r is not UNSET:
+            field_dict["presignature_r"] = presignature_r
 
         return field_dict
 
@@ -190,6 +203,15 @@ class SigningRequest:
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
+        def _parse_presignature_r(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        presignature_r = _parse_presignature_r(d.pop("presignature_r", UNSET))
+
         signing_request = cls(
             id=id,
             vault_id=vault_id,
@@ -205,6 +227,7 @@ class SigningRequest:
             commitments=commitments,
             signature=signature,
             created_at=created_at,
+            presignature_r=presignature_r,
         )
 
         signing_request.additional_properties = d

@@ -1,9 +1,10 @@
 from typing import Literal
 
-SigningRequestAction = Literal["commit", "sign"]
+SigningRequestAction = Literal["commit", "presign", "sign"]
 
 SIGNING_REQUEST_ACTION_VALUES: set[SigningRequestAction] = {
     "commit",
+    "presign",
     "sign",
 }
 
