@@ -27,6 +27,7 @@ from domain.webhooks.catalogue import (
     FAN_OUT,
     OPEN_STATUSES,
     PENDING,
+    RETRYING,
     STATUS_ACTIVE,
     is_subscribed,
 )
@@ -216,11 +217,13 @@ async def fan_out_pending(*, limit: int) -> FanOutBatch:
     return FanOutBatch(len(commands), sorted(due_webhooks), len(commands) >= limit)
 
 
-async def due_deliveries_of(*, webhook_id: uuid.UUID) -> list[DueDelivery]:
-    """Every delivery of a webhook that is due now and not in flight (what a replay queued)."""
+async def due_deliveries_of(*, webhook_id: uuid.UUID, pending: bool = True) -> list[DueDelivery]:
+    """Every delivery of a webhook that is due now and not in flight (what a replay queued);
+    ``pending=False``: the retrying ones only (a drain sends the pending ones)."""
     now = clock.now()
     rows = await WebhookDelivery.filter(
-        webhook_id=webhook_id, status__in=list(OPEN_STATUSES), next_attempt_at__lte=now
+        webhook_id=webhook_id, status__in=list(OPEN_STATUSES) if pending else [RETRYING],
+        next_attempt_at__lte=now,
     ).filter(Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lte=now)).order_by("next_attempt_at", "id").values_list(
         "id", "attempt_count")
     return [DueDelivery(row[0], row[1] + 1) for row in rows]
