@@ -80,8 +80,7 @@ async def fan_out(command_id: str) -> None:
     """
     broker = dramatiq.get_broker()
     await asyncio.to_thread(clear_wake, broker, FAN_OUT)
-    async with unit_of_work():
-        batch = await events.fan_out_pending(limit=FAN_OUT_BATCH)
+    batch = await events.fan_out_pending(limit=FAN_OUT_BATCH)  # one statement: atomic on its own
     if batch.full:
         # More are waiting: another worker takes the next batch while this one drains.
         await jobs.send(FAN_OUT, [((command_id,), None)])

@@ -71,6 +71,9 @@ _SUCCESS_STAMP_INTERVAL = timedelta(seconds=1)
 #: A drain refreshes the expiry of the slots it holds this often (they live for the attempt
 #: timeout plus the lease margin, far longer; a drain lasts at most DRAIN_MAX_SECONDS anyway).
 _SLOT_REFRESH_SECONDS = 1.0
+#: A drain holds up to this many deliveries per held slot: the one in flight and the ones claimed
+#: ahead of it (leased, their attempt counted), so that a finishing request is followed at once.
+_AHEAD = 4
 
 #: One statement, one round trip (its own transaction when run outside one): the webhook is
 #: still active, up to $3 of its due pending deliveries are locked (SKIP LOCKED) and leased, their
@@ -381,7 +384,7 @@ async def _stream(*, webhook_id: uuid.UUID, send: Send, slots: DrainSlots, holde
                 # Idle: claim afresh (the first round, after a failure, or once the backlog ran out).
                 if time.monotonic() > deadline:
                     return False
-                jobs = await claim_batch(webhook_id=webhook_id, limit=2 * width)
+                jobs = await claim_batch(webhook_id=webhook_id, limit=_AHEAD * width)
                 if not jobs:
                     if cleared:
                         return True
@@ -393,13 +396,17 @@ async def _stream(*, webhook_id: uuid.UUID, send: Send, slots: DrainSlots, holde
                 cleared = False
                 ahead.extend(jobs)
                 continue
-            if not done:
+            if not done or (running and len(ahead) >= width and len(done) < _AHEAD * width
+                            and all(outcome.succeeded for _, outcome in done)):
+                # Enough is claimed ahead to keep every slot busy: let successes accumulate, so
+                # that one statement records several (a failure is recorded at once).
                 finished_one.clear()
                 await finished_one.wait()
+                continue
             batch, done = done, []
             result.sent += len(batch)
             result.succeeded += sum(1 for _, outcome in batch if outcome.succeeded)
-            room = 2 * width - len(ahead) - running
+            room = _AHEAD * width - len(ahead) - running
             if not all(outcome.succeeded for _, outcome in batch):
                 unsent, ahead = list(ahead), deque()
                 async with unit_of_work():
