@@ -375,7 +375,8 @@ async def _stream(*, webhook_id: uuid.UUID, send: Send, slots: DrainSlots, holde
 
     try:
         while True:
-            while ahead and running < width:
+            # Nothing new leaves while a failure waits to be recorded (it may disable the webhook).
+            while ahead and running < width and all(outcome.succeeded for _, outcome in done):
                 running += 1
                 task = asyncio.create_task(attempt(ahead.popleft()))
                 tasks.add(task)
