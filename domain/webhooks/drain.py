@@ -1,26 +1,30 @@
-"""Sending a webhook's due deliveries in batches: the high-throughput path of delivery.
+"""Sending a webhook's due deliveries in a stream: the high-throughput path of delivery.
 
-:func:`drain` is what the ``webhooks.fan_out`` and ``webhooks.drain`` actors run for each
-webhook that has due deliveries. It takes as many of the webhook's concurrency slots as are
-free (the same Redis semaphore as :func:`domain.webhooks.delivery.deliver`, so the limit holds
-across both paths and every worker), then repeats three short steps until nothing is due:
+:func:`drain` is what the ``webhooks.fan_out``, ``webhooks.drain`` and ``webhooks.enqueue_due``
+(replay) actors run for each webhook that has pending deliveries. It takes as many of the
+webhook's concurrency slots as are free (the same Redis semaphore as
+:func:`domain.webhooks.delivery.deliver`, so the limit holds across both paths and every
+worker), then streams the pending deliveries through them (:func:`_stream`) until none is due:
 
-1. **claim** (:func:`claim_batch`): one statement, one round trip, locks up to one delivery per
-   slot (``FOR UPDATE SKIP LOCKED``: concurrent drains never wait on each other), checks that
-   the webhook is still active, counts the attempt, sets its lease and writes the attempt's
-   history row, before any request leaves;
-2. **send** the signed requests concurrently, one per slot, outside any transaction, on the
-   worker's pooled keep-alive session (domain/webhooks/sender.py);
-3. **record** (:func:`record_batch`): the successes in one statement (attempts, deliveries and
-   the webhook's success stamp), which also claims the next batch when every attempt of this one
-   succeeded (:func:`record_successes_then_claim`: one round trip per round); a failure goes through
-   :func:`domain.webhooks.delivery.record_attempt` in one transaction with them, so the retry
-   schedule, the disable counting and the "webhook disabled" rules are the very same code as
-   the one-message-per-attempt path.
+1. **claim** (:func:`claim_batch`): one statement, one round trip, checks that the webhook is
+   still active, locks up to :data:`_AHEAD` deliveries per held slot (``FOR UPDATE SKIP
+   LOCKED``: concurrent drains never wait on each other), counts each one's attempt, sets its
+   lease and writes the attempt's history row, before any request leaves;
+2. **send**: one signed request per held slot in flight, outside any transaction, on the
+   worker's pooled keep-alive session (domain/webhooks/sender.py); the next claimed delivery
+   leaves as soon as a request finishes;
+3. **record and claim** (:func:`record_successes_then_claim`): when fewer than one delivery per
+   slot is left claimed ahead, one statement records every success so far (attempts,
+   deliveries and the webhook's success stamp) and claims the next deliveries into the freed
+   room. A failure is recorded at once through :func:`domain.webhooks.delivery.record_attempt`
+   (:func:`record_batch`, one transaction), so the retry schedule, the disable counting and
+   the "webhook disabled" rules are the very same code as the one-message-per-attempt path;
+   nothing new is sent until it is recorded, and what was claimed ahead is given back unsent
+   (:func:`release_unsent`; failed "webhook disabled" if that failure disabled the webhook).
 
-The slots' expiry is refreshed once a second, not every round. A worker that dies between
-claim and record leaves leased deliveries with a NO_OUTCOME attempt: once their lease runs out
-a later claim makes the next attempt (at least once).
+The slots' expiry is refreshed once a second. A worker that dies between claim and record
+leaves leased deliveries with a NO_OUTCOME attempt: once their lease runs out a later claim
+makes the next attempt (at least once).
 
 A drain that finds no free slot marks the webhook "parked" and returns: the drain holding the
 slots re-checks after it clears that mark, so a delivery committed while it ran is never left
