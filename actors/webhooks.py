@@ -4,7 +4,8 @@
   create the deliveries of every pending event in batches, then drain each webhook that got some
   (:func:`domain.webhooks.drain.drain`: claim, send and record a batch per round).
 - ``webhooks.drain(webhook_id)``: go on draining a webhook whose drain ran out of time.
-- ``webhooks.enqueue_due`` (outbox command of a replay): enqueue a webhook's due deliveries.
+- ``webhooks.enqueue_due`` (outbox command of a replay): drain the webhook (its replayed
+  deliveries are pending), and enqueue any other due delivery.
 - ``webhooks.deliver(delivery_id, attempt)``: one signed HTTP attempt
   (:func:`domain.webhooks.delivery.deliver`); the retry is a delayed message.
 - ``webhooks.sweep`` (scheduler): re-enqueue deliveries whose message was lost.
@@ -79,8 +80,7 @@ async def fan_out(command_id: str) -> None:
     """
     broker = dramatiq.get_broker()
     await asyncio.to_thread(clear_wake, broker, FAN_OUT)
-    async with unit_of_work():
-        batch = await events.fan_out_pending(limit=FAN_OUT_BATCH)
+    batch = await events.fan_out_pending(limit=FAN_OUT_BATCH)  # one statement: atomic on its own
     if batch.full:
         # More are waiting: another worker takes the next batch while this one drains.
         await jobs.send(FAN_OUT, [((command_id,), None)])
@@ -112,11 +112,16 @@ async def drain_webhook(webhook_id: str) -> None:
 
 @actor(ENQUEUE_DUE)
 async def enqueue_due(command_id: str) -> None:
-    """Enqueue every due delivery of a webhook (after a replay)."""
+    """Send a webhook's due deliveries after a replay: the pending ones (all that a replay
+    queues) through a drain, in batches, any other due one by its own message."""
+    webhook_ids: list[uuid.UUID] = []
+
     async def handler(*, webhook_id: str) -> list[DueDelivery]:
-        return await events.due_deliveries_of(webhook_id=uuid.UUID(webhook_id))
+        webhook_ids.append(uuid.UUID(webhook_id))
+        return await events.due_deliveries_of(webhook_id=uuid.UUID(webhook_id), pending=False)
 
     await _run_command_then_enqueue(command_id, handler)
+    await drain_webhooks(webhook_ids)
 
 
 # The request itself is bounded by webhook_timeout_seconds; this only stops a wedged actor.

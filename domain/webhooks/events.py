@@ -15,11 +15,11 @@ from datetime import datetime
 from typing import Any, Mapping
 
 from tortoise import connections
-from tortoise.expressions import F, Q
+from tortoise.expressions import Q
 
 from core import clock
 from core.clock import rfc3339
-from core.outbox import Command, new_command
+from core.outbox import new_command
 from domain.webhooks.catalogue import (
     ERROR_WEBHOOK_DISABLED,
     EVENT_TYPES,
@@ -27,6 +27,7 @@ from domain.webhooks.catalogue import (
     FAN_OUT,
     OPEN_STATUSES,
     PENDING,
+    RETRYING,
     STATUS_ACTIVE,
     is_subscribed,
 )
@@ -152,12 +153,48 @@ async def fan_out_event(*, event_id: uuid.UUID) -> list[DueDelivery]:
     return due
 
 
-_CLAIM_COMMANDS = """
-SELECT id, payload FROM outbox_commands
-WHERE actor_name = $1 AND status = 'pending' AND run_at <= $2
-ORDER BY created_at
-LIMIT $3
-FOR UPDATE SKIP LOCKED
+#: The whole fan-out of a batch in one statement (one round trip, atomic on its own): up to $3
+#: pending fan-out commands locked (SKIP LOCKED: concurrent runs take different ones) and marked
+#: done, one delivery per (event, subscribed webhook) created (``pending`` for an active webhook,
+#: ``failed`` "webhook disabled" for a disabled one; one already there is kept, so each event is
+#: fanned out once), and the webhooks with something to send returned: those that got a pending
+#: delivery, and those whose delivery of these events was made beforehand and is still pending.
+#: Subscription as in :func:`domain.webhooks.catalogue.is_subscribed`: the exact type or its family.
+_FAN_OUT = """
+WITH cmds AS (
+    SELECT id, (payload->>'event_id')::uuid AS event_id FROM outbox_commands
+    WHERE actor_name = $1 AND status = 'pending' AND run_at <= $2
+    ORDER BY created_at
+    LIMIT $3
+    FOR UPDATE SKIP LOCKED
+), finished AS (
+    UPDATE outbox_commands AS c SET status = 'done', started_at = $2, finished_at = $2, attempts = c.attempts + 1
+    FROM cmds WHERE c.id = cmds.id
+    RETURNING c.id
+), pairs AS (
+    SELECT e.id AS event_id, e.workspace_id, e.type, w.id AS webhook_id, w.status = $4 AS active
+    FROM cmds
+    JOIN webhook_events AS e ON e.id = cmds.event_id
+    JOIN webhooks AS w ON w.deleted_at IS NULL AND (
+        w.id = e.target_webhook_id
+        OR (e.target_webhook_id IS NULL AND w.workspace_id = e.workspace_id
+            AND (w.event_types ? e.type OR w.event_types ? (split_part(e.type, '.', 1) || '.*'))))
+), made AS (
+    INSERT INTO webhook_deliveries (
+        id, created_at, updated_at, workspace_id, webhook_id, event_id, event_type, status, attempt_count,
+        next_attempt_at, enqueued_at, finished_at, last_error, replay_count)
+    SELECT gen_random_uuid(), $2, $2, workspace_id, webhook_id, event_id, type,
+           CASE WHEN active THEN $5 ELSE $6 END, 0,
+           CASE WHEN active THEN $2::timestamptz END, CASE WHEN active THEN $2::timestamptz END,
+           CASE WHEN active THEN NULL ELSE $2::timestamptz END, CASE WHEN active THEN NULL ELSE $7 END, 0
+    FROM pairs
+    ON CONFLICT (event_id, webhook_id) DO NOTHING
+    RETURNING webhook_id, status
+), earlier AS (
+    SELECT d.webhook_id FROM webhook_deliveries AS d JOIN cmds ON d.event_id = cmds.event_id WHERE d.status = $5
+)
+SELECT (SELECT count(*) FROM finished) AS commands,
+       ARRAY(SELECT webhook_id FROM made WHERE status = $5 UNION SELECT webhook_id FROM earlier) AS webhook_ids
 """
 
 
@@ -172,55 +209,25 @@ class FanOutBatch:
 
 
 async def fan_out_pending(*, limit: int) -> FanOutBatch:
-    """Run up to ``limit`` pending fan-out commands at once (in the caller's unit of work).
+    """Run up to ``limit`` pending fan-out commands at once: one statement (:data:`_FAN_OUT`).
 
     The commands are locked with ``SKIP LOCKED`` (concurrent runs take different ones), their
-    deliveries created in one statement and the commands marked done in the same transaction,
-    so each event is fanned out exactly once, as :func:`fan_out_event` does for one.
+    deliveries created and the commands marked done in the same statement, so each event is
+    fanned out exactly once, as :func:`fan_out_event` does for one.
     """
-    now = clock.now()
-    commands = await connections.get("default").execute_query_dict(_CLAIM_COMMANDS, [FAN_OUT, now, limit])
-    if not commands:
-        return FanOutBatch(0, [], False)
-    payloads = [row["payload"] if isinstance(row["payload"], dict) else json.loads(row["payload"]) for row in commands]
-    event_ids = [uuid.UUID(payload["event_id"]) for payload in payloads]
-    batch = await WebhookEvent.filter(id__in=event_ids)
-    workspaces = {event.workspace_id for event in batch}
-    targets = {event.target_webhook_id for event in batch if event.target_webhook_id}
-    webhooks = await Webhook.filter(Q(workspace_id__in=list(workspaces)) | Q(id__in=list(targets)),
-                                    deleted_at__isnull=True)
-    existing: set[tuple[uuid.UUID, uuid.UUID]] = set()
-    due_webhooks: set[uuid.UUID] = set()
-    for event_id, webhook_id, status in await WebhookDelivery.filter(event_id__in=event_ids).values_list(
-            "event_id", "webhook_id", "status"):
-        existing.add((event_id, webhook_id))
-        if status == PENDING:  # made beforehand (a test event), or by an earlier run: still to send
-            due_webhooks.add(webhook_id)
-    rows: list[WebhookDelivery] = []
-    for event in batch:
-        if event.target_webhook_id is not None:
-            chosen = [w for w in webhooks if w.id == event.target_webhook_id]
-        else:
-            chosen = [w for w in webhooks if w.workspace_id == event.workspace_id
-                      and is_subscribed(w.event_types, event.type)]
-        for webhook in chosen:
-            if (event.id, webhook.id) in existing:
-                continue
-            rows.append(_new_delivery(event, webhook, now=now))
-            if webhook.status == STATUS_ACTIVE:
-                due_webhooks.add(webhook.id)
-    if rows:
-        await WebhookDelivery.bulk_create(rows, ignore_conflicts=True)
-    await Command.filter(id__in=[row["id"] for row in commands]).update(
-        status="done", started_at=now, finished_at=now, attempts=F("attempts") + 1)
-    return FanOutBatch(len(commands), sorted(due_webhooks), len(commands) >= limit)
+    [row] = await connections.get("default").execute_query_dict(
+        _FAN_OUT, [FAN_OUT, clock.now(), limit, STATUS_ACTIVE, PENDING, FAILED, ERROR_WEBHOOK_DISABLED])
+    commands = int(row["commands"])
+    return FanOutBatch(commands, sorted(row["webhook_ids"] or []), commands >= limit)
 
 
-async def due_deliveries_of(*, webhook_id: uuid.UUID) -> list[DueDelivery]:
-    """Every delivery of a webhook that is due now and not in flight (what a replay queued)."""
+async def due_deliveries_of(*, webhook_id: uuid.UUID, pending: bool = True) -> list[DueDelivery]:
+    """Every delivery of a webhook that is due now and not in flight (what a replay queued);
+    ``pending=False``: the retrying ones only (a drain sends the pending ones)."""
     now = clock.now()
     rows = await WebhookDelivery.filter(
-        webhook_id=webhook_id, status__in=list(OPEN_STATUSES), next_attempt_at__lte=now
+        webhook_id=webhook_id, status__in=list(OPEN_STATUSES) if pending else [RETRYING],
+        next_attempt_at__lte=now,
     ).filter(Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lte=now)).order_by("next_attempt_at", "id").values_list(
         "id", "attempt_count")
     return [DueDelivery(row[0], row[1] + 1) for row in rows]

@@ -4,6 +4,7 @@ on the schedule, at least once across a crash, and the slots it held go to retri
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections import Counter
 from datetime import timedelta
 
@@ -13,7 +14,7 @@ from core.unit_of_work import unit_of_work
 from domain.webhooks import drain, schedule, sender
 from domain.webhooks.catalogue import LEASE_MARGIN, NO_OUTCOME
 from domain.webhooks.delivery import AttemptOutcome, DeliveryJob
-from models.webhooks import WebhookAttempt, WebhookDelivery
+from models.webhooks import Webhook, WebhookAttempt, WebhookDelivery
 from tests.support.callers import make_principal
 from tests.support.webhooks import create_webhook, fan_out_without_enqueueing, verify, workspace_of
 
@@ -129,3 +130,49 @@ async def test_a_worker_that_dies_mid_batch_leaves_its_deliveries_to_be_sent_aga
             history = await WebhookAttempt.filter(delivery_id=delivery.id).order_by("attempt_number")
             assert [(a.attempt_number, a.error, a.succeeded) for a in history] == [
                 (1, NO_OUTCOME, False), (2, None, True)]
+
+
+async def test_a_failure_gives_back_what_the_drain_claimed_ahead_and_the_rest_is_sent_after_it(
+        database, broker, receiver, frozen_clock):
+    # Given 6 pending deliveries drained through one slot (the drain claims 4 ahead of it), and
+    # a receiver that fails the first request it gets
+    admin = await make_principal()
+    webhook, _ = await create_webhook(admin, receiver.url())
+    await _backlog(admin, 6)
+    receiver.script = [500]
+    # When the webhook is drained
+    result = await drain.drain(webhook_id=webhook.id, send=sender.post, slots=endpoint_slots(broker), limit=1)
+    # Then one request at a time went out, the failed one waits for its retry and the others succeeded
+    assert receiver.max_in_flight == 1 and len(receiver.received) == 6 and result.sent == 6
+    [retry] = result.to_enqueue
+    async with unit_of_work():
+        statuses = Counter(await WebhookDelivery.filter(webhook_id=webhook.id).values_list("status", flat=True))
+        attempts = await WebhookAttempt.filter(delivery__webhook_id=webhook.id)
+    assert statuses == Counter({"succeeded": 5, "retrying": 1})
+    # And the deliveries claimed ahead of the failure were given back unsent: one attempt each, the
+    # one that was made, and none left without an outcome
+    assert sorted((a.attempt_number, a.error is None) for a in attempts) == [(1, False)] + [(1, True)] * 5
+    assert all(a.error != NO_OUTCOME for a in attempts)
+
+
+async def test_a_failure_that_disables_the_webhook_sends_nothing_claimed_ahead(
+        database, broker, receiver, frozen_clock):
+    # Given a webhook one failure away from being disabled, 5 pending deliveries, a dead receiver
+    admin = await make_principal()
+    webhook, _ = await create_webhook(admin, receiver.url())
+    backlog = await _backlog(admin, 5)
+    async with unit_of_work():
+        await Webhook.filter(id=webhook.id).update(consecutive_failures=schedule.DISABLE_AFTER_CONSECUTIVE_FAILURES - 1)
+    receiver.default = 503
+    # When the webhook is drained through one slot (4 claimed ahead of it)
+    result = await drain.drain(webhook_id=webhook.id, send=sender.post, slots=endpoint_slots(broker), limit=1)
+    # Then the one failure disabled it, and nothing else was sent
+    assert len(receiver.received) == 1 and result.sent == 1 and result.to_enqueue == []
+    async with unit_of_work():
+        assert (await Webhook.get(id=webhook.id)).status == "disabled"
+        deliveries = await WebhookDelivery.filter(webhook_id=webhook.id)
+        assert await WebhookAttempt.filter(delivery__webhook_id=webhook.id).count() == 1
+    # And every other delivery failed "webhook disabled" without an attempt (replay recovers them)
+    others = [d for d in deliveries if d.event_id != uuid.UUID(receiver.received[0].event_id)]
+    assert len(deliveries) == len(backlog) and len(others) == 4
+    assert {(d.status, d.last_error, d.attempt_count) for d in others} == {("failed", "webhook disabled", 0)}
