@@ -24,8 +24,8 @@ One run prints:
 4. **threshold signatures/s** through the same processes (signing sessions alone, no
    withdrawal around them), and the ratio of (3) to it: what the pipeline costs beyond signing.
 
-It creates (and drops) its own database ``custody_bench_withdrawals`` and uses its own Redis
-namespace.
+It creates (and drops) its own database ``custody_bench_withdrawals`` (``CUSTODY_BENCH_DATABASE``
+names another, for runs side by side on one server) and uses its own Redis namespace.
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BENCH_DATABASE = "custody_bench_withdrawals"
+#: Its database (CUSTODY_BENCH_DATABASE names another: two runs on one server must not share one).
+BENCH_DATABASE = os.environ.get("CUSTODY_BENCH_DATABASE", "custody_bench_withdrawals")
 #: Statements on these tables are the request's authentication (domain.auth: the token, the
 #: caller's memberships), counted apart: a per-process token cache serves them (issue 20 point 3).
 AUTHENTICATION_TABLES = ('"access_tokens"', '"workspace_members"')
