@@ -394,7 +394,7 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
         for s, signature in zip(found, signatures):
             # Checked with the chain's own primitive (RFC 8032, or BIP-340 for the Taproot output
             # key of the address), against the address's key: not only the key set's word for it.
-            scheme = (await s.key_set).scheme
+            scheme = (await sessions.ready_key_sets([s.key_set_id]))[s.key_set_id].scheme  # cached once ready
             merkle_root = None if s.merkle_root is None else bytes(s.merkle_root)
             if len(signature) != SIGNATURE_SIZE or not suite_of(scheme).verify(
                     bytes(address.public_key), bytes(s.message), signature, merkle_root):
