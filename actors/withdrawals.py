@@ -13,7 +13,7 @@ import logging
 import uuid
 
 import domain.policies  # noqa: F401 - installs the policy check (first) and the AML policy's evaluator
-from core.jobs import actor, command_actor
+from core.jobs import actor, command_actor, execute_command
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
 from domain.aml import screening as aml_screening
@@ -45,15 +45,53 @@ async def collect_signature(*, command: Command, transaction_id: str, poll: int 
     await pipeline.collect_signature(transaction_id=transaction_id, poll=poll)
 
 
+#: Withdrawals one ``withdrawals.signed`` message carries on at once (each its own units of work).
+SIGNED_CONCURRENCY = 8
+#: A retry limit no run reaches: a step run by :func:`carry_on` is never failed for good there.
+NEVER_FINAL = 2**31
+
+
 @actor(pipeline.SIGNED)
 async def signed(session_ids: list[str]) -> None:
     """Signing sessions of withdrawals ended: collect each withdrawal's signature now (its own
-    unit of work; the collect_signature polls cover a lost or failed wake-up)."""
-    async with unit_of_work():
-        found = await pipeline.withdrawals_signed(session_ids=session_ids)
-    for transaction_id in found:
-        async with unit_of_work():
-            await pipeline.collect_signature(transaction_id=transaction_id, reschedule=False)
+    unit of work; the collect_signature polls cover a lost or failed wake-up), then carry it on
+    here: its broadcast, then the sign step of the next withdrawal of its lane (:func:`carry_on`)."""
+    found = await pipeline.withdrawals_signed(session_ids=session_ids)  # one read, no transaction needed
+    limit = asyncio.Semaphore(SIGNED_CONCURRENCY)
+
+    async def one(transaction_id: uuid.UUID) -> None:
+        async with limit:
+            async with unit_of_work():
+                issued = await pipeline.collect_signature(transaction_id=transaction_id, reschedule=False)
+            await carry_on(issued)
+
+    await asyncio.gather(*(one(transaction_id) for transaction_id in found))
+
+
+async def carry_on(issued: Command | None) -> None:
+    """Run the pipeline step just committed as an outbox command here and now, and the one it
+    issues in turn: a withdrawal's broadcast right after its signature is stored, then the sign
+    step of the next withdrawal of the lane, without a queue hop each.
+
+    The command's message is on its way all the same (the outbox's durability is unchanged):
+    each run locks the command row and marks it done in its step's transaction
+    (core.jobs.execute_command), so whichever runs first does the step and the other finds it
+    done. A step that fails here is left to that message's delivery and retries."""
+    steps = {pipeline.BROADCAST: pipeline.broadcast, pipeline.SIGN: pipeline.start_signing}
+    while issued is not None and issued.actor_name in steps:
+        step, following = steps[issued.actor_name], []
+
+        async def handler(*, command: Command, transaction_id: str, **_: object) -> None:
+            following.append(await step(transaction_id=transaction_id))
+
+        try:
+            # Never marked failed for good from here (that is its own message's last retry's call).
+            await execute_command(str(issued.id), handler, max_retries=NEVER_FINAL)
+        except Exception:  # noqa: BLE001 - recorded on the command; its own message retries it
+            logger.warning("withdrawals: %s of command %s failed here; its message retries it", issued.actor_name,
+                           issued.id, exc_info=True)
+            return
+        issued = following[0] if following else None
 
 
 @command_actor(pipeline.BROADCAST)

@@ -45,6 +45,8 @@ TARGET_OF_IN_PROCESS = 0.4
 TARGET_P50_MS = 100.0
 TARGET_STATEMENTS = 20.0
 OBSERVER = "bench_observer"
+#: Units of work requesting signatures side by side in the throughput phase.
+REQUESTERS = 4
 
 
 def start_profilers(pools: dict[str, Any], folder: str) -> list[tuple[str, Path, Any]]:
@@ -194,13 +196,18 @@ async def run(args: argparse.Namespace) -> None:
         await admin.execute("SELECT pg_stat_statements_reset()")
         start = time.time()
         ids: list = []
-        # In units of work of 50 requests each: this process must not be what limits the figure
-        for first in range(0, args.concurrent, 50):
-            async with unit_of_work():
+        # In units of work of 50 requests each, REQUESTERS of them at once (as the withdrawal
+        # workers' sign steps request side by side): this process must not be what limits the figure
+        requesters = asyncio.Semaphore(REQUESTERS)
+
+        async def unit(first: int) -> None:
+            async with requesters, unit_of_work():
                 for index in range(first, min(args.concurrent, first + 50)):
                     ids.append((await sessions.request_signature(
                         workspace_id=workspace.id, vault_id=vault_ids[index % len(vault_ids)],
                         message=f"concurrent {index}".encode(), purpose="bench")).id)
+
+        await asyncio.gather(*(unit(first) for first in range(0, args.concurrent, 50)))
         requested_in = time.time() - start
         deadline = time.monotonic() + 600
         while await observer.fetchval("SELECT count(*) FROM signing_sessions WHERE id = ANY($1::uuid[]) "

@@ -24,8 +24,8 @@ One run prints:
 4. **threshold signatures/s** through the same processes (signing sessions alone, no
    withdrawal around them), and the ratio of (3) to it: what the pipeline costs beyond signing.
 
-It creates (and drops) its own database ``custody_bench_withdrawals`` and uses its own Redis
-namespace.
+It creates (and drops) its own database ``custody_bench_withdrawals`` (``CUSTODY_BENCH_DATABASE``
+names another, for runs side by side on one server) and uses its own Redis namespace.
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BENCH_DATABASE = "custody_bench_withdrawals"
+#: Its database (CUSTODY_BENCH_DATABASE names another: two runs on one server must not share one).
+BENCH_DATABASE = os.environ.get("CUSTODY_BENCH_DATABASE", "custody_bench_withdrawals")
 #: Statements on these tables are the request's authentication (domain.auth: the token, the
 #: caller's memberships), counted apart: a per-process token cache serves them (issue 20 point 3).
 AUTHENTICATION_TABLES = ('"access_tokens"', '"workspace_members"')
@@ -436,22 +437,27 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         finished_at = max(r.updated_at for r in rows).timestamp()
         latencies = [(r.updated_at - r.created_at).total_seconds() for r in rows]
         withdrawal_rate = withdrawals / (finished_at - start)
+        stages = await stage_times(created)
 
         # Signatures alone through the same processes: as many sessions, spread over the vaults
+        # (requested 8 at a time, as the withdrawals were created above)
         start = time.time()
         session_ids = []
-        for index in range(withdrawals):
-            async with unit_of_work():
+
+        async def request(index: int) -> None:
+            async with creating, unit_of_work():
                 session = await sessions.request_signature(workspace_id=sources[index % vault_count][0].id,
                                                            vault_id=vault_ids[index % vault_count],
                                                            message=f"bench {index}".encode(), purpose="bench")
             session_ids.append(session.id)
+
+        await asyncio.gather(*(request(index) for index in range(withdrawals)))
         while await SigningSession.filter(id__in=session_ids, status__in=["round1", "round2"]).exists():
             await asyncio.sleep(0.02)
         completed = await SigningSession.filter(id__in=session_ids)
         signing_rate = withdrawals / (max(s.completed_at or s.updated_at for s in completed).timestamp() - start)
         return {"rate": withdrawal_rate, "p50": statistics.median(latencies), "p99": percentile(latencies, 0.99),
-                "signing_rate": signing_rate, "created_in": created_in}
+                "signing_rate": signing_rate, "created_in": created_in, "stages": stages}
     finally:
         await app_client.stop()
         broker.close()
@@ -462,6 +468,43 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+#: The statuses a withdrawal passes on its way to finished, in order (their audit entries).
+STAGES = ("created", "checks", "approved", "signing", "awaiting_broadcast", "broadcast", "finished")
+
+
+async def stage_times(transaction_ids: list[uuid.UUID]) -> dict[str, tuple[float, float]]:
+    """Where the time went: for each step between two statuses, the p50 and p99 (seconds) over
+    the withdrawals, from their audit entries' times (the time each change was written)."""
+    from models.audit import AuditEntry
+
+    seen: dict[str, dict[str, Any]] = collections.defaultdict(dict)
+    for entry in await AuditEntry.filter(object_type="transaction", object_id__in=[str(i) for i in transaction_ids],
+                                         action__in=[f"withdrawal.{stage}" for stage in STAGES]).values(
+            "object_id", "action", "created_at"):
+        seen[entry["object_id"]].setdefault(entry["action"].split(".", 1)[1], entry["created_at"])
+    # The signing step split: the session's own time, and from its completion to the next status
+    from models.sessions import SigningSession
+
+    for session in await SigningSession.filter(purpose__in=[f"withdrawal:{i}" for i in transaction_ids]).values(
+            "purpose", "created_at", "completed_at"):
+        if session["completed_at"] is not None:
+            times = seen[session["purpose"].split(":", 1)[1]]
+            times["session requested"], times["session completed"] = session["created_at"], session["completed_at"]
+    out = {}
+    for before, after in (("signing", "session requested"), ("session requested", "session completed"),
+                          ("session completed", "awaiting_broadcast")):
+        spans = [(times[after] - times[before]).total_seconds() for times in seen.values()
+                 if before in times and after in times]
+        if spans:
+            out[f"{before} -> {after}"] = (statistics.median(spans), percentile(spans, 0.99))
+    for before, after in zip(STAGES, STAGES[1:]):
+        spans = [(times[after] - times[before]).total_seconds() for times in seen.values()
+                 if before in times and after in times]
+        if spans:
+            out[f"{before} -> {after}"] = (statistics.median(spans), percentile(spans, 0.99))
+    return out
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -503,6 +546,8 @@ async def run(args: argparse.Namespace) -> None:
                   "process(es), signer processes 1 and 2")
             print(f"  finished: {e2e['rate']:.1f}/s, latency p50 {e2e['p50'] * 1000:.0f} ms, "
                   f"p99 {e2e['p99'] * 1000:.0f} ms (all {args.withdrawals} created within {e2e['created_in']:.1f} s)")
+            print("  where the time went (p50 / p99 per step, from the audit entries): " + "; ".join(
+                f"{step} {p50 * 1000:.0f} / {p99 * 1000:.0f} ms" for step, (p50, p99) in e2e["stages"].items()))
             print(f"  threshold signatures alone through the same processes: {e2e['signing_rate']:.1f}/s")
             print(f"  ratio finished/s : signatures/s = {e2e['rate'] / e2e['signing_rate']:.3f}")
     finally:

@@ -35,6 +35,7 @@ from collections import OrderedDict
 from typing import Any
 
 from nacl.public import PrivateKey, PublicKey, SealedBox
+from tortoise import connections
 
 from core import sealing
 from core.channels import BoxedChannels, MessageChannels
@@ -49,7 +50,6 @@ from domain.signing.sessions import (
     REFILL_NONCES,
     aggregate_ready,
     commitment_list,
-    commitments_of,
     fail_session,
     insert_round_rows,
     ready_key_sets,
@@ -345,10 +345,14 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
 
     1. Read the round-2 sessions of the batch that wait for this signer's share, and their
        commitments (no lock: nothing here changes them but completion, checked at step 4).
-    2. Spend this signer's stocked nonce of each (one statement, skipping items another delivery
-       of the same wake-up is spending: that one stores the share); a session with a
-       live-round-one nonce (``signer_nonces``) goes through :func:`sign` instead. A used nonce
-       is never spent again (:func:`domain.signing.stock.use_each` returns only taken ones).
+    2. Spend this signer's stocked nonce of each (one statement; an item another delivery of the
+       same wake-up is spending is waited for, then found used: that one stores the share). Not
+       skipped: a signing request that took other items while this session took its own may
+       still hold this item's row lock (PostgreSQL keeps the lock of a row that failed its
+       ``FOR UPDATE`` re-check), and skipping it left the session unsigned until the sweep. A
+       session with a live-round-one nonce (``signer_nonces``) goes through :func:`sign`
+       instead. A used nonce is never spent again (:func:`domain.signing.stock.use_each`
+       returns only taken ones).
     3. Sign each with its own nonce (a commitment list without this signer's own commitment
        unchanged is refused: the session fails, the nonce is already wiped) and store the
        shares (one INSERT): they become visible with the nonces' wiping, at commit.
@@ -359,28 +363,24 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
     """
     _check_participant(participant)
     ids = sorted({uuid.UUID(str(i)) for i in session_ids})
-    waiting = [s for s in await SigningSession.filter(id__in=ids, status="round2").order_by("id")
-               if participant in s.participants]
-    if not waiting:
+    found = await _waiting_for_share(participant, ids)
+    if not found:
         return 0
-    done = set(await SigningShare.filter(session_id__in=[s.id for s in waiting], participant=participant)
-               .values_list("session_id", flat=True))
-    waiting = [s for s in waiting if s.id not in done]
-    if not waiting:
-        return 0
-    key_sets = await ready_key_sets([s.key_set_id for s in waiting])
+    key_sets = await ready_key_sets([s.key_set_id for s, _ in found])
     # Threshold ECDSA sessions are signed by their outbox `sign` commands (a presignature part,
     # not a nonce): never here.
-    waiting = [s for s in waiting if not presignatures.is_ecdsa(key_sets[s.key_set_id])]
-    if not waiting:
+    found = [(s, c) for s, c in found if not presignatures.is_ecdsa(key_sets[s.key_set_id])]
+    if not found:
         return 0
+    waiting = [s for s, _ in found]
     key_set_of = {s.id: key_sets[s.key_set_id] for s in waiting}
-    commitments = await commitments_of([s.id for s in waiting], key_set_of)
+    commitments = {s.id: [keys.suite(key_set_of[s.id]).SigningCommitments(p, h, b) for p, h, b in rows]
+                   for s, rows in found}
     spent: dict[uuid.UUID, stock.Item] = {}
     for scheme_name in sorted({k.scheme for k in key_set_of.values()}):
         batch = [s.id for s in waiting if key_set_of[s.id].scheme == scheme_name]
         spent.update(await stock.use_each(session_ids=batch, holder=stock.holder_of(participant),
-                                          kind=nonces.kind(scheme_name), share_key=share_key, skip_locked=True))
+                                          kind=nonces.kind(scheme_name), share_key=share_key))
         _count_spent(participant, scheme_name, len(batch))
     shares: list[tuple[uuid.UUID, int, bytes]] = []
     for session in waiting:
@@ -405,6 +405,40 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
         await insert_round_rows("signing_shares", None, shares)  # one INSERT for the batch
         await aggregate_ready([session_id for session_id, _, _ in shares], commitments)
     return len(shares)
+
+
+#: The round-2 sessions of a batch that wait for a participant's share (no share of it stored),
+#: each with its commitments sorted by participant: one statement.
+_WAITING_FOR_SHARE = """
+SELECT s.*,
+       ARRAY(SELECT c.participant FROM signing_commitments c WHERE c.session_id = s.id
+             ORDER BY c.participant) AS "waiting__participants",
+       ARRAY(SELECT c.hiding FROM signing_commitments c WHERE c.session_id = s.id
+             ORDER BY c.participant) AS "waiting__hiding",
+       ARRAY(SELECT c.binding FROM signing_commitments c WHERE c.session_id = s.id
+             ORDER BY c.participant) AS "waiting__binding"
+FROM signing_sessions s
+WHERE s.id = ANY($1::uuid[]) AND s.status = 'round2'
+  AND NOT EXISTS (SELECT 1 FROM signing_shares x WHERE x.session_id = s.id AND x.participant = $2)
+ORDER BY s.id
+"""
+
+
+async def _waiting_for_share(participant: int, session_ids: list[uuid.UUID]
+                             ) -> list[tuple[SigningSession, list[tuple[int, bytes, bytes]]]]:
+    """Sessions of ``session_ids`` in round 2 with ``participant`` among their participants and
+    no share of it yet, by id, each with its commitments ``(participant, hiding, binding)``
+    sorted by participant (no lock: nothing here changes them but completion, checked later)."""
+    rows = await connections.get("default").execute_query_dict(_WAITING_FOR_SHARE, [session_ids, participant])
+    found = []
+    for row in rows:
+        row = dict(row)
+        commitments = list(zip(row.pop("waiting__participants"), (bytes(h) for h in row.pop("waiting__hiding")),
+                               (bytes(b) for b in row.pop("waiting__binding"))))
+        session = SigningSession._init_from_db(**row)  # noqa: SLF001  (tortoise's own row → model)
+        if participant in session.participants:
+            found.append((session, commitments))
+    return found
 
 
 async def _sign_without_stock(participant: int, share_key: bytes, session: SigningSession) -> None:

@@ -53,6 +53,7 @@ from tortoise import connections
 
 from core import clock
 from core.outbox import add_command
+from core.rows import write_rows
 from core.unit_of_work import nudge_after_commit, wake_after_commit
 from domain import audit
 from domain.auth import Principal
@@ -66,7 +67,6 @@ from models.sessions import (
     SigningSession,
     SigningShare,
 )
-from models.vaults import Vault
 from threshold import frost, scheme
 from threshold.protocol import Frost
 from threshold.scheme import ECDSA_SCHEME, ED25519_SCHEME, SERVICE_PARTICIPANTS
@@ -207,16 +207,14 @@ async def request_signature(
     if not isinstance(purpose, str) or not purpose.strip() or len(purpose) > MAX_PURPOSE_LENGTH:
         raise ValidationFailed(f"purpose must be 1 to {MAX_PURPOSE_LENGTH} characters", code="VALIDATION_ERROR",
                                details={"field": "purpose"})
-    vault = await Vault.get_or_none(id=vault_id, workspace_id=workspace_id)
-    if vault is None:
-        raise NotFound("vault not found", code="VAULT_NOT_FOUND")
-    if vault.is_frozen:
+    frozen, key_set, policy = await _request_context(vault_id=vault_id, workspace_id=workspace_id, scheme=scheme)
+    if frozen:
         raise Conflict("the vault is frozen", code="VAULT_FROZEN")
-    key_set = await keys.get_key_set(vault_id=vault.id, workspace_id=workspace_id, scheme=scheme)
+    if key_set is None:
+        raise NotFound("no key set for this vault", code="KEY_SET_NOT_FOUND")
     if key_set.status != "ready":
         raise keys.KeySetNotReady("the vault's key is not ready", details={"status": key_set.status,
                                                                             "scheme": scheme})
-    policy = await get_policy(workspace_id=workspace_id)
     chosen = _check_participants(
         default_participants(key_set, policy) if participants is None else participants, key_set, policy
     )
@@ -228,19 +226,26 @@ async def request_signature(
         presignatures.check_request(bytes(message), chosen)
     else:
         stocked = await _take_commitments(session_id, scheme, service)
-    session = await SigningSession.create(
-        id=session_id, workspace_id=workspace_id, vault_id=vault.id, key_set_id=key_set.id, message=bytes(message),
+    session = SigningSession(
+        id=session_id, workspace_id=workspace_id, vault_id=vault_id, key_set_id=key_set.id, message=bytes(message),
         merkle_root=None if merkle_root is None else bytes(merkle_root),
         purpose=purpose.strip(), participants=chosen, requested_by=principal.user.id if principal else None,
         status="round2" if stocked and service == chosen else "round1", notify=notify,
     )
+    entry = audit.new_entry(action="signing.requested", object_type="signing_session", object_id=session.id,
+                            actor_id=principal.user.id if principal else None, workspace_id=workspace_id,
+                            details={"vault_id": str(vault_id), "purpose": session.purpose, "participants": chosen,
+                                     "message_sha256": hashlib.sha256(message).hexdigest(), "scheme": scheme})
+    commitments = [SigningCommitment(session_id=session.id, participant=int(item.holder),
+                                     hiding=hiding, binding=binding)
+                   for item in stocked or [] for hiding, binding in [nonces.commitment_parts(item.public or b"")]]
+    # The session, its stocked commitments and its audit entry: one statement (core.rows).
+    await write_rows([entry, *commitments, session])
     if presignatures.is_ecdsa(key_set):
         # Threshold ECDSA: a presignature from the stock, taken in this transaction (or the next
         # one made); the signers are asked to sign once it is committed (domain.signing.presignatures).
         await presignatures.start(session, key_set)
     elif stocked:
-        await insert_round_rows("signing_commitments", session.id,
-                                [(int(item.holder), *nonces.commitment_parts(item.public or b"")) for item in stocked])
         if session.status == "round2":
             wake_signers(session)
     else:
@@ -248,11 +253,39 @@ async def request_signature(
             await add_command(actor_name=keys.signer_actor(participant, "commit"),
                               payload={"session_id": str(session.id)}, workspace_id=workspace_id)
             nudge_after_commit(keys.signer_actor(participant, REFILL_NONCES), scheme)
-    await audit.record(action="signing.requested", object_type="signing_session", object_id=session.id,
-                       actor_id=principal.user.id if principal else None, workspace_id=workspace_id,
-                       details={"vault_id": str(vault.id), "purpose": session.purpose, "participants": chosen,
-                                "message_sha256": hashlib.sha256(message).hexdigest(), "scheme": scheme})
     return session
+
+
+#: A signing request's context in one statement: the vault (scoped to its workspace), its key set
+#: of the scheme (the live one wins over failed ones, as keys.get_key_set) and the workspace's
+#: signing policy (NULL: the defaults).
+_REQUEST_CONTEXT = """
+SELECT v.is_frozen AS "request__vault_frozen", p.cosigner_required AS "request__cosigner_required",
+       (k.id IS NOT NULL) AS "request__has_key_set", k.*
+FROM vaults v
+LEFT JOIN signing_policies p ON p.workspace_id = v.workspace_id
+LEFT JOIN LATERAL (
+    SELECT * FROM key_sets k WHERE k.vault_id = v.id AND k.workspace_id = v.workspace_id AND k.scheme = $3
+    ORDER BY k.status = 'failed', k.created_at DESC LIMIT 1
+) k ON true
+WHERE v.id = $1 AND v.workspace_id = $2
+"""
+
+
+async def _request_context(*, vault_id: uuid.UUID, workspace_id: uuid.UUID, scheme: str
+                           ) -> tuple[bool, KeySet | None, SigningPolicy]:
+    """(vault frozen, its key set of ``scheme`` or None, the workspace's signing policy) in one
+    query; 404 VAULT_NOT_FOUND (a vault of another workspace alike)."""
+    rows = await connections.get("default").execute_query_dict(_REQUEST_CONTEXT, [vault_id, workspace_id, scheme])
+    if not rows:
+        raise NotFound("vault not found", code="VAULT_NOT_FOUND")
+    row = dict(rows[0])
+    frozen = bool(row.pop("request__vault_frozen"))
+    cosigner_required = bool(row.pop("request__cosigner_required"))
+    has_key_set = row.pop("request__has_key_set")
+    key_set = KeySet._init_from_db(**row) if has_key_set else None  # noqa: SLF001  (tortoise's row → model)
+    policy = SigningPolicy(workspace_id=workspace_id, cosigner_required=cosigner_required)
+    return frozen, key_set, policy
 
 
 async def insert_round_rows(table: str, session_id: uuid.UUID | None, rows: Sequence[tuple]) -> None:

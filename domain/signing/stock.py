@@ -226,8 +226,11 @@ async def use_each(*, session_ids: Sequence[uuid.UUID], holder: str, kind: str,
     """:func:`use` for many sessions in one statement (a batched signer): one item per session,
     the first by id; a session missing from the result has no unused item (refused).
 
-    ``skip_locked``: leave out items another transaction is spending right now instead of
-    waiting for it (two deliveries of one wake-up: the other one spends them)."""
+    ``skip_locked``: leave out items another transaction holds locked instead of waiting for it.
+    Beware: a lock is not always a user's. A :func:`take` whose candidate was taken by another
+    session while it ran keeps that row locked until it commits (PostgreSQL keeps the lock of a
+    row that fails the re-check under ``FOR UPDATE``), so a skipping user may leave out an item
+    nobody is spending; the signers wait instead (domain.signing.service_signer.sign_sessions)."""
     if not session_ids:
         return {}
     return await _use(list(session_ids), holder, kind, share_key, None, skip_locked=skip_locked)
@@ -237,12 +240,13 @@ async def _use(session_ids: list[uuid.UUID], holder: str, kind: str, share_key: 
                item_id: uuid.UUID | None, *, skip_locked: bool = False) -> dict[uuid.UUID, Item]:
     # The item is locked and its state checked again under the lock (a concurrent user of the
     # same item waits, then finds it used): the secret comes out of exactly one transaction.
+    # Locked in id order: two users of overlapping items wait for each other, never deadlock.
     rows = await _db().execute_query_dict(
         "WITH old AS (SELECT id, session_id, public, sealed FROM single_use_stock"
         " WHERE state = 'taken' AND id IN (SELECT DISTINCT ON (session_id) id FROM single_use_stock"
         "  WHERE session_id = ANY($1::uuid[]) AND holder = $2 AND kind = $3 AND state = 'taken'"
         + (" AND id = $5" if item_id is not None else "")
-        + "  ORDER BY session_id, id) FOR UPDATE" + (" SKIP LOCKED" if skip_locked else "") + ")"
+        + "  ORDER BY session_id, id) ORDER BY id FOR UPDATE" + (" SKIP LOCKED" if skip_locked else "") + ")"
         " UPDATE single_use_stock u SET state = 'used', sealed = NULL, used_at = $4"
         " FROM old WHERE u.id = old.id AND u.state = 'taken'"
         " RETURNING old.id, old.session_id, old.public, old.sealed",

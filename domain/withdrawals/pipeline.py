@@ -68,7 +68,7 @@ from datetime import timedelta
 
 from core import clock
 from core.faults import crash_point
-from core.outbox import add_command
+from core.outbox import Command, add_command
 from domain import transaction_statuses as statuses
 from domain.errors import DomainError
 from domain.networks.base import InsufficientFunds, TransferRejected, signing_payloads, submit_signed
@@ -152,8 +152,8 @@ async def lock_withdrawal(transaction_id: uuid.UUID | str) -> Transaction | None
     return await Transaction.filter(id=transaction_id, direction="withdrawal").select_for_update().first()
 
 
-async def _command(step: str, tx: Transaction, *, delay: timedelta | None = None, **payload: object) -> None:
-    await add_command(actor_name=step, payload={"transaction_id": str(tx.id), **payload},
+async def _command(step: str, tx: Transaction, *, delay: timedelta | None = None, **payload: object) -> Command:
+    return await add_command(actor_name=step, payload={"transaction_id": str(tx.id), **payload},
                       workspace_id=tx.workspace_id,
                       run_at=clock.now() + delay if delay else None)
 
@@ -260,16 +260,18 @@ async def _unconfirmed_in_lane(tx: Transaction) -> bool:
                                     status=statuses.BROADCAST).exclude(id=tx.id).exists()
 
 
-async def kick_lane(tx: Transaction) -> None:
+async def kick_lane(tx: Transaction) -> Command | None:
     """Start the oldest approved withdrawal of ``tx``'s source address if its lane is free
-    (call with the address locked, after ``tx`` left the lane or confirmed)."""
+    (call with the address locked, after ``tx`` left the lane or confirmed); returns the sign
+    step's command when one was issued."""
     if await _lane_busy(tx, besides=False):
-        return
+        return None
     waiting = await Transaction.filter(network=tx.network, from_address=tx.from_address, status=statuses.APPROVED,
                                        signing_session_id__isnull=True).exclude(id=tx.id).order_by(
         "created_at", "id").first()
     if waiting is not None:
-        await _command(SIGN, waiting)
+        return await _command(SIGN, waiting)
+    return None
 
 
 async def resume_awaiting_gas(*, network: str, address: str) -> bool:
@@ -368,13 +370,17 @@ async def withdrawals_signed(*, session_ids: list[str]) -> list[uuid.UUID]:
     return found
 
 
-async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0, reschedule: bool = True) -> None:
+async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
+                            reschedule: bool = True) -> Command | None:
     """signing → awaiting_broadcast once the session completed (the signature and the transfer's
     hash are stored before anything is submitted); failed if the session failed; else look again
-    (``reschedule``: the polls; a wake-up of one of several sessions leaves that to them)."""
+    (``reschedule``: the polls; a wake-up of one of several sessions leaves that to them).
+
+    Returns the broadcast step's command when it issued one (its caller may run it at once once
+    this commits: :func:`actors.withdrawals.signed`)."""
     tx = await lock_withdrawal(transaction_id)
     if tx is None or tx.status != statuses.SIGNING or tx.signing_session_id is None:
-        return
+        return None
     found = []
     for session_id in session_ids(tx):
         found.append(await sessions.get_session(workspace_id=tx.workspace_id,
@@ -388,7 +394,7 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0, r
         for s, signature in zip(found, signatures):
             # Checked with the chain's own primitive (RFC 8032, or BIP-340 for the Taproot output
             # key of the address), against the address's key: not only the key set's word for it.
-            scheme = (await s.key_set).scheme
+            scheme = (await sessions.ready_key_sets([s.key_set_id]))[s.key_set_id].scheme  # cached once ready
             merkle_root = None if s.merkle_root is None else bytes(s.merkle_root)
             if len(signature) != SIGNATURE_SIZE or not suite_of(scheme).verify(
                     bytes(address.public_key), bytes(s.message), signature, merkle_root):
@@ -396,12 +402,12 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0, r
                 await fail(parties, code="SIGNING_FAILED",
                            message="the signature does not verify under the vault's key")
                 await kick_lane(tx)
-                return
+                return None
         tx.signature = b"".join(signatures)
         tx.tx_hash = get_adapter(tx.network).transaction_hash(body=tx.transfer or {}, signature=signatures[0])
         await ledger.write_change(parties, status=statuses.AWAITING_BROADCAST, actor_id=None,
                                   details={"tx_hash": tx.tx_hash})
-        await _command(BROADCAST, tx)
+        return await _command(BROADCAST, tx)
     elif session.status == "failed":
         parties = await ledger.load(tx, lock=True)
         await fail(parties, code="SIGNING_FAILED", message=f"threshold signing failed: {session.failure_reason}",
@@ -409,6 +415,7 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0, r
         await kick_lane(tx)
     elif reschedule:
         await _command(COLLECT_SIGNATURE, tx, delay=poll_delay(poll + 1), poll=poll + 1)
+    return None
 
 
 # --------------------------------------------------------------------------------------------
@@ -416,15 +423,16 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0, r
 # --------------------------------------------------------------------------------------------
 
 
-async def broadcast(*, transaction_id: uuid.UUID | str) -> None:
+async def broadcast(*, transaction_id: uuid.UUID | str) -> Command | None:
     """awaiting_broadcast → broadcast: submit the stored signed transfer (exactly those bytes).
 
     A network refusal ends the withdrawal ``failed`` with the network's code and message; a
     network that cannot be reached raises (the command is retried, then the sweep re-issues it).
+    Returns the sign step's command of the next withdrawal of the lane, when one was issued.
     """
     tx = await lock_withdrawal(transaction_id)
     if tx is None or tx.status != statuses.AWAITING_BROADCAST:
-        return
+        return None
     parties = await ledger.load(tx, lock=True)
     adapter = get_adapter(tx.network)
     try:
@@ -436,17 +444,16 @@ async def broadcast(*, transaction_id: uuid.UUID | str) -> None:
             vault = await Vault.get(id=tx.vault_id)
             await _build_and_sign(tx, parties, vault, details={"resigned_after": BLOCKHASH_EXPIRED,
                                                                "expired_tx_hash": tx.tx_hash})
-            return
+            return None
         await fail(parties, code=exc.code, message=exc.message, details={"step": "broadcast", **exc.details})
-        await kick_lane(tx)
-        return
+        return await kick_lane(tx)
     crash_point(AFTER_SUBMIT)
     if tx_hash != tx.tx_hash:
         logger.warning("withdrawal %s: the network named its transfer %s, not %s", tx.id, tx_hash, tx.tx_hash)
         tx.tx_hash = tx_hash
     tx.broadcast_at, tx.confirmations = clock.now(), 0
     await ledger.write_change(parties, status=statuses.BROADCAST, actor_id=None, details={"tx_hash": tx_hash})
-    await kick_lane(tx)
+    return await kick_lane(tx)
 
 
 def settled_fee(tx: Transaction, reported: int, *, success: bool) -> int:
