@@ -357,7 +357,8 @@ class EvmAdapter:
         return -(-estimate * numerator // denominator)
 
     async def build_transfer(self, *, currency: Currency, from_address: str, public_key: bytes, to_address: str,
-                             amount: int, fee_rate: int | None = None, intent_key: str | None = None) -> UnsignedTransfer:
+                             amount: int, fee_rate: int | None = None, intent_key: str | None = None,
+                             max_fee_cap: int | None = None) -> UnsignedTransfer:
         self._currency(currency)
         sender = parse_address(from_address)
         if self.address_from_public_key(public_key) != sender:
@@ -385,6 +386,10 @@ class EvmAdapter:
         if replaces:  # an attempt of this payment reached the node: a replacement must outbid it
             max_fee = _bumped(int(nonce.max_fee_per_gas), max_fee)
             tip = min(_bumped(int(nonce.max_priority_fee_per_gas or 0), tip), max_fee)
+        if max_fee_cap is not None and max_fee > max_fee_cap:
+            raise TransferRejected(f"the max fee per gas would be {max_fee}, above the cap of {max_fee_cap}",
+                                   code="FEE_CAP_REACHED",
+                                   details={"max_fee_per_gas": str(max_fee), "cap": str(max_fee_cap)})
         fee_limit = gas * max_fee
         balance = await self._native_balance(sender)
         if balance < value + fee_limit:
@@ -392,8 +397,9 @@ class EvmAdapter:
             raise error("the sender cannot pay amount plus fee limit in ETH" if currency.is_native else
                         "the sender cannot pay the fee limit in ETH",
                         details={"available": str(balance), "needed": str(value + fee_limit)})
-        nonce.max_fee_per_gas, nonce.max_priority_fee_per_gas = max_fee, tip
-        await nonce.save(update_fields=["max_fee_per_gas", "max_priority_fee_per_gas"])
+        if not replaces:  # a replacement's fees count once it reaches the node (_record_submission)
+            nonce.max_fee_per_gas, nonce.max_priority_fee_per_gas = max_fee, tip
+            await nonce.save(update_fields=["max_fee_per_gas", "max_priority_fee_per_gas"])
         transaction = {"type": 2, "chainId": self.chain_id, "nonce": int(nonce.nonce), "to": to, "value": value,
                        "data": data, "gas": gas, "maxFeePerGas": max_fee, "maxPriorityFeePerGas": tip,
                        "accessList": []}
@@ -408,6 +414,23 @@ class EvmAdapter:
         return UnsignedTransfer(network_id=self.network.id, body=body, signing_payload=digest, amount=amount,
                                 fee_limit=fee_limit, fee_currency_id=self.network.native_currency_id,
                                 payloads=(SigningPayload(digest, scheme=ECDSA_SCHEME),))
+
+    async def build_replacement(self, *, currency: Currency, from_address: str, public_key: bytes,
+                                to_address: str, amount: int, intent_key: str, max_fee_cap: int) -> UnsignedTransfer:
+        """The replacement of payment ``intent_key``'s transaction that waits unmined: its nonce,
+        both fees at the current price and at least 110% of the last attempt's, no more than
+        ``max_fee_cap`` per gas (``FEE_CAP_REACHED`` otherwise). ``ALREADY_EXECUTED`` when the
+        chain used the nonce already (an attempt was mined), ``NOTHING_TO_REPLACE`` when no
+        attempt reached the node. Nothing is recorded until the replacement is submitted."""
+        held = await EvmNonce.get_or_none(network=self.network.id, intent_key=intent_key)
+        if held is None or not held.tx_hashes:
+            raise TransferRejected("no transaction of this payment reached the node", code="NOTHING_TO_REPLACE")
+        if await self.chain_nonce(held.address) > int(held.nonce):
+            raise TransferRejected("a transaction with this payment's nonce was mined already",
+                                   code="ALREADY_EXECUTED", details={"nonce": str(held.nonce)})
+        return await self.build_transfer(currency=currency, from_address=from_address, public_key=public_key,
+                                         to_address=to_address, amount=amount, intent_key=intent_key,
+                                         max_fee_cap=max_fee_cap)
 
     async def release_inputs(self, *, intent_key: str) -> int:
         """Give back the nonce of a payment given up before the node accepted it (1 if released)."""
@@ -499,8 +522,14 @@ class EvmAdapter:
         held = await EvmNonce.filter(network=self.network.id, address=str(body.get("from")),
                                      nonce=int(body.get("nonce", -1))).select_for_update().first()
         if held is not None and tx_hash not in (held.tx_hashes or []):
+            # The fees a next replacement must outbid: this attempt's, or a higher earlier one's.
+            first = not held.tx_hashes
+            for field in ("max_fee_per_gas", "max_priority_fee_per_gas"):
+                sent, recorded = int(body.get(field) or 0), getattr(held, field)
+                if first or recorded is None or sent > int(recorded):
+                    setattr(held, field, sent)
             held.tx_hashes = [*(held.tx_hashes or []), tx_hash]
-            await held.save(update_fields=["tx_hashes"])
+            await held.save(update_fields=["tx_hashes", "max_fee_per_gas", "max_priority_fee_per_gas"])
 
     # --- where transfers stand -----------------------------------------------------------------
 

@@ -7,13 +7,18 @@ withdrawal finishes with the fee the node charged. Given / When / Then."""
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
-from typing import AsyncIterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import AsyncIterator, Iterator
 
 import pytest
 from eth_keys import keys as eth_keys
 
-from core.settings import Settings, configure
+from config import CURRENCIES_FILE
+from core.settings import Settings, configure, get_settings
+from core.unit_of_work import unit_of_work
 from custody.faucet import faucet_command
 from domain.networks import registry as network_registry
 from domain.networks.evm import address_of_key
@@ -21,9 +26,11 @@ from domain.networks.evm_dev import TOKEN_ADDRESS
 from domain.networks.evm_local import serve
 from domain.networks.evm_rpc import HttpEvmRpc, to_int
 from domain.withdrawals import pipeline
+from models.audit import AuditEntry
 from models.deposits import ChainWatchState
 from models.gas_station import Refuel
 from models.keys import KeySet
+from models.replacements import WithdrawalReplacement
 from models.sessions import SigningSession
 from models.stock import StockItem
 from models.transactions import Transaction
@@ -31,6 +38,7 @@ from tests.support.approvals import make_owner
 from tests.support.signing import cosigner_for, designated_signer, settle
 from tests.support.wallets import Api, watch
 from tests.support.withdrawals import allow_one_time_addresses, step, until_status
+from tests.support.worker import wait_for
 from threshold import ecdsa
 from threshold.scheme import ECDSA_SCHEME
 
@@ -197,3 +205,166 @@ async def test_an_erc20_withdrawal_without_gas_goes_through_because_the_station_
     by_currency = {a["currency"]["id"]: a["balances"] for a in assets["assets"]}
     assert by_currency["ETH_LOCAL"]["total_atomic"] == str(left)
     assert by_currency["USDC_ETH_LOCAL"]["total_atomic"] == str(90 * TOKEN_DECIMALS)
+
+
+# --------------------------------------------------------------------------------------------
+# A stuck transaction replaced with a higher fee (domain.withdrawals.replacement)
+# --------------------------------------------------------------------------------------------
+
+REPLACE_AFTER = 60  # config/currencies.json, evm-local's params.replace_after_seconds
+
+
+@contextmanager
+def network_params(folder: Path, **params: object) -> Iterator[None]:
+    """Within the block, evm-local's registry params have ``params`` (a registry file of its own)."""
+    before = get_settings()
+    document = json.loads(CURRENCIES_FILE.read_text())
+    for network in document["networks"]:
+        if network["id"] == NETWORK:
+            network["params"].update(params)
+    path = folder / "currencies-params.json"
+    path.write_text(json.dumps(document))
+    configure(before.with_overrides(currencies_file=path))
+    network_registry.clear_adapters()
+    try:
+        yield
+    finally:
+        configure(before)
+        network_registry.clear_adapters()
+
+
+async def _stuck_withdrawal(client, worker, tmp_path, evm_local, amount: int) -> tuple[Api, dict, Transaction]:
+    """A vault (DKG key) holding 2 ETH on evm-local, the node's automine off, and a withdrawal
+    of ``amount`` broadcast and waiting in the node's pool."""
+    owner = await make_owner()
+    api = Api(client, owner)
+    cosigner = cosigner_for(client, await designated_signer(owner.workspace_id), tmp_path / "cosigner")
+    vault = await _ready_vault(api, worker, cosigner)
+    status, body = await api.post("/api/v1/wallet", {"currency_id": "ETH_LOCAL", "vault_id": vault["id"]})
+    assert status == 201, body
+    wallet = body["assets"][0]
+    await faucet_command(network=NETWORK, address=wallet["primary_address"]["address"], amount="2")
+    await _mine(evm_local, 2)
+    assert [int(d.amount) for d in await watch(NETWORK)] == [2 * ETH]
+    await allow_one_time_addresses(uuid.UUID(owner.workspace_id))
+    await evm_local.request("evm_setAutomine", [False])  # the node mines only when the test says so
+    status, created = await api.post("/api/v1/transaction", {"amount": str(amount), "source_wallet_id": wallet["id"],
+                                                            "target_address": ELSEWHERE})
+    assert status == 201, created
+    tx = await until_status(uuid.UUID(created["id"]), "broadcast", "failed", timeout=180)
+    assert (tx.status, tx.error_code) == ("broadcast", None)
+    assert await evm_local.request("eth_getTransactionByHash", [tx.tx_hash]) is not None
+    assert await evm_local.request("eth_getTransactionReceipt", [tx.tx_hash]) is None
+    return api, wallet, tx
+
+
+async def _replacement_broadcast(tx: Transaction, number: int) -> WithdrawalReplacement:
+    async def sent() -> WithdrawalReplacement | None:
+        row = await WithdrawalReplacement.get(transaction_id=tx.id, number=number)
+        assert row.state in ("signing", "signed", "broadcast"), (row.state, row.reason_code, row.reason)
+        return row if row.state == "broadcast" else None
+    return await wait_for(sent, timeout=120)
+
+
+async def _balances(api: Api, wallet: dict) -> dict:
+    status, assets = await api.get("/api/v1/asset")
+    assert status == 200
+    return next(a["balances"] for a in assets["assets"] if a["id"] == wallet["id"])
+
+
+async def test_a_stuck_eth_withdrawal_is_replaced_with_a_higher_fee_and_finishes_with_the_replacement(
+        client, worker, tmp_path, evm_local, frozen_clock):
+    # Given a 0.5 ETH withdrawal broadcast and waiting in the node's pool (the node mines nothing)
+    api, wallet, tx = await _stuck_withdrawal(client, worker, tmp_path, evm_local, ETH // 2)
+    first_hash, first_limit, first_session = tx.tx_hash, int(tx.fee_limit), tx.signing_session_id
+    assert first_limit == 21_000 * int(tx.transfer["max_fee_per_gas"])
+    # When the scheduled tracker looks before replace_after_seconds passed: it only waits
+    frozen_clock.advance(seconds=REPLACE_AFTER - 1)
+    await step(pipeline.track, tx)
+    assert not await WithdrawalReplacement.filter(transaction_id=tx.id).exists()
+    # When the clock passes replace_after_seconds and the tracker looks again
+    frozen_clock.advance(seconds=2)
+    waiting = await step(pipeline.track, tx)
+    # Then a replacement is being signed and the hold already covers its max fee (worst case)
+    row = await WithdrawalReplacement.get(transaction_id=tx.id, number=1)
+    assert row.state in ("signing", "signed", "broadcast") and row.signing_session_id != first_session
+    raised = 21_000 * int(row.transfer["max_fee_per_gas"])
+    assert int(waiting.fee_limit) == raised > first_limit and waiting.status == "broadcast"
+    assert (await _balances(api, wallet))["held_atomic"] == str(ETH // 2 + raised)
+    # And once signed it is broadcast: same nonce, both fees >= 110%, the node holds it instead
+    row = await _replacement_broadcast(tx, 1)
+    replaced = await Transaction.get(id=tx.id)
+    assert replaced.tx_hash == row.tx_hash != first_hash and replaced.status == "broadcast"
+    assert row.transfer["nonce"] == tx.transfer["nonce"] and row.transfer["replacement"] is True
+    for fee in ("max_fee_per_gas", "max_priority_fee_per_gas"):
+        assert int(row.transfer[fee]) * 100 >= int(tx.transfer[fee]) * 110
+    assert await evm_local.request("eth_getTransactionByHash", [first_hash]) is None
+    assert await evm_local.request("eth_getTransactionByHash", [row.tx_hash]) is not None
+    # And it was signed in a new session with presignature material of its own (never reused)
+    first_items = set(await StockItem.filter(session_id=first_session).values_list("id", flat=True))
+    new_items = set(await StockItem.filter(session_id=row.signing_session_id).values_list("id", flat=True))
+    assert first_items and new_items and not first_items & new_items
+    assert await StockItem.filter(id__in=list(new_items), state="used").count() == len(new_items)
+    # When it waits again but the network's cap is below the next bump
+    with network_params(tmp_path, replacement_max_fee_per_gas=int(row.transfer["max_fee_per_gas"])):
+        frozen_clock.advance(seconds=REPLACE_AFTER + 1)
+        await step(pipeline.track, tx)
+    # Then nothing is signed or sent, and the reason is recorded (the withdrawal keeps waiting)
+    capped = await WithdrawalReplacement.get(transaction_id=tx.id, number=2)
+    assert (capped.state, capped.reason_code, capped.signing_session_id) == ("capped", "FEE_CAP_REACHED", None)
+    assert (await Transaction.get(id=tx.id)).tx_hash == row.tx_hash
+    assert await AuditEntry.filter(object_id=str(tx.id), action="withdrawal.replacement_capped").exists()
+    # When the node mines
+    await evm_local.request("evm_setAutomine", [True])
+
+    async def on_wait() -> None:
+        await _mine(evm_local)
+        await step(pipeline.track, tx)
+
+    done = await until_status(tx.id, "finished", "failed", timeout=120, on_wait=on_wait)
+    # Then the withdrawal finished with the replacement, whose fee alone was debited
+    assert (done.status, done.error_code, done.tx_hash) == ("finished", None, row.tx_hash)
+    receipt = await evm_local.request("eth_getTransactionReceipt", [row.tx_hash])
+    charged = to_int(receipt["gasUsed"]) * to_int(receipt["effectiveGasPrice"])
+    assert int(done.fee) == charged
+    assert await evm_local.request("eth_getTransactionReceipt", [first_hash]) is None
+    chain_balance = to_int(await evm_local.request("eth_getBalance", [wallet["primary_address"]["address"], "latest"]))
+    assert chain_balance == 2 * ETH - ETH // 2 - charged
+    assert to_int(await evm_local.request("eth_getBalance", [ELSEWHERE, "latest"])) == ETH // 2
+    balance = await _balances(api, wallet)
+    assert (balance["total_atomic"], balance["held_atomic"]) == (str(chain_balance), "0")
+    assert await AuditEntry.filter(object_id=str(tx.id), action="withdrawal.replaced").count() == 1
+
+
+async def test_a_replaced_withdrawal_finishes_with_its_first_attempt_when_that_one_was_mined(
+        client, worker, tmp_path, evm_local, frozen_clock):
+    # Given a stuck withdrawal, the chain as it is now, and its replacement broadcast
+    api, wallet, tx = await _stuck_withdrawal(client, worker, tmp_path, evm_local, ETH // 4)
+    snapshot = await evm_local.request("evm_snapshot", [])
+    frozen_clock.advance(seconds=REPLACE_AFTER + 1)
+    await step(pipeline.track, tx)
+    row = await _replacement_broadcast(tx, 1)
+    # When the first attempt is mined instead (another node had it: the chain rewinds to before the
+    # replacement and the original signed bytes are what gets mined)
+    assert await evm_local.request("evm_revert", [snapshot]) is True
+    adapter = network_registry.get_adapter(NETWORK)
+    async with unit_of_work():
+        assert await adapter.submit_transfer(body=tx.transfer, signature=bytes(tx.signature)) == tx.tx_hash
+    await evm_local.request("evm_setAutomine", [True])
+
+    async def on_wait() -> None:
+        await _mine(evm_local)
+        await step(pipeline.track, tx)
+
+    done = await until_status(tx.id, "finished", "failed", timeout=120, on_wait=on_wait)
+    # Then the withdrawal finished with its first attempt, and that one's fee was debited once
+    assert (done.status, done.error_code, done.tx_hash) == ("finished", None, tx.tx_hash)
+    assert done.signing_session_id == tx.signing_session_id and done.transfer == tx.transfer
+    receipt = await evm_local.request("eth_getTransactionReceipt", [tx.tx_hash])
+    charged = to_int(receipt["gasUsed"]) * to_int(receipt["effectiveGasPrice"])
+    assert int(done.fee) == charged
+    assert (await adapter.transfer_status(row.tx_hash)).reason_code == "REPLACED"
+    chain_balance = to_int(await evm_local.request("eth_getBalance", [wallet["primary_address"]["address"], "latest"]))
+    assert chain_balance == 2 * ETH - ETH // 4 - charged
+    balance = await _balances(api, wallet)
+    assert (balance["total_atomic"], balance["held_atomic"]) == (str(chain_balance), "0")
