@@ -24,7 +24,7 @@ class Migration(migrations.Migration):
                 ('state', fields.CharField(description='signing | signed | broadcast | refused | deferred | capped | abandoned (see the module).', max_length=20)),
                 ('reason_code', fields.CharField(null=True, max_length=64)),
                 ('reason', fields.TextField(null=True, unique=False)),
-                ('replaced', fields.JSONField(null=True, description="The withdrawal's attempt this one replaces: tx_hash, transfer, signature (hex), signing\nsession ids and broadcast_at, as the withdrawal row had them.", encoder=functools.partial(dumps, separators=(',', ':')), decoder=loads)),
+                ('replaced', fields.JSONField(null=True, description="The withdrawal's attempt this one replaces: tx_hash, transfer, signature (hex), signing", encoder=functools.partial(dumps, separators=(',', ':')), decoder=loads)),
                 ('transfer', fields.JSONField(null=True, description="The replacement's unsigned transfer (the adapter's body) and its fee limit.", encoder=functools.partial(dumps, separators=(',', ':')), decoder=loads)),
                 ('fee_limit', fields.DecimalField(null=True, max_digits=78, decimal_places=0)),
                 ('previous_fee_limit', fields.DecimalField(null=True, description="The withdrawal's fee limit before this replacement raised it (given back when it is refused).", max_digits=78, decimal_places=0)),
