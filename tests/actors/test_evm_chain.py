@@ -233,7 +233,8 @@ def network_params(folder: Path, **params: object) -> Iterator[None]:
         network_registry.clear_adapters()
 
 
-async def _stuck_withdrawal(client, worker, tmp_path, evm_local, amount: int) -> tuple[Api, dict, Transaction]:
+async def _stuck_withdrawal(client, worker, tmp_path, evm_local, amount: int,
+                            **extra: str) -> tuple[Api, dict, Transaction]:
     """A vault (DKG key) holding 2 ETH on evm-local, the node's automine off, and a withdrawal
     of ``amount`` broadcast and waiting in the node's pool."""
     owner = await make_owner()
@@ -249,7 +250,7 @@ async def _stuck_withdrawal(client, worker, tmp_path, evm_local, amount: int) ->
     await allow_one_time_addresses(uuid.UUID(owner.workspace_id))
     await evm_local.request("evm_setAutomine", [False])  # the node mines only when the test says so
     status, created = await api.post("/api/v1/transaction", {"amount": str(amount), "source_wallet_id": wallet["id"],
-                                                            "target_address": ELSEWHERE})
+                                                            "target_address": ELSEWHERE, **extra})
     assert status == 201, created
     tx = await until_status(uuid.UUID(created["id"]), "broadcast", "failed", timeout=180)
     assert (tx.status, tx.error_code) == ("broadcast", None)
@@ -368,3 +369,53 @@ async def test_a_replaced_withdrawal_finishes_with_its_first_attempt_when_that_o
     assert chain_balance == 2 * ETH - ETH // 4 - charged
     balance = await _balances(api, wallet)
     assert (balance["total_atomic"], balance["held_atomic"]) == (str(chain_balance), "0")
+
+
+async def test_a_replacement_the_balance_cannot_hold_is_not_sent_and_the_withdrawal_keeps_waiting(
+        client, worker, tmp_path, evm_local, frozen_clock):
+    # Given a stuck withdrawal of 0.1 ETH at 10 gwei per gas
+    gas_price = 10 * 10**9
+    fee = 21_000 * gas_price
+    api, wallet, first = await _stuck_withdrawal(client, worker, tmp_path, evm_local, ETH // 10, fee=str(fee))
+    assert int(first.fee_limit) == fee
+    # And a second withdrawal, behind it in the node's pool, holding everything else
+    rest = 2 * ETH - ETH // 10 - 2 * fee
+    status, created = await api.post("/api/v1/transaction", {"amount": str(rest), "source_wallet_id": wallet["id"],
+                                                            "target_address": ELSEWHERE, "fee": str(fee)})
+    assert status == 201, created
+    second = await until_status(uuid.UUID(created["id"]), "broadcast", "failed", timeout=180)
+    assert second.status == "broadcast" and second.transfer["nonce"] == first.transfer["nonce"] + 1
+    assert (await _balances(api, wallet))["available_atomic"] == "0"
+    # When the first waited replace_after_seconds and the tracker looks
+    frozen_clock.advance(seconds=REPLACE_AFTER + 1)
+    await step(pipeline.track, first)
+    # Then no replacement is signed or sent: the raised fee limit cannot be held; the reason is recorded
+    row = await WithdrawalReplacement.get(transaction_id=first.id, number=1)
+    assert (row.state, row.reason_code, row.signing_session_id) == ("deferred", "INSUFFICIENT_BALANCE", None)
+    waiting = await Transaction.get(id=first.id)
+    assert (waiting.status, waiting.tx_hash, int(waiting.fee_limit)) == ("broadcast", first.tx_hash, fee)
+    entry = await AuditEntry.get(object_id=str(first.id), action="withdrawal.replacement_deferred")
+    assert entry.details["reason_code"] == "INSUFFICIENT_BALANCE"
+    assert int(entry.details["needed_fee_limit"]) > fee
+    assert await SigningSession.filter(purpose__startswith=f"withdrawal:{first.id}").count() == 1
+    # And it is not tried again before another interval passed
+    frozen_clock.advance(seconds=REPLACE_AFTER - 1)
+    await step(pipeline.track, first)
+    assert await WithdrawalReplacement.filter(transaction_id=first.id).count() == 1
+    # When the node mines: both finish with their own attempts, each fee debited once
+    await evm_local.request("evm_setAutomine", [True])
+
+    async def on_wait() -> None:
+        await _mine(evm_local)
+        for row in await Transaction.filter(id__in=[first.id, second.id], status="broadcast"):
+            await step(pipeline.track, row)
+
+    await until_status(second.id, "finished", "failed", timeout=120, on_wait=on_wait)
+    done = await until_status(first.id, "finished", "failed", timeout=120, on_wait=on_wait)
+    assert (done.status, done.tx_hash) == ("finished", first.tx_hash)
+    charged = 0
+    for tx_hash in (first.tx_hash, second.tx_hash):
+        receipt = await evm_local.request("eth_getTransactionReceipt", [tx_hash])
+        charged += to_int(receipt["gasUsed"]) * to_int(receipt["effectiveGasPrice"])
+    balance = await _balances(api, wallet)
+    assert (balance["total_atomic"], balance["held_atomic"]) == (str(2 * ETH - ETH // 10 - rest - charged), "0")
