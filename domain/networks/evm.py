@@ -34,7 +34,10 @@ Building a transfer (``build_transfer``)
        payment (a retry, a replacement) reuses its nonce and, once an attempt reached the node,
        raises both fees to at least 110% of the last attempt's (a node refuses a smaller bump):
        two transactions of one payment can never both execute, and two payments never share a
-       nonce. A new payment gets the lowest released nonce the chain has not used, else
+       nonce. An attempt's fees count from when it is submitted (``_record_submission``), so a
+       replacement built but never sent raises nothing; :meth:`EvmAdapter.build_replacement` is
+       the withdrawal pipeline's way in (a cap on the max fee, ``FEE_CAP_REACHED``;
+       domain.withdrawals.replacement). A new payment gets the lowest released nonce the chain has not used, else
        ``max(next_nonce, the count of the address's executed transactions)``;
     6. funds: the sender's ETH covers ``amount + fee limit`` (ETH) or the fee limit (a token:
        ``INSUFFICIENT_GAS`` without it), and its token balance the amount;
