@@ -24,7 +24,7 @@ from domain.networks import registry as network_registry
 from domain.networks.evm import address_of_key
 from domain.networks.evm_dev import TOKEN_ADDRESS
 from domain.networks.evm_local import serve
-from domain.networks.evm_rpc import HttpEvmRpc, to_int
+from domain.networks.evm_rpc import HttpEvmRpc, RpcError, to_int
 from domain.withdrawals import pipeline
 from models.audit import AuditEntry
 from models.deposits import ChainWatchState
@@ -35,6 +35,7 @@ from models.sessions import SigningSession
 from models.stock import StockItem
 from models.transactions import Transaction
 from tests.support.approvals import make_owner
+from tests.support.evm import anvil_url  # noqa: F401 - the fixture of the anvil runs
 from tests.support.signing import cosigner_for, designated_signer, settle
 from tests.support.wallets import Api, watch
 from tests.support.withdrawals import allow_one_time_addresses, step, until_status
@@ -47,23 +48,43 @@ ETH = 10**18
 ELSEWHERE = "0x" + "5a" * 20
 
 
-@pytest.fixture
-async def evm_local(settings: Settings) -> AsyncIterator[HttpEvmRpc]:
+@pytest.fixture(params=["py-evm", "anvil"])
+async def evm_local(request: pytest.FixtureRequest, settings: Settings) -> AsyncIterator[HttpEvmRpc]:
     """custody dev's evm-local: a fresh py-evm chain behind JSON-RPC on loopback, which the
-    service (EVM_LOCAL_URL) and the faucet use."""
-    ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-    task = asyncio.create_task(serve("127.0.0.1", 0, ready=ready.set_result, block_interval=0))
-    url = await asyncio.wait_for(ready, 60)
+    service (EVM_LOCAL_URL) and the faucet use; again on anvil (same chain id, the test token at
+    the same address) when it is installed, rewound to its starting snapshot afterwards."""
+    task = None
+    if request.param == "py-evm":
+        ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        task = asyncio.create_task(serve("127.0.0.1", 0, ready=ready.set_result, block_interval=0))
+        url = await asyncio.wait_for(ready, 60)
+    else:
+        url = request.getfixturevalue("anvil_url")
+    rpc = HttpEvmRpc(url)
+    start = None if task is not None else await rpc.request("evm_snapshot", [])
     configure(settings.with_overrides(evm_local_url=url))
     network_registry.clear_adapters()
     await ChainWatchState.filter(network=NETWORK).delete()
     try:
-        yield HttpEvmRpc(url)
+        yield rpc
     finally:
         configure(settings)
         network_registry.clear_adapters()
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+        else:
+            await rpc.request("evm_setAutomine", [True])
+            assert await rpc.request("evm_revert", [start]) is True
+
+
+async def _drop_pool(rpc: HttpEvmRpc) -> None:
+    """Empty the node's pool as a reorganization does (py-evm's evm_revert empties it; anvil's
+    keeps it, and has anvil_dropAllTransactions)."""
+    try:
+        await rpc.request("anvil_dropAllTransactions", [])
+    except RpcError:
+        pass
 
 
 async def _mine(rpc: HttpEvmRpc, blocks: int = 1) -> None:
@@ -348,6 +369,7 @@ async def test_a_replaced_withdrawal_finishes_with_its_first_attempt_when_that_o
     # When the first attempt is mined instead (another node had it: the chain rewinds to before the
     # replacement and the original signed bytes are what gets mined)
     assert await evm_local.request("evm_revert", [snapshot]) is True
+    await _drop_pool(evm_local)
     adapter = network_registry.get_adapter(NETWORK)
     async with unit_of_work():
         assert await adapter.submit_transfer(body=tx.transfer, signature=bytes(tx.signature)) == tx.tx_hash
