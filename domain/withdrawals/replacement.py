@@ -129,8 +129,8 @@ async def replace_if_stuck(tx: Transaction, adapter: Any) -> WithdrawalReplaceme
     """Start a replacement of the locked, broadcast ``tx`` whose attempt is pending, when it
     waited long enough (see the module). Returns the row written, if any."""
     after = replace_after(adapter.network)
-    if after is None or tx.broadcast_at is None:
-        return None
+    if after is None or tx.broadcast_at is None or clock.now() < tx.broadcast_at + after:
+        return None  # (no query while the attempt is young: the tracker looks every few seconds)
     last = await _latest(tx)
     if last is not None and last.state in rows.IN_FLIGHT:
         if clock.now() >= last.updated_at + after:
@@ -303,22 +303,34 @@ async def _refused(tx: Transaction, row: WithdrawalReplacement, code: str, messa
 
 
 async def mined_attempt(tx: Transaction, adapter: Any, current: TransferStatus) -> TransferStatus:
-    """``current`` (the status of ``tx.tx_hash``) unless an earlier attempt of the withdrawal
-    was mined instead: then ``tx`` takes that attempt (hash, transfer, signature, sessions) and
-    its status is returned. Earlier attempts exist only once a replacement was broadcast."""
-    if current.state == "included" or not (tx.transfer or {}).get("replacement"):
+    """``current`` (the status of ``tx.tx_hash``) unless another attempt of the withdrawal was
+    mined instead: then ``tx`` takes that attempt (hash, transfer, signature, sessions) and its
+    status is returned. Other attempts exist once a replacement was signed; they are looked at
+    while the current one is a replacement, or when the current one was dropped (its nonce
+    used: a replacement submitted just before a crash, not recorded yet, may be the one)."""
+    if current.state == "included":
         return current
-    sent = await WithdrawalReplacement.filter(transaction_id=tx.id, workspace_id=tx.workspace_id,
-                                              state=rows.BROADCAST).order_by("-number")
-    for row in sent:
-        attempt = row.replaced or {}
-        if not attempt.get("tx_hash") or attempt["tx_hash"] == tx.tx_hash:
-            continue
-        status = await adapter.transfer_status(attempt["tx_hash"])
+    if current.state != "dropped" and not (tx.transfer or {}).get("replacement"):
+        return current
+    signed = await WithdrawalReplacement.filter(transaction_id=tx.id, workspace_id=tx.workspace_id,
+                                                state__in=[rows.BROADCAST, rows.SIGNED]).order_by("-number")
+    candidates: list[tuple[str, dict[str, Any], WithdrawalReplacement]] = []
+    for row in signed:
+        own = {"tx_hash": row.tx_hash, "transfer": row.transfer, "signature": bytes(row.signature or b"").hex(),
+               "signing_session_id": str(row.signing_session_id),
+               "signing_session_ids": [str(row.signing_session_id)]}
+        for attempt in (own, row.replaced or {}):
+            tx_hash = attempt.get("tx_hash")
+            if tx_hash and tx_hash != tx.tx_hash and tx_hash not in (c[0] for c in candidates):
+                candidates.append((tx_hash, attempt, row))
+    for tx_hash, attempt, row in candidates:
+        status = await adapter.transfer_status(tx_hash)
         if status.state == "included":
-            logger.info("withdrawal %s: its earlier attempt %s was mined, not %s", tx.id, attempt["tx_hash"],
-                        tx.tx_hash)
+            logger.info("withdrawal %s: its attempt %s was mined, not %s", tx.id, tx_hash, tx.tx_hash)
             _take_attempt(tx, attempt)
+            if row.state == rows.SIGNED and tx_hash == row.tx_hash:  # sent before a crash: it was broadcast
+                row.state, row.broadcast_at = rows.BROADCAST, clock.now()
+                await row.save(update_fields=["state", "broadcast_at", "updated_at"])
             return status
     return current
 
