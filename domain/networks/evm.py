@@ -341,10 +341,11 @@ class EvmAdapter:
         data = TRANSFER_SELECTOR + abi_encode(["address", "uint256"], [recipient, amount])
         return to_checksum_address(str(currency.contract)), 0, data
 
-    async def _gas(self, sender: str, to: str, value: int, data: bytes, *, token: bool) -> int:
+    async def _gas(self, sender: str, to: str, value: int, data: bytes, *, token: bool,
+                   block: str | None = None) -> int:
         call = {"from": sender, "to": to, "value": quantity(value), "data": "0x" + data.hex()}
         try:
-            estimate = to_int(await self._call("eth_estimateGas", call))
+            estimate = to_int(await self._call("eth_estimateGas", call, *([block] if block else [])))
         except RpcError as exc:
             if "insufficient funds" in exc.message.lower():
                 error = InsufficientGas if token else InsufficientFunds
@@ -361,7 +362,7 @@ class EvmAdapter:
 
     async def build_transfer(self, *, currency: Currency, from_address: str, public_key: bytes, to_address: str,
                              amount: int, fee_rate: int | None = None, intent_key: str | None = None,
-                             max_fee_cap: int | None = None) -> UnsignedTransfer:
+                             max_fee_cap: int | None = None, replaced_gas: int | None = None) -> UnsignedTransfer:
         self._currency(currency)
         sender = parse_address(from_address)
         if self.address_from_public_key(public_key) != sender:
@@ -380,7 +381,14 @@ class EvmAdapter:
             if held < amount:
                 raise InsufficientFunds("the sender does not hold enough of the token",
                                         details={"available": str(held), "needed": str(amount)})
-        gas = await self._gas(sender, to, value, data, token=not currency.is_native)
+        if replaced_gas is None:
+            gas = await self._gas(sender, to, value, data, token=not currency.is_native)
+        else:
+            # A replacement: estimated on the chain without the transaction it replaces (a node
+            # may estimate on its pending block, where the replaced transfer already ran and the
+            # recipient's token balance is no longer zero: cheaper), and never below that one.
+            gas = max(await self._gas(sender, to, value, data, token=not currency.is_native, block="latest"),
+                      int(replaced_gas))
         _, tip, max_fee = await self._fees(fee_rate)
         nonce = await take_nonce(network_id=self.network.id, address=sender,
                                  intent_key=intent_key or f"transfer:{uuid.uuid4()}",
@@ -419,10 +427,12 @@ class EvmAdapter:
                                 payloads=(SigningPayload(digest, scheme=ECDSA_SCHEME),))
 
     async def build_replacement(self, *, currency: Currency, from_address: str, public_key: bytes,
-                                to_address: str, amount: int, intent_key: str, max_fee_cap: int) -> UnsignedTransfer:
+                                to_address: str, amount: int, intent_key: str, max_fee_cap: int,
+                                replaced_gas: int = 0) -> UnsignedTransfer:
         """The replacement of payment ``intent_key``'s transaction that waits unmined: its nonce,
         both fees at the current price and at least 110% of the last attempt's, no more than
-        ``max_fee_cap`` per gas (``FEE_CAP_REACHED`` otherwise). ``ALREADY_EXECUTED`` when the
+        ``max_fee_cap`` per gas (``FEE_CAP_REACHED`` otherwise), gas estimated at ``latest`` and
+        at least ``replaced_gas`` (the replaced attempt's). ``ALREADY_EXECUTED`` when the
         chain used the nonce already (an attempt was mined), ``NOTHING_TO_REPLACE`` when no
         attempt reached the node. Nothing is recorded until the replacement is submitted."""
         held = await EvmNonce.get_or_none(network=self.network.id, intent_key=intent_key)
@@ -433,7 +443,7 @@ class EvmAdapter:
                                    code="ALREADY_EXECUTED", details={"nonce": str(held.nonce)})
         return await self.build_transfer(currency=currency, from_address=from_address, public_key=public_key,
                                          to_address=to_address, amount=amount, intent_key=intent_key,
-                                         max_fee_cap=max_fee_cap)
+                                         max_fee_cap=max_fee_cap, replaced_gas=replaced_gas)
 
     async def release_inputs(self, *, intent_key: str) -> int:
         """Give back the nonce of a payment given up before the node accepted it (1 if released)."""

@@ -155,7 +155,7 @@ async def replace_if_stuck(tx: Transaction, adapter: Any) -> WithdrawalReplaceme
         unsigned = await adapter.build_replacement(
             currency=parties.currency, from_address=tx.from_address or "", public_key=bytes(address.public_key),
             to_address=tx.to_address or "", amount=int(tx.amount), intent_key=key,
-            max_fee_cap=fee_cap(adapter.network))
+            max_fee_cap=fee_cap(adapter.network), replaced_gas=int((tx.transfer or {}).get("gas") or 0))
     except TransferRejected as exc:
         if exc.code == "ALREADY_EXECUTED":
             return None  # an attempt was mined: the tracker's next look finds it

@@ -441,3 +441,65 @@ async def test_a_replacement_the_balance_cannot_hold_is_not_sent_and_the_withdra
         charged += to_int(receipt["gasUsed"]) * to_int(receipt["effectiveGasPrice"])
     balance = await _balances(api, wallet)
     assert (balance["total_atomic"], balance["held_atomic"]) == (str(2 * ETH - ETH // 10 - rest - charged), "0")
+
+
+async def test_a_stuck_erc20_withdrawal_is_replaced_and_its_fee_held_and_paid_in_eth(
+        client, worker, tmp_path, evm_local, frozen_clock):
+    # Given a vault holding 1 ETH and 100 USDC (the test ERC-20) on evm-local
+    owner = await make_owner()
+    api = Api(client, owner)
+    cosigner = cosigner_for(client, await designated_signer(owner.workspace_id), tmp_path / "cosigner")
+    vault = await _ready_vault(api, worker, cosigner)
+    status, body = await api.post("/api/v1/wallet", {"currency_id": "USDC_ETH_LOCAL", "vault_id": vault["id"]})
+    assert status == 201, body
+    by_currency = {a["currency"]["id"]: a for a in body["assets"]}
+    gas, tokens = by_currency["ETH_LOCAL"], by_currency["USDC_ETH_LOCAL"]
+    address = tokens["primary_address"]["address"]
+    await faucet_command(network=NETWORK, address=address, amount="1")
+    await faucet_command(network=NETWORK, address=address, amount="100", currency="USDC_ETH_LOCAL")
+    await _mine(evm_local, 2)
+    assert len(await watch(NETWORK)) == 2
+    await allow_one_time_addresses(uuid.UUID(owner.workspace_id))
+    # And a 10 USDC withdrawal broadcast and waiting in the node's pool
+    await evm_local.request("evm_setAutomine", [False])
+    status, created = await api.post("/api/v1/transaction", {
+        "amount": str(10 * TOKEN_DECIMALS), "source_wallet_id": tokens["id"], "target_address": ELSEWHERE})
+    assert status == 201, created
+    tx = await until_status(uuid.UUID(created["id"]), "broadcast", "failed", timeout=180)
+    assert tx.status == "broadcast", (tx.error_code, tx.error_message)
+    # When it waited replace_after_seconds and the tracker looks
+    frozen_clock.advance(seconds=REPLACE_AFTER + 1)
+    await step(pipeline.track, tx)
+    row = await _replacement_broadcast(tx, 1)
+    # Then the replacement calls the token again with higher fees, and its fee limit is held in ETH
+    assert (row.transfer["data"], row.transfer["nonce"]) == (tx.transfer["data"], tx.transfer["nonce"])
+    # (its gas never below the replaced one's: anvil estimates on its pending block, where the
+    # replaced transfer already ran and the recipient's balance slot is no longer empty)
+    assert row.transfer["gas"] >= tx.transfer["gas"]
+    assert int(row.transfer["max_fee_per_gas"]) * 100 >= int(tx.transfer["max_fee_per_gas"]) * 110
+    # (the limit held at creation, 100,000 gas at the first rate, stays when it is the larger)
+    raised = max(int(row.transfer["gas"]) * int(row.transfer["max_fee_per_gas"]), int(tx.fee_limit))
+    assert int((await Transaction.get(id=tx.id)).fee_limit) == raised
+    assert (await _balances(api, gas))["held_atomic"] == str(raised)
+    assert (await _balances(api, tokens))["held_atomic"] == str(10 * TOKEN_DECIMALS)
+    # When the node mines
+    await evm_local.request("evm_setAutomine", [True])
+
+    async def on_wait() -> None:
+        await _mine(evm_local)
+        await step(pipeline.track, tx)
+
+    done = await until_status(tx.id, "finished", "failed", timeout=120, on_wait=on_wait)
+    # Then it finished with the replacement, the token left once, and its ETH fee was debited once
+    assert (done.status, done.tx_hash, done.error_code, done.error_message) == ("finished", row.tx_hash, None, None)
+    receipt = await evm_local.request("eth_getTransactionReceipt", [row.tx_hash])
+    charged = to_int(receipt["gasUsed"]) * to_int(receipt["effectiveGasPrice"])
+    assert int(done.fee) == charged
+    token = await evm_local.request("eth_call", [{"to": TOKEN_ADDRESS, "data": "0x70a08231" + "00" * 12
+                                                  + ELSEWHERE[2:]}, "latest"])
+    assert int(token, 16) == 10 * TOKEN_DECIMALS
+    eth_left = to_int(await evm_local.request("eth_getBalance", [address, "latest"]))
+    assert eth_left == ETH - charged
+    eth_balance, token_balance = await _balances(api, gas), await _balances(api, tokens)
+    assert (eth_balance["total_atomic"], eth_balance["held_atomic"]) == (str(eth_left), "0")
+    assert (token_balance["total_atomic"], token_balance["held_atomic"]) == (str(90 * TOKEN_DECIMALS), "0")
