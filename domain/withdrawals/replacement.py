@@ -10,7 +10,8 @@ withdrawal's row lock and only while it is ``broadcast`` (its status does not ch
    attempt is still unmined ``params.replace_after_seconds`` (per network, from the injectable
    clock) after it was broadcast (or after the last try that was not sent); a network without
    that setting is never replaced, nor an adapter without ``build_replacement``.
-2. **Build** (the adapter's ``build_replacement``): refused with ``FEE_CAP_REACHED`` when the
+2. **Build** (the adapter's ``build_replacement``: gas estimated without the replaced
+   transaction and never below its gas): refused with ``FEE_CAP_REACHED`` when the
    bumped max fee per gas would pass the network's cap (``params.replacement_max_fee_per_gas``,
    else :data:`DEFAULT_MAX_FEE_PER_GAS`): the withdrawal keeps waiting with its current attempt
    and is not tried again (a bump is relative to the last attempt, so it could only grow).
@@ -263,12 +264,12 @@ async def broadcast_replacement(*, transaction_id: uuid.UUID | str) -> None:
         await row.save(update_fields=["state", "updated_at"])
         return
     adapter = get_adapter(tx.network)
+    parties = await ledger.load(tx, lock=True)  # the wallets before the nonce ledger, as the broadcast step
     try:
         tx_hash = await submit_signed(adapter, body=row.transfer or {}, signatures=[bytes(row.signature or b"")])
     except TransferRejected as exc:
-        await _refused(tx, row, exc.code, exc.message)
+        await _refused(tx, row, exc.code, exc.message, parties=parties)
         return
-    parties = await ledger.load(tx, lock=True)
     row.state, row.tx_hash, row.broadcast_at = rows.BROADCAST, tx_hash, clock.now()
     await row.save(update_fields=["state", "tx_hash", "broadcast_at", "updated_at"])
     replaced = tx.tx_hash
@@ -282,10 +283,11 @@ async def broadcast_replacement(*, transaction_id: uuid.UUID | str) -> None:
                                        "fee_limit": str(tx.fee_limit)})
 
 
-async def _refused(tx: Transaction, row: WithdrawalReplacement, code: str, message: str) -> None:
+async def _refused(tx: Transaction, row: WithdrawalReplacement, code: str, message: str, *,
+                   parties: ledger.Parties | None = None) -> None:
     """The replacement can never execute (refused by the node, or never signed): give up the
     raised hold, keep waiting with the current attempt."""
-    parties = await ledger.load(tx, lock=True)
+    parties = parties or await ledger.load(tx, lock=True)
     if row.previous_fee_limit is not None and int(tx.fee_limit) == int(row.fee_limit or 0):
         await ledger.change_fee_limit(parties, int(row.previous_fee_limit))
     row.state, row.reason_code, row.reason = rows.REFUSED, code[:64], message[:2000]
