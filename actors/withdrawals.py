@@ -17,7 +17,7 @@ from core.jobs import actor, command_actor, execute_command
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
 from domain.aml import screening as aml_screening
-from domain.withdrawals import lifecycle, pipeline
+from domain.withdrawals import lifecycle, pipeline, replacement
 from domain.withdrawals.create import CHECK
 
 logger = logging.getLogger(__name__)
@@ -98,6 +98,18 @@ async def carry_on(issued: Command | None) -> None:
 async def broadcast(*, command: Command, transaction_id: str) -> None:
     """awaiting_broadcast → broadcast: submit the stored signed transfer."""
     await pipeline.broadcast(transaction_id=transaction_id)
+
+
+@command_actor(replacement.COLLECT_REPLACEMENT)
+async def collect_replacement(*, command: Command, transaction_id: str, poll: int = 0) -> None:
+    """A stuck transfer's replacement: store its signature once signed (else look again later)."""
+    await replacement.collect_replacement(transaction_id=transaction_id, poll=poll)
+
+
+@command_actor(replacement.BROADCAST_REPLACEMENT)
+async def broadcast_replacement(*, command: Command, transaction_id: str) -> None:
+    """Submit a stuck transfer's stored signed replacement."""
+    await replacement.broadcast_replacement(transaction_id=transaction_id)
 
 
 #: Broadcast withdrawals tracked at once by one run (each in its own unit of work and connection).

@@ -31,6 +31,7 @@ MODEL_MODULES: tuple[str, ...] = (
     # real networks
     "models.utxos",
     "models.evm",
+    "models.replacements",
     # change approvals
     "models.groups",
     "models.change_approvals",

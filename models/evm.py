@@ -10,7 +10,8 @@ two payments ever get one nonce, whatever runs concurrently or crashes:
   ``withdrawal:<id>``): every transaction built for that payment (a retry, a replacement with a
   higher fee) reuses it, so at most one of them can execute. ``tx_hashes`` lists each signed
   transaction submitted with it; ``max_fee_per_gas`` / ``max_priority_fee_per_gas`` are the
-  last attempt's fees, which a replacement must raise by 10%. A nonce whose payment was given
+  highest fees submitted with it (the first build's until then), which a replacement must raise
+  by 10%. A nonce whose payment was given
   up before the node accepted any transaction with it is released (``intent_key`` null) and is
   the first one handed out again.
 """

@@ -34,7 +34,10 @@ Building a transfer (``build_transfer``)
        payment (a retry, a replacement) reuses its nonce and, once an attempt reached the node,
        raises both fees to at least 110% of the last attempt's (a node refuses a smaller bump):
        two transactions of one payment can never both execute, and two payments never share a
-       nonce. A new payment gets the lowest released nonce the chain has not used, else
+       nonce. An attempt's fees count from when it is submitted (``_record_submission``), so a
+       replacement built but never sent raises nothing; :meth:`EvmAdapter.build_replacement` is
+       the withdrawal pipeline's way in (a cap on the max fee, ``FEE_CAP_REACHED``;
+       domain.withdrawals.replacement). A new payment gets the lowest released nonce the chain has not used, else
        ``max(next_nonce, the count of the address's executed transactions)``;
     6. funds: the sender's ETH covers ``amount + fee limit`` (ETH) or the fee limit (a token:
        ``INSUFFICIENT_GAS`` without it), and its token balance the amount;
@@ -338,10 +341,11 @@ class EvmAdapter:
         data = TRANSFER_SELECTOR + abi_encode(["address", "uint256"], [recipient, amount])
         return to_checksum_address(str(currency.contract)), 0, data
 
-    async def _gas(self, sender: str, to: str, value: int, data: bytes, *, token: bool) -> int:
+    async def _gas(self, sender: str, to: str, value: int, data: bytes, *, token: bool,
+                   block: str | None = None) -> int:
         call = {"from": sender, "to": to, "value": quantity(value), "data": "0x" + data.hex()}
         try:
-            estimate = to_int(await self._call("eth_estimateGas", call))
+            estimate = to_int(await self._call("eth_estimateGas", call, *([block] if block else [])))
         except RpcError as exc:
             if "insufficient funds" in exc.message.lower():
                 error = InsufficientGas if token else InsufficientFunds
@@ -357,7 +361,8 @@ class EvmAdapter:
         return -(-estimate * numerator // denominator)
 
     async def build_transfer(self, *, currency: Currency, from_address: str, public_key: bytes, to_address: str,
-                             amount: int, fee_rate: int | None = None, intent_key: str | None = None) -> UnsignedTransfer:
+                             amount: int, fee_rate: int | None = None, intent_key: str | None = None,
+                             max_fee_cap: int | None = None, replaced_gas: int | None = None) -> UnsignedTransfer:
         self._currency(currency)
         sender = parse_address(from_address)
         if self.address_from_public_key(public_key) != sender:
@@ -376,7 +381,14 @@ class EvmAdapter:
             if held < amount:
                 raise InsufficientFunds("the sender does not hold enough of the token",
                                         details={"available": str(held), "needed": str(amount)})
-        gas = await self._gas(sender, to, value, data, token=not currency.is_native)
+        if replaced_gas is None:
+            gas = await self._gas(sender, to, value, data, token=not currency.is_native)
+        else:
+            # A replacement: estimated on the chain without the transaction it replaces (a node
+            # may estimate on its pending block, where the replaced transfer already ran and the
+            # recipient's token balance is no longer zero: cheaper), and never below that one.
+            gas = max(await self._gas(sender, to, value, data, token=not currency.is_native, block="latest"),
+                      int(replaced_gas))
         _, tip, max_fee = await self._fees(fee_rate)
         nonce = await take_nonce(network_id=self.network.id, address=sender,
                                  intent_key=intent_key or f"transfer:{uuid.uuid4()}",
@@ -385,6 +397,10 @@ class EvmAdapter:
         if replaces:  # an attempt of this payment reached the node: a replacement must outbid it
             max_fee = _bumped(int(nonce.max_fee_per_gas), max_fee)
             tip = min(_bumped(int(nonce.max_priority_fee_per_gas or 0), tip), max_fee)
+        if max_fee_cap is not None and max_fee > max_fee_cap:
+            raise TransferRejected(f"the max fee per gas would be {max_fee}, above the cap of {max_fee_cap}",
+                                   code="FEE_CAP_REACHED",
+                                   details={"max_fee_per_gas": str(max_fee), "cap": str(max_fee_cap)})
         fee_limit = gas * max_fee
         balance = await self._native_balance(sender)
         if balance < value + fee_limit:
@@ -392,8 +408,9 @@ class EvmAdapter:
             raise error("the sender cannot pay amount plus fee limit in ETH" if currency.is_native else
                         "the sender cannot pay the fee limit in ETH",
                         details={"available": str(balance), "needed": str(value + fee_limit)})
-        nonce.max_fee_per_gas, nonce.max_priority_fee_per_gas = max_fee, tip
-        await nonce.save(update_fields=["max_fee_per_gas", "max_priority_fee_per_gas"])
+        if not replaces:  # a replacement's fees count once it reaches the node (_record_submission)
+            nonce.max_fee_per_gas, nonce.max_priority_fee_per_gas = max_fee, tip
+            await nonce.save(update_fields=["max_fee_per_gas", "max_priority_fee_per_gas"])
         transaction = {"type": 2, "chainId": self.chain_id, "nonce": int(nonce.nonce), "to": to, "value": value,
                        "data": data, "gas": gas, "maxFeePerGas": max_fee, "maxPriorityFeePerGas": tip,
                        "accessList": []}
@@ -408,6 +425,25 @@ class EvmAdapter:
         return UnsignedTransfer(network_id=self.network.id, body=body, signing_payload=digest, amount=amount,
                                 fee_limit=fee_limit, fee_currency_id=self.network.native_currency_id,
                                 payloads=(SigningPayload(digest, scheme=ECDSA_SCHEME),))
+
+    async def build_replacement(self, *, currency: Currency, from_address: str, public_key: bytes,
+                                to_address: str, amount: int, intent_key: str, max_fee_cap: int,
+                                replaced_gas: int = 0) -> UnsignedTransfer:
+        """The replacement of payment ``intent_key``'s transaction that waits unmined: its nonce,
+        both fees at the current price and at least 110% of the last attempt's, no more than
+        ``max_fee_cap`` per gas (``FEE_CAP_REACHED`` otherwise), gas estimated at ``latest`` and
+        at least ``replaced_gas`` (the replaced attempt's). ``ALREADY_EXECUTED`` when the
+        chain used the nonce already (an attempt was mined), ``NOTHING_TO_REPLACE`` when no
+        attempt reached the node. Nothing is recorded until the replacement is submitted."""
+        held = await EvmNonce.get_or_none(network=self.network.id, intent_key=intent_key)
+        if held is None or not held.tx_hashes:
+            raise TransferRejected("no transaction of this payment reached the node", code="NOTHING_TO_REPLACE")
+        if await self.chain_nonce(held.address) > int(held.nonce):
+            raise TransferRejected("a transaction with this payment's nonce was mined already",
+                                   code="ALREADY_EXECUTED", details={"nonce": str(held.nonce)})
+        return await self.build_transfer(currency=currency, from_address=from_address, public_key=public_key,
+                                         to_address=to_address, amount=amount, intent_key=intent_key,
+                                         max_fee_cap=max_fee_cap, replaced_gas=replaced_gas)
 
     async def release_inputs(self, *, intent_key: str) -> int:
         """Give back the nonce of a payment given up before the node accepted it (1 if released)."""
@@ -499,8 +535,14 @@ class EvmAdapter:
         held = await EvmNonce.filter(network=self.network.id, address=str(body.get("from")),
                                      nonce=int(body.get("nonce", -1))).select_for_update().first()
         if held is not None and tx_hash not in (held.tx_hashes or []):
+            # The fees a next replacement must outbid: this attempt's, or a higher earlier one's.
+            first = not held.tx_hashes
+            for field in ("max_fee_per_gas", "max_priority_fee_per_gas"):
+                sent, recorded = int(body.get(field) or 0), getattr(held, field)
+                if first or recorded is None or sent > int(recorded):
+                    setattr(held, field, sent)
             held.tx_hashes = [*(held.tx_hashes or []), tx_hash]
-            await held.save(update_fields=["tx_hashes"])
+            await held.save(update_fields=["tx_hashes", "max_fee_per_gas", "max_priority_fee_per_gas"])
 
     # --- where transfers stand -----------------------------------------------------------------
 

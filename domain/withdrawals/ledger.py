@@ -141,6 +141,20 @@ async def release(parties: Parties) -> bool:
     return True
 
 
+async def change_fee_limit(parties: Parties, fee_limit: int) -> bool:
+    """Hold ``fee_limit`` instead of the withdrawal's current fee limit (wallets locked): a
+    replacement with a higher max fee raises it (False, and no change, when the fee wallet's
+    available balance cannot cover the rise), a refused one lowers it back."""
+    tx = parties.tx
+    delta = int(fee_limit) - int(tx.fee_limit)
+    if delta and tx.holding and not tx.awaiting_gas:
+        if delta > 0 and balances.parts_of(parties.fee_wallet).available < delta:
+            return False
+        await balances.apply_change(wallet=parties.fee_wallet, held=delta)
+    tx.fee_limit = int(fee_limit)
+    return True
+
+
 async def settle(parties: Parties, *, moved: bool, fee: int, block_height: int | None) -> None:
     """The network made the transfer final: release, then take out what it cost.
 
@@ -207,8 +221,11 @@ async def _sides(parties: Parties) -> int:
 
 
 async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | None, created: bool = False,
-                       details: dict[str, Any] | None = None) -> Transaction:
-    """Record a change of the withdrawal (see the module docstring); returns the saved row."""
+                       details: dict[str, Any] | None = None, action: str | None = None) -> Transaction:
+    """Record a change of the withdrawal (see the module docstring); returns the saved row.
+
+    ``action`` names the audit entry of a change that keeps the status (a replacement), instead
+    of ``withdrawal.confirmations``."""
     tx = parties.tx
     if not created:
         statuses.require_move(tx.status, status)
@@ -218,8 +235,8 @@ async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | N
         for listener in list(_listeners):
             await listener(tx, previous, status)
     tx.seq = await _sides(parties)
-    action = "withdrawal.created" if created else (
-        "withdrawal.confirmations" if previous == status else f"withdrawal.{status}")
+    action = action or ("withdrawal.created" if created else (
+        "withdrawal.confirmations" if previous == status else f"withdrawal.{status}"))
     entry = audit.new_entry(action=action, object_type="transaction", object_id=tx.id, actor_id=actor_id,
                             workspace_id=tx.workspace_id,
                             details={"from_status": previous, "status": status,

@@ -8,7 +8,10 @@
                                    session, no outbox row: the polls below are the backstop)
     withdrawals.collect_signature  signing → awaiting_broadcast (polls the signing session)
     withdrawals.broadcast          awaiting_broadcast → broadcast (or failed with the network's code)
-    withdrawals.track (scheduled)  broadcast → broadcast (confirmations) → finished | failed
+    withdrawals.track (scheduled)  broadcast → broadcast (confirmations) → finished | failed;
+                                   an EVM transfer unmined too long is replaced with a higher
+                                   fee (domain.withdrawals.replacement: its own sign, collect and
+                                   broadcast steps; the status stays broadcast)
 
 Every step locks the withdrawal row and checks its status first, so a redelivered, repeated or
 late command does nothing: the pipeline moves forward only along the table of
@@ -74,7 +77,7 @@ from domain.errors import DomainError
 from domain.networks.base import InsufficientFunds, TransferRejected, signing_payloads, submit_signed
 from domain.networks.registry import get_adapter
 from domain.signing import sessions
-from domain.withdrawals import checks, ledger
+from domain.withdrawals import checks, ledger, replacement
 from domain.withdrawals.create import CHECK
 from models.sessions import SigningSession
 from models.transactions import Transaction
@@ -379,6 +382,9 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
     Returns the broadcast step's command when it issued one (its caller may run it at once once
     this commits: :func:`actors.withdrawals.signed`)."""
     tx = await lock_withdrawal(transaction_id)
+    if tx is not None and tx.status == statuses.BROADCAST:
+        await replacement.collect(tx, reschedule=False)  # a stuck transfer's replacement was signed
+        return
     if tx is None or tx.status != statuses.SIGNING or tx.signing_session_id is None:
         return None
     found = []
@@ -483,7 +489,12 @@ async def track(*, transaction_id: uuid.UUID | str) -> None:
         return
     adapter = get_adapter(tx.network)
     state = await adapter.transfer_status(tx.tx_hash)
+    replaces = replacement.replaceable(adapter)
+    if replaces:  # the earlier attempts of a replaced transfer: whichever was mined is the one
+        state = await replacement.mined_attempt(tx, adapter, state)
     if state.state in ("pending", "unknown"):
+        if replaces and state.state == "pending":
+            await replacement.replace_if_stuck(tx, adapter)  # waited too long: a higher fee
         return
     if state.state == "dropped":
         parties = await ledger.load(tx, lock=True)
@@ -518,6 +529,8 @@ async def track(*, transaction_id: uuid.UUID | str) -> None:
         tx.error_message = state.reason or "the network included the transfer but it did not execute"
         await ledger.write_change(parties, status=statuses.FAILED, actor_id=None,
                                   details={"error_code": tx.error_code, "fee": str(fee)})
+    if replaces:
+        await replacement.abandon_in_flight(tx)
     await kick_lane(tx)  # UTXO: the change output is spendable now
     if state.success and parties.target is not None and parties.currency.is_native and tx.to_address:
         # Gas reached a vault of the workspace (a gas station refuel): token withdrawals waiting

@@ -269,6 +269,48 @@ async def test_a_stuck_transaction_is_replaced_with_a_higher_fee(evm_chain: Chai
     assert held.tx_hashes == [stuck_hash, replacement_hash]
 
 
+async def replace(adapter: EvmAdapter, key: EcdsaKey, amount: int, intent_key: str, cap: int):  # type: ignore[no-untyped-def]
+    async with unit_of_work():
+        return await adapter.build_replacement(currency=eth(), from_address=key.address,  # type: ignore[arg-type]
+                                               public_key=key.public_key, to_address=OTHER, amount=amount,
+                                               intent_key=intent_key, max_fee_cap=cap)
+
+
+async def test_a_replacement_is_capped_and_its_fees_count_only_once_it_is_sent(evm_chain: Chain,
+                                                                             evm_adapter: EvmAdapter) -> None:
+    key = EcdsaKey.generate()
+    await evm_chain.fund(key.address, eth=ETH)
+    await evm_chain.automine(False)
+    # Given nothing of the payment reached the node: there is nothing to replace
+    with pytest.raises(TransferRejected) as nothing:
+        await replace(evm_adapter, key, 4321, "withdrawal:capped", 10**12)
+    assert nothing.value.code == "NOTHING_TO_REPLACE"
+    # Given its transaction waits in the pool
+    stuck = await build(evm_adapter, key, eth(), 4321, intent_key="withdrawal:capped")
+    stuck_hash = await sign_and_submit(evm_adapter, key, stuck)
+    # When a replacement would pass the cap on the max fee per gas: refused, nothing recorded
+    with pytest.raises(TransferRejected) as capped:
+        await replace(evm_adapter, key, 4321, "withdrawal:capped", int(stuck.body["max_fee_per_gas"]))
+    assert capped.value.code == "FEE_CAP_REACHED"
+    # When replacements are built but not sent: each outbids the sent attempt, not each other
+    first = await replace(evm_adapter, key, 4321, "withdrawal:capped", 10**12)
+    again = await replace(evm_adapter, key, 4321, "withdrawal:capped", 10**12)
+    assert first.body["max_fee_per_gas"] == again.body["max_fee_per_gas"]
+    assert int(first.body["max_fee_per_gas"]) * 100 >= int(stuck.body["max_fee_per_gas"]) * 110
+    held = await EvmNonce.get(network=NETWORK, intent_key="withdrawal:capped")
+    assert int(held.max_fee_per_gas) == int(stuck.body["max_fee_per_gas"])
+    # When one is sent, its fees are what the next must outbid
+    sent = await sign_and_submit(evm_adapter, key, again)
+    held = await EvmNonce.get(network=NETWORK, intent_key="withdrawal:capped")
+    assert (held.tx_hashes, int(held.max_fee_per_gas)) == ([stuck_hash, sent], int(again.body["max_fee_per_gas"]))
+    # Then once it is mined there is nothing left to replace
+    await evm_chain.mine()
+    assert (await evm_adapter.transfer_status(sent)).success
+    with pytest.raises(TransferRejected) as executed:
+        await replace(evm_adapter, key, 4321, "withdrawal:capped", 10**12)
+    assert executed.value.code == "ALREADY_EXECUTED"
+
+
 async def test_a_fee_below_the_base_fee_waits_until_replaced(evm_chain: Chain, evm_adapter: EvmAdapter) -> None:
     if evm_chain.kind == "anvil":
         pytest.skip("anvil refuses a max fee below the base fee at once (-32003) instead of keeping it in its pool")
