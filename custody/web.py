@@ -6,6 +6,13 @@ import os
 
 from sanic import Sanic
 from sanic.worker.loader import AppLoader
+from sanic.worker.manager import WorkerManager
+
+#: How long the main process waits for every worker to say it started, in Sanic's unit (0.1 s).
+#: Sanic's 30 s ends the whole service when one worker is slow to import and open its database,
+#: which several workers starting at once on a busy machine are (seen at load 20 on 2 cores);
+#: a worker that really hangs is still stopped, after 3 minutes.
+WORKER_START_LIMIT = 1800
 
 from api.app import create_app
 from core.broker import install_broker
@@ -34,6 +41,7 @@ def serve(*, host: str, port: int, workers: int) -> None:
     # Sanic tells a terminal that it runs "in PRODUCTION mode" and to consider --debug: the service
     # never runs Sanic's debug mode (it would answer errors with tracebacks), in development neither.
     os.environ.setdefault("SANIC_IGNORE_PRODUCTION_WARNING", "1")
+    WorkerManager.THRESHOLD = WORKER_START_LIMIT  # the documented knob (Sanic's "worker ack" guide)
     loader = AppLoader(factory=app_factory)
     app = loader.load()
     app.prepare(host=host, port=port, workers=workers, single_process=workers == 1, access_log=False,

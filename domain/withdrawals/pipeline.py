@@ -384,7 +384,7 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
     tx = await lock_withdrawal(transaction_id)
     if tx is not None and tx.status == statuses.BROADCAST:
         await replacement.collect(tx, reschedule=False)  # a stuck transfer's replacement was signed
-        return
+        return None
     if tx is None or tx.status != statuses.SIGNING or tx.signing_session_id is None:
         return None
     found = []
