@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import collections
 import os
 import re
@@ -69,8 +70,10 @@ async def prepare(database_url: str, redis_url: str) -> tuple[str, str, int]:
     from custody.wiring import close_database, migrate, open_database, setup_broker
     from domain import auth, companies, users, workspaces
 
+    data_dir = Path(tempfile.mkdtemp(prefix="custody-bench-"))
+    atexit.register(shutil.rmtree, data_dir, ignore_errors=True)  # its secret key goes with the run
     settings = configure(Settings(database_url=database_url, redis_url=redis_url, environment="test",
-                                  data_dir=Path(tempfile.mkdtemp(prefix="custody-bench-"))))
+                                  data_dir=data_dir))
     await migrate(settings)
     await open_database(settings)
     setup_broker(settings, namespace=f"custody-bench-api-{os.getpid()}", event_loop=asyncio.get_running_loop())

@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -149,8 +151,10 @@ async def main() -> None:
     redis_url = os.environ.get("REDIS_URL")
     if not args.no_writers and not redis_url:
         sys.exit("the writers' figure needs REDIS_URL too (or pass --no-writers)")
+    data_dir = Path(tempfile.mkdtemp(prefix="custody-bench-"))
+    atexit.register(shutil.rmtree, data_dir, ignore_errors=True)  # its secret key goes with the run
     settings = configure(Settings(database_url=url, redis_url=redis_url, environment="test", base_url="http://bench",
-                                  data_dir=Path(tempfile.mkdtemp(prefix="custody-bench-"))))
+                                  data_dir=data_dir))
     from tortoise import connections
 
     from custody.wiring import close_database, migrate, open_database, setup_broker

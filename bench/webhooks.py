@@ -38,9 +38,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import json
 import multiprocessing
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -178,6 +180,7 @@ async def run(*, event_count: int, threads: int, concurrency: int, processes: in
     # A pool big enough for every worker thread, and for the live phase's overlapping commits.
     database_url = await recreate_database(env.database_url, BENCH_DATABASE) + f"?maxsize={max(threads, 16) + 4}"
     data_dir = Path(tempfile.mkdtemp(prefix="custody-bench-"))
+    atexit.register(shutil.rmtree, data_dir, ignore_errors=True)  # its secret key goes with the run
     namespace = f"custody-bench-webhooks-{os.getpid()}"
     settings = configure(Settings(
         database_url=database_url, redis_url=env.redis_url, environment="test", base_url="http://bench",
