@@ -8,16 +8,16 @@ from sanic import Sanic
 from sanic.worker.loader import AppLoader
 from sanic.worker.manager import WorkerManager
 
+from api.app import create_app
+from core.broker import install_broker
+from core.settings import get_settings
+from custody.wiring import close_database, open_database
+
 #: How long the main process waits for every worker to say it started, in Sanic's unit (0.1 s).
 #: Sanic's 30 s ends the whole service when one worker is slow to import and open its database,
 #: which several workers starting at once on a busy machine are (seen at load 20 on 2 cores);
 #: a worker that really hangs is still stopped, after 3 minutes.
 WORKER_START_LIMIT = 1800
-
-from api.app import create_app
-from core.broker import install_broker
-from core.settings import get_settings
-from custody.wiring import close_database, open_database
 
 
 def app_factory() -> Sanic:
