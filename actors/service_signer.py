@@ -15,9 +15,10 @@ import uuid
 import dramatiq
 from nacl.public import Box, PrivateKey, PublicKey
 
-from core.channels import BoxedChannels, ChannelTampered, ChannelTimeout, MessageChannels, broker_channels
+from core.channels import BoxedChannels, ChannelTampered, ChannelTimeout, broker_channels
 from core.jobs import actor, command_actor
 from core.outbox import Command
+from core.slots import ConcurrencySlots
 from core.unit_of_work import clear_nudge, unit_of_work
 from domain.errors import Conflict, NotFound
 from domain.signing import backups, keys, presignatures, service_signer, sessions
@@ -111,13 +112,15 @@ def _declare(participant: int) -> None:
         share_key = key()
         broker = dramatiq.get_broker()
         clear_nudge(broker, name(presignatures.REFILL_STEP), key_set_id, run, count)
-        client, namespace = broker.client, broker.namespace  # type: ignore[attr-defined]
-        busy = f"{namespace}:ecdsa-refill:{key_set_id}:{participant}"
-        if not client.set(busy, run, nx=True, px=REFILL_LOCK_MS):
+        # One run per key set and signer: a slot of one (released atomically by its holder only).
+        running = ConcurrencySlots(broker.client, prefix=f"{broker.namespace}:ecdsa-refill:",  # type: ignore[attr-defined]
+                                   limit=1, ttl_ms=REFILL_LOCK_MS)
+        busy = f"{key_set_id}:{participant}"
+        if not await running.take(busy, run):
             logger.info("signer %d: a presignature run for %s is already going; %s dropped", participant,
                         key_set_id, run)
             return
-        channels = MessageChannels(client, prefix=f"{namespace}:ecdsa-runs:")
+        channels = broker_channels()
         try:
             for index in range(int(count)):
                 try:
@@ -132,8 +135,7 @@ def _declare(participant: int) -> None:
                                                             key_set_id=uuid.UUID(key_set_id),
                                                             presignature=presignature)
         finally:
-            if client.get(busy) == run.encode():
-                client.delete(busy)
+            await running.release(busy, run)
 
     @actor(name(presignatures.COSIGNER_RUN_STEP), max_retries=0, time_limit=600_000)
     async def ecdsa_cosigner_presign(key_set_id: str, run: str) -> None:

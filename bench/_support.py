@@ -5,6 +5,10 @@ The scripts run as ``python bench/<name>.py``, so this module is importable as `
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -45,3 +49,11 @@ def flush_namespace(redis_url: str, namespace: str) -> None:
             client.delete(*stale)
     finally:
         client.close()
+
+
+def scratch_data_dir() -> Path:
+    """A temporary data folder for the service in this bench (it holds a secret key), removed when
+    the bench's process ends."""
+    folder = Path(tempfile.mkdtemp(prefix="custody-bench-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder

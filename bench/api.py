@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import atexit
 import collections
 import os
 import re
@@ -60,6 +59,7 @@ async def prepare(database_url: str, redis_url: str) -> tuple[str, str, int]:
     import uuid
 
     import asyncpg
+    from _support import scratch_data_dir
     from nacl.signing import SigningKey
     from sanic import Sanic
 
@@ -70,8 +70,7 @@ async def prepare(database_url: str, redis_url: str) -> tuple[str, str, int]:
     from custody.wiring import close_database, migrate, open_database, setup_broker
     from domain import auth, companies, users, workspaces
 
-    data_dir = Path(tempfile.mkdtemp(prefix="custody-bench-"))
-    atexit.register(shutil.rmtree, data_dir, ignore_errors=True)  # its secret key goes with the run
+    data_dir = scratch_data_dir()
     settings = configure(Settings(database_url=database_url, redis_url=redis_url, environment="test",
                                   data_dir=data_dir))
     await migrate(settings)

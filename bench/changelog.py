@@ -29,12 +29,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import atexit
 import os
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -42,7 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import asyncpg  # noqa: E402
-from _support import flush_namespace, recreate_database  # noqa: E402
+from _support import flush_namespace, recreate_database, scratch_data_dir  # noqa: E402
 
 from core.commit_order import HORIZON_SQL  # noqa: E402
 from core.settings import Settings, configure  # noqa: E402
@@ -151,8 +148,7 @@ async def main() -> None:
     redis_url = os.environ.get("REDIS_URL")
     if not args.no_writers and not redis_url:
         sys.exit("the writers' figure needs REDIS_URL too (or pass --no-writers)")
-    data_dir = Path(tempfile.mkdtemp(prefix="custody-bench-"))
-    atexit.register(shutil.rmtree, data_dir, ignore_errors=True)  # its secret key goes with the run
+    data_dir = scratch_data_dir()
     settings = configure(Settings(database_url=url, redis_url=redis_url, environment="test", base_url="http://bench",
                                   data_dir=data_dir))
     from tortoise import connections

@@ -38,15 +38,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import atexit
 import json
 import multiprocessing
 import os
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -60,16 +57,15 @@ MAX_EVENTS = 5000
 TARGET_RATIO = 0.25
 TARGET_P99_MS = 250.0
 TARGET_LIVE_RATE = 100.0
-PROCFILE = Path(__file__).resolve().parent.parent / "Procfile"
-
-
 def shipped_pool() -> tuple[int, int]:
     """(processes, threads) of the Procfile's ``webhooks`` worker pool."""
-    for line in PROCFILE.read_text().splitlines():
-        if line.startswith("webhooks:"):
-            env = dict(word.split("=", 1) for word in line.split()[1:] if "=" in word)
-            return int(env.get("WORKER_PROCESSES", 1)), int(env.get("WORKER_THREADS", 8))
-    raise SystemExit("the Procfile has no webhooks line")
+    from chaos import procfile
+
+    pools = procfile()
+    if "webhooks" not in pools:
+        raise SystemExit("the Procfile has no webhooks line")
+    env, _ = pools["webhooks"]
+    return int(env.get("WORKER_PROCESSES", 1)), int(env.get("WORKER_THREADS", 8))
 
 
 def shipped_concurrency() -> int:
@@ -165,7 +161,7 @@ async def run(*, event_count: int, threads: int, concurrency: int, processes: in
               live_rate: float, stages: bool) -> None:
     import aiohttp
     import dramatiq
-    from _support import drop_database, flush_namespace, recreate_database
+    from _support import drop_database, flush_namespace, recreate_database, scratch_data_dir
 
     from core.settings import Settings, configure, get_settings
     from core.unit_of_work import unit_of_work
@@ -179,8 +175,7 @@ async def run(*, event_count: int, threads: int, concurrency: int, processes: in
         raise SystemExit("bench/webhooks.py needs DATABASE_URL and REDIS_URL")
     # A pool big enough for every worker thread, and for the live phase's overlapping commits.
     database_url = await recreate_database(env.database_url, BENCH_DATABASE) + f"?maxsize={max(threads, 16) + 4}"
-    data_dir = Path(tempfile.mkdtemp(prefix="custody-bench-"))
-    atexit.register(shutil.rmtree, data_dir, ignore_errors=True)  # its secret key goes with the run
+    data_dir = scratch_data_dir()
     namespace = f"custody-bench-webhooks-{os.getpid()}"
     settings = configure(Settings(
         database_url=database_url, redis_url=env.redis_url, environment="test", base_url="http://bench",

@@ -159,22 +159,12 @@ SELECT taken.position, s.* FROM taken LEFT JOIN ({_WALLET_STATES}) s ON true
 """
 
 
-async def wallet_states(wallet_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, WalletState]:
-    """Balances and balance versions of the wallets as one consistent state.
-
-    One SQL statement sees one snapshot, so a balance is never paired with the version of another
-    moment (a client orders absolute balances by that version, sync rule 2).
-    """
-    ids = sorted(set(wallet_ids))
-    if not ids:
-        return {}
-    rows = await connections.get("default").execute_query_dict(_WALLET_STATES, [ids])
-    return _states(rows)
-
-
 async def wallet_states_and_position(wallet_ids: Iterable[uuid.UUID]) -> tuple[dict[uuid.UUID, WalletState], int]:
-    """:func:`wallet_states` and the next position of this database transaction, in one statement:
-    for a writer that stores the position with the rest of its change (domain.withdrawals.ledger)."""
+    """Balances and balance versions of the wallets as one consistent state, and the next position
+    of this database transaction, in one statement: for a writer that stores the position with
+    the rest of its change (domain.withdrawals.ledger). One statement sees one snapshot, so a
+    balance is never paired with the version of another moment (a client orders absolute
+    balances by that version, sync rule 2)."""
     rows = await connections.get("default").execute_query_dict(_WALLET_STATES_AND_POSITION,
                                                                [sorted(set(wallet_ids))])
     return _states(r for r in rows if r["id"] is not None), int(rows[0]["position"])
@@ -391,7 +381,7 @@ async def changes(*, principal: Principal | None, workspace_id: uuid.UUID, since
             details={"since_cursor": since, "min_cursor": min_cursor,
                      "snapshot": "/api/v1/asset/balances/currencies"},
         )
-    items = [_from_row(r) for r in rows if r["id"] is not None][:limit + 1]
+    items = [_from_row(r) for r in rows if r["id"] is not None]  # at most limit + 1 (the query's LIMIT)
     page = items[:limit]
     return ChangesPage(items=page, next_cursor=page[-1].seq if page else since,
                        has_more=len(items) > limit, min_cursor=min_cursor)

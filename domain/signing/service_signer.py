@@ -51,7 +51,7 @@ from domain.signing.sessions import (
     aggregate_ready,
     commitment_list,
     fail_session,
-    insert_round_rows,
+    insert_shares,
     ready_key_sets,
     request_collection_if_complete,
     session_engine,
@@ -402,7 +402,7 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
             continue
         shares.append((session.id, participant, share.share))
     if shares:
-        await insert_round_rows("signing_shares", None, shares)  # one INSERT for the batch
+        await insert_shares(shares)  # one INSERT for the batch
         await aggregate_ready([session_id for session_id, _, _ in shares], commitments)
     return len(shares)
 

@@ -288,25 +288,14 @@ async def _request_context(*, vault_id: uuid.UUID, workspace_id: uuid.UUID, sche
     return frozen, key_set, policy
 
 
-async def insert_round_rows(table: str, session_id: uuid.UUID | None, rows: Sequence[tuple]) -> None:
-    """One INSERT of several round rows: ``signing_commitments`` rows ``(participant, hiding,
-    binding)`` of ``session_id``, or ``signing_shares`` rows ``(session id, participant, share)``
-    of any sessions (a signer's batch; ``session_id`` unused)."""
-    now = clock.now()
-    if table == "signing_commitments":
-        await connections.get("default").execute_query(
-            "INSERT INTO signing_commitments (id, created_at, updated_at, session_id, participant, hiding, binding) "
-            "SELECT gen_random_uuid(), $1, $1, $2, p, h, b FROM unnest($3::smallint[], $4::bytea[], $5::bytea[]) "
-            "AS t(p, h, b)",
-            [now, session_id, [r[0] for r in rows], [bytes(r[1]) for r in rows], [bytes(r[2]) for r in rows]])
-    elif table == "signing_shares":
-        await connections.get("default").execute_query(
-            "INSERT INTO signing_shares (id, created_at, updated_at, session_id, participant, share) "
-            "SELECT gen_random_uuid(), $1, $1, s, p, z FROM unnest($2::uuid[], $3::smallint[], $4::bytea[]) "
-            "AS t(s, p, z)",
-            [now, [r[0] for r in rows], [r[1] for r in rows], [bytes(r[2]) for r in rows]])
-    else:
-        raise ValueError(f"no round rows in {table}")
+async def insert_shares(rows: Sequence[tuple]) -> None:
+    """One INSERT of several ``signing_shares`` rows ``(session id, participant, share)``, of any
+    sessions (a signer's batch)."""
+    await connections.get("default").execute_query(
+        "INSERT INTO signing_shares (id, created_at, updated_at, session_id, participant, share) "
+        "SELECT gen_random_uuid(), $1, $1, s, p, z FROM unnest($2::uuid[], $3::smallint[], $4::bytea[]) "
+        "AS t(s, p, z)",
+        [clock.now(), [r[0] for r in rows], [r[1] for r in rows], [bytes(r[2]) for r in rows]])
 
 
 async def _take_commitments(session_id: uuid.UUID, scheme: str, service: list[int]) -> list[stock.Item] | None:

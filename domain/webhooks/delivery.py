@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Awaitable, Callable, Protocol
 
+from tortoise import connections
 from tortoise.expressions import F, Q
 
 from core import clock
@@ -257,14 +258,23 @@ async def hand_off(*, webhook_id: uuid.UUID, free_slots: int) -> list[DueDeliver
     """
     if free_slots <= 0:
         return []
-    rows = await WebhookDelivery.filter(
-        webhook_id=webhook_id, parked_at__isnull=False, status__in=list(OPEN_STATUSES)
-    ).order_by("parked_at", "id").limit(free_slots).select_for_update(skip_locked=True).values_list(
-        "id", "attempt_count")
-    if not rows:
-        return []
-    await WebhookDelivery.filter(id__in=[row[0] for row in rows]).update(parked_at=None, enqueued_at=clock.now())
-    return [DueDelivery(row[0], row[1] + 1) for row in rows]
+    rows = await connections.get("default").execute_query_dict(
+        _HAND_OFF, [webhook_id, free_slots, clock.now(), list(OPEN_STATUSES)])
+    return [DueDelivery(row["id"], row["attempt_count"] + 1) for row in rows]
+
+
+#: :func:`hand_off` in one statement (one round trip, no transaction of its own needed).
+_HAND_OFF = """
+UPDATE webhook_deliveries SET parked_at = NULL, enqueued_at = $3
+WHERE id IN (
+    SELECT id FROM webhook_deliveries
+    WHERE webhook_id = $1 AND parked_at IS NOT NULL AND status = ANY($4::text[])
+    ORDER BY parked_at, id
+    LIMIT $2
+    FOR UPDATE SKIP LOCKED
+)
+RETURNING id, attempt_count
+"""
 
 
 async def fail_open_deliveries(webhook_id: uuid.UUID, *, error: str, now: datetime,

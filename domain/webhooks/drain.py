@@ -63,6 +63,7 @@ from domain.webhooks.delivery import (
     Send,
     _ms_until,
     fail_open_deliveries,
+    hand_off,
     record_attempt,
 )
 from domain.webhooks.events import DueDelivery
@@ -238,20 +239,6 @@ FROM u
 WHERE d.id = u.delivery_id AND d.attempt_count = u.attempt_number AND d.status = 'pending'
 """
 
-#: :func:`domain.webhooks.delivery.hand_off` in one statement (no transaction of its own).
-_HAND_OFF = """
-UPDATE webhook_deliveries SET parked_at = NULL, enqueued_at = $3
-WHERE id IN (
-    SELECT id FROM webhook_deliveries
-    WHERE webhook_id = $1 AND parked_at IS NOT NULL AND status IN ('pending', 'retrying')
-    ORDER BY parked_at, id
-    LIMIT $2
-    FOR UPDATE SKIP LOCKED
-)
-RETURNING id, attempt_count
-"""
-
-
 async def release_unsent(jobs: list[DeliveryJob], *, webhook_id: uuid.UUID) -> None:
     """Give back deliveries claimed ahead that were not sent (in the caller's unit of work).
 
@@ -341,8 +328,8 @@ async def drain(*, webhook_id: uuid.UUID, send: Send, slots: DrainSlots, limit: 
         # A retry that parked while this drain held every slot may have lost its Redis mark to
         # the clear in _stream, and claims take only pending deliveries: the database says who
         # waits. Retries parked by the one-attempt path get the freed slots through their own messages.
-        woken = await connections.get("default").execute_query_dict(_HAND_OFF, [webhook_id, limit, clock.now()])
-        result.to_enqueue.extend(Enqueue(DueDelivery(row["id"], row["attempt_count"] + 1)) for row in woken)
+        woken = await hand_off(webhook_id=webhook_id, free_slots=limit)
+        result.to_enqueue.extend(Enqueue(due) for due in woken)
         if not await slots.is_parked(webhook_id):
             return result
 

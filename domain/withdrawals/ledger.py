@@ -28,10 +28,11 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Awaitable, Callable
 
 from core import clock
-from core.outbox import unsaved_commands
+from core.outbox import Command, add_command, unsaved_commands
 from core.rows import write_rows
 from domain import audit, balances, transactions
 from domain import transaction_statuses as statuses
@@ -247,3 +248,19 @@ async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | N
     # event's fan-out among them): one statement.
     await write_rows([entry, event, *unsaved_commands(), tx])
     return tx
+
+
+#: The signing sessions' wake-up of their withdrawal (actors.withdrawals.signed), named by the
+#: pipeline and by the stuck-transaction replacement alike.
+SIGNED = "withdrawals.signed"
+
+
+async def lock_withdrawal(transaction_id: uuid.UUID | str) -> Transaction | None:
+    """The withdrawal's row, locked until the end of the transaction (None: no such withdrawal)."""
+    return await Transaction.filter(id=transaction_id, direction="withdrawal").select_for_update().first()
+
+
+async def add_step(step: str, tx: Transaction, *, delay: timedelta | None = None, **payload: object) -> Command:
+    """The pipeline step ``step`` of the withdrawal as an outbox command (after ``delay``)."""
+    return await add_command(actor_name=step, payload={"transaction_id": str(tx.id), **payload},
+                             workspace_id=tx.workspace_id, run_at=clock.now() + delay if delay else None)

@@ -71,7 +71,7 @@ from datetime import timedelta
 
 from core import clock
 from core.faults import crash_point
-from core.outbox import Command, add_command
+from core.outbox import Command
 from domain import transaction_statuses as statuses
 from domain.errors import DomainError
 from domain.networks.base import InsufficientFunds, TransferRejected, signing_payloads, submit_signed
@@ -89,7 +89,7 @@ logger = logging.getLogger(__name__)
 
 SIGN = "withdrawals.sign"
 COLLECT_SIGNATURE = "withdrawals.collect_signature"
-SIGNED = "withdrawals.signed"
+SIGNED = ledger.SIGNED
 BROADCAST = "withdrawals.broadcast"
 #: Scheduled actors: confirmations and finality (every WITHDRAWAL_TRACK_INTERVAL_SECONDS), and
 #: expiry plus the sweep of stalled steps (every WITHDRAWAL_EXPIRE_INTERVAL_SECONDS).
@@ -151,14 +151,8 @@ def session_ids(tx: Transaction) -> list[uuid.UUID]:
     return [tx.signing_session_id] if tx.signing_session_id else []
 
 
-async def lock_withdrawal(transaction_id: uuid.UUID | str) -> Transaction | None:
-    return await Transaction.filter(id=transaction_id, direction="withdrawal").select_for_update().first()
-
-
-async def _command(step: str, tx: Transaction, *, delay: timedelta | None = None, **payload: object) -> Command:
-    return await add_command(actor_name=step, payload={"transaction_id": str(tx.id), **payload},
-                      workspace_id=tx.workspace_id,
-                      run_at=clock.now() + delay if delay else None)
+lock_withdrawal = ledger.lock_withdrawal
+_command = ledger.add_step
 
 
 async def fail(parties: ledger.Parties, *, code: str, message: str, actor_id: uuid.UUID | None = None,

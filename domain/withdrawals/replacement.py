@@ -47,7 +47,6 @@ from datetime import timedelta
 from typing import Any
 
 from core import clock
-from core.outbox import add_command
 from domain import balances
 from domain import transaction_statuses as statuses
 from domain.currencies import Network
@@ -66,8 +65,6 @@ logger = logging.getLogger(__name__)
 
 COLLECT_REPLACEMENT = "withdrawals.collect_replacement"
 BROADCAST_REPLACEMENT = "withdrawals.broadcast_replacement"
-#: The signing session's wake-up (domain.withdrawals.pipeline.SIGNED).
-SIGNED = "withdrawals.signed"
 #: The cap on a replacement's max fee per gas where the network names none: 500 gwei.
 DEFAULT_MAX_FEE_PER_GAS = 500 * 10**9
 FIRST_POLL = timedelta(seconds=1)
@@ -91,15 +88,6 @@ def replaceable(adapter: Any) -> bool:
 
 def _poll_delay(poll: int) -> timedelta:
     return min(FIRST_POLL * 1.5 ** min(poll, 20), POLL_CAP)
-
-
-async def _lock(transaction_id: uuid.UUID | str) -> Transaction | None:
-    return await Transaction.filter(id=transaction_id, direction="withdrawal").select_for_update().first()
-
-
-async def _command(step: str, tx: Transaction, *, delay: timedelta | None = None, **payload: object) -> None:
-    await add_command(actor_name=step, payload={"transaction_id": str(tx.id), **payload},
-                      workspace_id=tx.workspace_id, run_at=clock.now() + delay if delay else None)
 
 
 async def _latest(tx: Transaction, *, lock: bool = False) -> WithdrawalReplacement | None:
@@ -139,7 +127,7 @@ async def replace_if_stuck(tx: Transaction, adapter: Any) -> WithdrawalReplaceme
             # issue it again; both steps are idempotent.
             last.updated_at = clock.now()
             await last.save(update_fields=["updated_at"])
-            await _command(COLLECT_REPLACEMENT if last.state == rows.SIGNING else BROADCAST_REPLACEMENT, tx)
+            await ledger.add_step(COLLECT_REPLACEMENT if last.state == rows.SIGNING else BROADCAST_REPLACEMENT, tx)
         return None
     if last is not None and last.state == rows.CAPPED:
         return None
@@ -177,7 +165,7 @@ async def replace_if_stuck(tx: Transaction, adapter: Any) -> WithdrawalReplaceme
         session = await sessions.request_signature(
             workspace_id=tx.workspace_id, vault_id=tx.vault_id, message=payload.message,
             purpose=f"withdrawal:{tx.id}:replacement:{number}", scheme=payload.scheme,
-            merkle_root=payload.merkle_root, notify=SIGNED)
+            merkle_root=payload.merkle_root, notify=ledger.SIGNED)
     except DomainError as exc:
         await ledger.change_fee_limit(parties, previous_limit)
         return await _not_sent(parties, number, rows.DEFERRED, exc.code, exc.message, {})
@@ -190,7 +178,7 @@ async def replace_if_stuck(tx: Transaction, adapter: Any) -> WithdrawalReplaceme
                                        "signing_session_id": str(session.id),
                                        "max_fee_per_gas": unsigned.body.get("max_fee_per_gas"),
                                        "fee_limit": str(tx.fee_limit), "previous_fee_limit": str(previous_limit)})
-    await _command(COLLECT_REPLACEMENT, tx, delay=_poll_delay(0), poll=0)
+    await ledger.add_step(COLLECT_REPLACEMENT, tx, delay=_poll_delay(0), poll=0)
     return row
 
 
@@ -236,23 +224,23 @@ async def collect(tx: Transaction, *, poll: int = 0, reschedule: bool = True) ->
         row.tx_hash = get_adapter(tx.network).transaction_hash(body=row.transfer or {}, signature=signature)
         row.state = rows.SIGNED
         await row.save(update_fields=["signature", "tx_hash", "state", "updated_at"])
-        await _command(BROADCAST_REPLACEMENT, tx)
+        await ledger.add_step(BROADCAST_REPLACEMENT, tx)
     elif session.status == "failed":
         await _refused(tx, row, "SIGNING_FAILED", f"threshold signing failed: {session.failure_reason}")
     elif reschedule:
-        await _command(COLLECT_REPLACEMENT, tx, delay=_poll_delay(poll + 1), poll=poll + 1)
+        await ledger.add_step(COLLECT_REPLACEMENT, tx, delay=_poll_delay(poll + 1), poll=poll + 1)
 
 
 async def collect_replacement(*, transaction_id: uuid.UUID | str, poll: int = 0) -> None:
     """The :data:`COLLECT_REPLACEMENT` step (a poll, the backstop of the session's wake-up)."""
-    tx = await _lock(transaction_id)
+    tx = await ledger.lock_withdrawal(transaction_id)
     if tx is not None:
         await collect(tx, poll=poll)
 
 
 async def broadcast_replacement(*, transaction_id: uuid.UUID | str) -> None:
     """Submit the stored signed replacement (see the module, step 5)."""
-    tx = await _lock(transaction_id)
+    tx = await ledger.lock_withdrawal(transaction_id)
     if tx is None:
         return
     row = await _latest(tx, lock=True)

@@ -50,10 +50,9 @@ from typing import Any
 from nacl.public import PrivateKey
 
 from client.cosigner import ShareStore
-from core import sealing
 from core.outbox import add_command
 from domain import audit
-from domain.signing import keys
+from domain.signing import keys, service_signer
 from domain.signing.signer_keys import signer_key
 from models.cosigner import CosignerDesignation
 from models.keys import DkgPackage, KeySet, SignerDkgState
@@ -210,10 +209,11 @@ async def resume_at_finalize(key_set: KeySet, store: ShareStore, *, pool: KeyPoo
         await DkgPackage.create(key_set_id=key_set.id, round=2, sender=sender, recipient=recipient,
                                 payload={"ciphertext": ciphertext})
     for participant in SERVICE_PARTICIPANTS:
-        # What service_signer.dkg_round2 keeps: its round-2 state, sealed with the signer's own key.
-        state = json.dumps(pooled.round2_states[participant], separators=(",", ":")).encode()
+        # What service_signer.dkg_round2 keeps: its round-2 state, sealed with the signer's own key
+        # (by the signer's own sealing, so the stored format stays the signer's).
         await SignerDkgState.create(key_set_id=key_set.id, participant=participant, round=2,
-                                    sealed_state=sealing.seal(state, key=signer_key(participant)))
+                                    sealed_state=service_signer._seal(signer_key(participant),
+                                                                      pooled.round2_states[participant]))
         await add_command(actor_name=keys.signer_actor(participant, "dkg_finalize"),
                           payload={"key_set_id": str(key_set.id)}, workspace_id=key_set.workspace_id)  # type: ignore[attr-defined]
     # What the co-signer's round 2 keeps in its store (client/cosigner.py, CoSigner._round2).
