@@ -1,7 +1,7 @@
 """Benchmark: threshold signatures through the real signer processes (the Procfile's pools).
 
     .venv/bin/python bench/signing_pools.py [--sequential 30] [--concurrent 300] [--vaults 8] \\
-        [--signer-processes 1]
+        [--signer-processes 1] [--batch 10] [--requesters N] [--seconds 10] [--warmup 4] [--profile DIR]
 
 Needs nothing running: like bench/chaos.py it starts its own PostgreSQL (with
 ``pg_stat_statements``, to count every statement of every process) and Redis, then the Procfile's
@@ -13,12 +13,28 @@ in-process co-signer. It prints:
    in a unit of work, as the withdrawal pipeline does) once the previous one completed; p50/p99
    from the request to the completed session row (polled every 2 ms on a separate role, whose
    statements are not counted). Target p50 <= 100 ms.
-2. **throughput**: ``--concurrent`` signatures requested at once over ``--vaults`` vaults; signatures
-   per second until the last completed. Target >= 150/s, and >= 0.4x the in-process FROST rate
-   of the same run (bench/signing.py ``frost_in_process``: both signers' rounds and the
-   aggregation in this process, no database), measured before the pools start.
+2. **throughput**, sustained: ``--concurrent`` signatures kept in flight over ``--vaults`` vaults
+   by ``--requesters`` requester processes (this script with ``--requester``), each running
+   units of work of ``--batch`` requests in a closed loop (request, wait until all completed,
+   request again); signatures completed per second in a ``--seconds`` window after ``--warmup``
+   seconds of load. Target >= 150/s, and >= 0.4x the in-process FROST rate of the same run
+   (bench/signing.py ``frost_in_process``: both signers' rounds and the aggregation in this
+   process, no database), measured before the pools start; with ``--signer-processes N`` > 1
+   also against in-process FROST in N processes at once (what N processes per signer could do
+   if the cores were theirs). Beside it, what a reader needs to tell where the limit is: the
+   CPU each process group used in the window (signer pools, worker, PostgreSQL, Redis, the
+   requesters: a group whose processes stay well under one core each is waiting, not
+   computing), what PostgreSQL's backends waited for (sampled ``pg_stat_activity``: a lock
+   taken on every signature shows as ``Lock:*``), and the nonce stock, live round-one nonces
+   and audit entries left unchained after the window.
+
+   Who takes part in one signature: the requester (vault/key set/policy, stock take, session
+   with commitments and audit entry: one transaction), ``signer1`` and ``signer2`` (one
+   transaction per wake-up message each; whichever stores the second share aggregates, inline).
+   The ``worker`` pool coordinates nothing here: it chains the audit entries (one chainer per
+   workspace at a time), which the signing figure does not wait for.
 3. **SQL statements per signature** in every process (pg_stat_statements, BEGIN/COMMIT included)
-   during (2), and the statements that make most of them. Target <= 20.
+   during the window, and the statements that make most of them. Target <= 20.
 
 Each figure is printed with its ratio to the target.
 """
