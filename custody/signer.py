@@ -17,7 +17,6 @@ from core.settings import get_settings
 from custody.processes import worker_command
 from domain.signing.signer_keys import SignerConfigurationError, check_process, queue_of
 
-
 #: dramatiq's setting (environment) of how many messages a worker process fetches ahead.
 PREFETCH_VARIABLE = "dramatiq_queue_prefetch"
 
