@@ -90,26 +90,36 @@ def stop_profilers(profilers: list[tuple[str, Path, Any]]) -> None:
 
 
 def print_profile(name: str, path: Path, top: int) -> None:
-    """Where a process spent its samples: the share of samples each function appears in."""
+    """Where a process spent its samples: the share of samples each of the project's functions
+    appears in (threading, asyncio and dramatiq frames are in nearly all of them), and the
+    functions the samples ended in."""
     from collections import Counter
 
     if not path.exists():
         print(f"  profile of {name}: none written")
         return
+    own = ("domain/", "core/", "actors/", "threshold/", "custody/", "models/")
     inclusive: Counter = Counter()
+    leaf: Counter = Counter()
     total = 0
     for line in path.read_text().splitlines():
         stack, _, count = line.rpartition(" ")
         if not count.isdigit():
             continue
         total += int(count)
-        for frame in {f.split(" (")[0] for f in stack.split(";")}:
+        frames = stack.split(";")
+        for frame in {f.split(" (")[0] for f in frames if any(o in f for o in own)}:
             inclusive[frame] += int(count)
-    idle = sum(c for f, c in inclusive.items() if f in ("select", "_worker", "wait", "epoll_wait")) if total else 0
-    print(f"  profile of {name} ({path.name}, {total} samples, idle-looking {idle / max(total, 1):.0%}): "
-          "functions by share of samples")
+        if frames:
+            leaf[frames[-1].split(" (")[0]] += int(count)
+    if not total:
+        print(f"  profile of {name}: no samples (idle)")
+        return
+    print(f"  profile of {name} ({path.name}, {total} samples while not idle): the project's functions by share "
+          "of samples; then the functions samples ended in")
     for frame, count in inclusive.most_common(top):
         print(f"    {count / total:6.1%}  {frame}")
+    print("    -- ended in: " + ", ".join(f"{f} {c / total:.0%}" for f, c in leaf.most_common(6)))
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -300,10 +310,12 @@ def cpu_seconds(groups: dict[str, list[int]]) -> dict[int, float]:
 
 
 def print_cpu(groups: dict[str, list[int]], before: dict[int, float], after: dict[int, float],
-              window: float) -> None:
-    """Cores each process group kept busy during the window, and its busiest process: a group
-    whose processes stay well under one core each is waiting, not computing."""
+              window: float, completed: int) -> None:
+    """Cores each process group kept busy during the window, and its busiest processes: a group
+    whose processes stay well under one core each is waiting, not computing. Then the CPU each
+    group spent per signature, which other load on the machine does not change much."""
     parts = []
+    costs = []
     total = 0.0
     for name, pids in groups.items():
         used = {pid: (after[pid] - before[pid]) / window for pid in pids if pid in before and pid in after}
@@ -313,8 +325,10 @@ def print_cpu(groups: dict[str, list[int]], before: dict[int, float], after: dic
         busy = sorted(used.values(), reverse=True)
         shown = " ".join(f"{u:.2f}" for u in busy[:8]) + (" ..." if len(busy) > 8 else "")
         parts.append(f"{name} {sum(used.values()):.2f} ({len(used)} processes: {shown})")
+        costs.append(f"{name} {sum(used.values()) * window / max(completed, 1) * 1000:.2f}")
     print(f"  CPU during the window, in cores (this machine: {os.cpu_count()}; all processes of the machine "
           f"{machine_busy_share(window):.2f}): " + "; ".join(parts) + f"; the bench's processes in all {total:.2f}")
+    print(f"  CPU per signature, ms: {total * window / max(completed, 1) * 1000:.2f} in all: " + ", ".join(costs))
 
 
 _MACHINE_TICKS: list[tuple[float, int, int]] = []
@@ -566,7 +580,7 @@ async def run(args: argparse.Namespace) -> None:
                   f"{args.signer_processes} processes per signer, cores allowing): {in_parallel:.1f} signatures/s "
                   f"({in_parallel / in_process:.2f}x one process); through the processes "
                   f"{rate / in_parallel:.2f}x of it")
-        print_cpu(groups, cpu_before, cpu_after, window)
+        print_cpu(groups, cpu_before, cpu_after, window, completed)
         print(f"  waits seen in pg_stat_activity (the service's backends, sampled every "
               f"{WaitSampler.INTERVAL * 1000:.0f} ms): {waits.summary()}")
         print(f"  after the window: available nonce pairs by signer {stock_left or '{}'}, live round-one nonces "
