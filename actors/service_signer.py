@@ -86,6 +86,10 @@ def _declare(participant: int) -> None:
         signing sweep wakes the signer again for a session a lost message left behind)."""
         async with unit_of_work():
             await service_signer.sign_sessions(participant=participant, share_key=key(), session_ids=session_ids)
+        if service_signer.spent_to_replace(participant):
+            # Once the spending committed: as many fresh pairs as this process spent, stocked.
+            async with unit_of_work():
+                await service_signer.replace_spent_nonces(participant=participant, share_key=key())
 
     @actor(name(sessions.REFILL_NONCES))
     async def refill_nonces(scheme: str) -> None:

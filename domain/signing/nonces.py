@@ -16,8 +16,11 @@ round two). The rules, in the order they apply:
 3. The signer spends its pair in the transaction that stores its signature share
    (domain/signing/service_signer.py ``sign_sessions``): a pair signs once, whatever crashes
    and retries happen, and a pair never taken never signs.
-4. A signer refills its stock below :data:`LOW_WATER` up to :data:`TARGET` (``refill_nonces``,
-   nudged by a signer after each :data:`REFILL_CHECK_EVERY` pairs it spent, by a request that
+4. A signer process replaces what it spends: after each :data:`REFILL_CHECK_EVERY` pairs it
+   spent it makes as many and stocks them, in a transaction after the spending one
+   (``replace_spent_nonces``, never above :data:`TARGET`), so the stock's production grows with
+   the processes of the pool. Below :data:`LOW_WATER` it refills up to :data:`TARGET`
+   (``refill_nonces``, a chunk per transaction, nudged by that replacement, by a request that
    found the stock empty, and by the signing sweep). With an empty stock a request falls back
    to the live round one (``signer_N.commit``), so the stock is an optimisation, never a
    condition.
@@ -33,7 +36,7 @@ LOW_WATER = 400
 TARGET = 1000
 #: Pairs one INSERT stores while refilling (the work between two commits stays short).
 REFILL_CHUNK = 250
-#: A signer nudges its own refill after spending this many pairs of a scheme.
+#: A signer process replaces the pairs of a scheme it spent once they are this many.
 REFILL_CHECK_EVERY = 50
 
 _HEDGE_CONTEXT = b"custody:frost-nonce-stock:v1:"

@@ -457,16 +457,49 @@ async def _sign_without_stock(participant: int, share_key: bytes, session: Signi
         logger.info("signer %d: session %s: %s", participant, session.id, exc.message)
 
 
-#: Stocked nonces this process spent since it last nudged its refill, by (participant, scheme).
+#: Stocked nonces this process spent and has not replaced yet, by (participant, scheme).
 _SPENT_SINCE_REFILL: dict[tuple[int, str], int] = {}
 
 
 def _count_spent(participant: int, scheme: str, spent: int) -> None:
     key = (participant, scheme)
     _SPENT_SINCE_REFILL[key] = _SPENT_SINCE_REFILL.get(key, 0) + spent
-    if _SPENT_SINCE_REFILL[key] >= nonces.REFILL_CHECK_EVERY:
-        _SPENT_SINCE_REFILL[key] = 0
-        nudge_after_commit(keys.signer_actor(participant, REFILL_NONCES), scheme)
+
+
+def spent_to_replace(participant: int) -> bool:
+    """Whether this process spent :data:`nonces.REFILL_CHECK_EVERY` stocked nonces of some scheme
+    since it last replaced them (:func:`replace_spent_nonces`); no database round trip."""
+    return any(count >= nonces.REFILL_CHECK_EVERY for (p, _), count in _SPENT_SINCE_REFILL.items()
+               if p == participant)
+
+
+async def replace_spent_nonces(*, participant: int, share_key: bytes) -> int:
+    """Make as many nonce pairs as this process spent, per scheme, and stock them (the caller's
+    transaction, after the one that spent them committed); returns how many were added.
+
+    The signer processes that spend the stock make its replacement, in proportion to what each
+    signs: the stock's production grows with the processes of the pool instead of resting on one
+    nudged refill actor at a time, which at a sustained rate above what one process makes let
+    the stock run dry (and requests fall back to the live round one, an outbox command per
+    signer). Never above :data:`nonces.TARGET`; below :data:`nonces.LOW_WATER` the refill actor
+    is nudged as well (a stock drained by something else: it tops up a chunk per transaction).
+    """
+    _check_participant(participant)
+    holder = stock.holder_of(participant)
+    added = 0
+    for (p, scheme_name), spent in list(_SPENT_SINCE_REFILL.items()):
+        if p != participant or spent < nonces.REFILL_CHECK_EVERY:
+            continue
+        _SPENT_SINCE_REFILL[(p, scheme_name)] = 0
+        have = await stock.count(kind=nonces.kind(scheme_name), holder=holder)
+        count = min(spent, nonces.TARGET - have)
+        if count > 0:
+            pairs = nonces.make(suite_of(scheme_name).frost, participant, share_key, count)
+            await stock.add(kind=nonces.kind(scheme_name), holder=holder, items=pairs, share_key=share_key)
+            added += count
+        if have + max(count, 0) < nonces.LOW_WATER:
+            nudge_after_commit(keys.signer_actor(participant, REFILL_NONCES), scheme_name)
+    return added
 
 
 async def refill_nonces(*, participant: int, share_key: bytes, scheme: str, chunk: int | None = None,

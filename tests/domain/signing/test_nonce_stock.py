@@ -138,6 +138,56 @@ async def test_several_sessions_travel_in_one_wake_up_and_the_stock_refills(clie
     assert await Command.filter(actor_name="signer_2.commit").exists()
 
 
+async def test_a_signer_process_replaces_the_nonces_it_spent_never_above_the_target(client, worker, tmp_path,
+                                                                                  monkeypatch):
+    setup = await _stocked_signers(client, worker, tmp_path)
+    monkeypatch.setattr(service_signer, "_SPENT_SINCE_REFILL", {})
+    monkeypatch.setattr(nonces, "REFILL_CHECK_EVERY", 3)
+    # Given three sessions signed by signer 1 in this process (signer 2 has not signed yet)
+    async with unit_of_work():
+        requested = [await sessions.request_signature(workspace_id=setup.workspace_id, vault_id=setup.vault.id,
+                                                      message=f"replace {i}".encode(), purpose="test")
+                     for i in range(3)]
+    async with unit_of_work():
+        await service_signer.sign_sessions(participant=1, share_key=signer_key(1),
+                                           session_ids=[str(s.id) for s in requested])
+    assert await stock.count(kind=KIND, holder="1") == nonces.TARGET - 3
+    assert service_signer.spent_to_replace(1) and not service_signer.spent_to_replace(2)
+    # When it replaces what it spent
+    async with unit_of_work():
+        assert await service_signer.replace_spent_nonces(participant=1, share_key=signer_key(1)) == 3
+    # Then the stock is back at the target with fresh pairs only signer 1 can open, and nothing is
+    # left to replace
+    assert await stock.count(kind=KIND, holder="1") == nonces.TARGET
+    assert not service_signer.spent_to_replace(1)
+    async with unit_of_work():
+        assert await service_signer.replace_spent_nonces(participant=1, share_key=signer_key(1)) == 0
+    assert await StockItem.filter(kind=KIND, holder="1", state="available").count() == nonces.TARGET
+    # And signer 2's spending makes signer 2's pairs, capped at the target: a full stock gets none
+    await _sign_all([s.id for s in requested])
+    assert all(s.status == "completed" for s in await SigningSession.filter(id__in=[r.id for r in requested]))
+    async with unit_of_work():
+        await service_signer.refill_nonces(participant=2, share_key=signer_key(2), scheme=ED25519_SCHEME,
+                                           continuing=True)
+    assert await stock.count(kind=KIND, holder="2") == nonces.TARGET
+    async with unit_of_work():
+        assert await service_signer.replace_spent_nonces(participant=2, share_key=signer_key(2)) == 0
+    assert await stock.count(kind=KIND, holder="2") == nonces.TARGET
+    # And a pair it made signs: with every older pair of signer 1 gone, the next request takes one
+    async with unit_of_work():
+        await stock.discard(kind=KIND, holder="1")
+    monkeypatch.setattr(service_signer, "_SPENT_SINCE_REFILL", {(1, ED25519_SCHEME): 3})
+    async with unit_of_work():
+        assert await service_signer.replace_spent_nonces(participant=1, share_key=signer_key(1)) == 3
+    assert await stock.count(kind=KIND, holder="1") == 3
+    fresh = await request_signature(setup, b"fresh pair")
+    assert fresh.status == "round2"
+    await _sign_all([fresh.id])
+    done = await SigningSession.get(id=fresh.id)
+    assert done.status == "completed", done.failure_reason
+    VerifyKey(bytes(setup.key_set.group_public_key)).verify(b"fresh pair", bytes(done.signature))
+
+
 async def test_the_sweep_finds_round_two_sessions_whose_wake_up_was_lost(client, worker, tmp_path, frozen_clock):
     setup = await _stocked_signers(client, worker, tmp_path)
     # Given a session in round 2 whose wake-up never arrived, and signer 1 that did sign
