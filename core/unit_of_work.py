@@ -153,7 +153,7 @@ async def _after_commit(broker: dramatiq.Broker | None, commands: list[outbox.Co
     target = broker or (dramatiq.get_broker() if commands else dramatiq.broker.global_broker)
 
     def send() -> tuple[list[outbox.Command], list[outbox.Command]]:
-        sent, failed = outbox.send_commands(commands, target) if commands else ([], [])
+        sent, failed = outbox.send_commands(commands, target) if commands and target is not None else ([], [])
         if wakeups and target is not None:
             _send_wakeups(target, wakeups)
         if nudges and target is not None:

@@ -163,7 +163,7 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
     )
     parties = ledger.Parties(tx, locked[source.id], locked[fee_wallet.id], destination.wallet, currency,
                              vault=vault, workspace=workspace)
-    await ledger.hold(parties)
+    await ledger.hold(parties, take_position=True)
     if not parties.same_fee_wallet:
         # A token transfer from a vault with autofuel on: the gas station checks its address's gas
         # (and refuels it when low, or when this withdrawal is waiting for gas).
