@@ -225,11 +225,13 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
 
         for name in originals:
             setattr(asyncpg.Connection, name, counting(name))
+        cpu_before = time.process_time()  # this process serves only the API meanwhile (its every thread)
         load.start()
         try:
             while not parent.poll():
                 await asyncio.sleep(0.05)
             elapsed, latencies, statuses = parent.recv()
+            api_cpu = time.process_time() - cpu_before
         finally:
             for name, original in originals.items():
                 setattr(asyncpg.Connection, name, original)
@@ -294,12 +296,14 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
             raw_latencies.append(time.perf_counter() - start)
 
     try:
-        start = time.perf_counter()
+        start, cpu_before = time.perf_counter(), time.process_time()
         await asyncio.gather(*(raw(i) for i in range(requests)))
         raw_rate = requests / (time.perf_counter() - start)
+        raw_cpu = time.process_time() - cpu_before
     finally:
         await pool.close()
     return {"api_rate": api_rate, "api_p50": statistics.median(latencies), "api_p99": percentile(latencies, 0.99),
+            "api_cpu_ms": 1000 * api_cpu / posted, "raw_cpu_ms": 1000 * raw_cpu / requests,
             "raw_rate": raw_rate, "raw_p50": statistics.median(raw_latencies),
             "raw_p99": percentile(raw_latencies, 0.99), "pool": pool_size}
 
@@ -530,11 +534,13 @@ async def run(args: argparse.Namespace) -> None:
     try:
         api = await accepted_per_second(settings, args.requests, args.concurrency, args.wallets)
         print(f"POST /transaction: {args.requests} withdrawals, {args.concurrency} in flight over {args.wallets} "
-              f"wallets, one API process, database pool {api['pool']}")
+              f"wallets, one API process, database pool {api['pool']}, event loop {args.loop}; "
+              f"load average at the end {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         print(f"  accepted: {api['api_rate']:.0f}/s, latency p50 {api['api_p50'] * 1000:.1f} ms, "
-              f"p99 {api['api_p99'] * 1000:.1f} ms")
+              f"p99 {api['api_p99'] * 1000:.1f} ms; CPU of the API process {api['api_cpu_ms']:.2f} ms per request")
         print(f"  raw asyncpg, the same rows (same pool, same concurrency): {api['raw_rate']:.0f} transactions/s, "
-              f"p50 {api['raw_p50'] * 1000:.1f} ms, p99 {api['raw_p99'] * 1000:.1f} ms")
+              f"p50 {api['raw_p50'] * 1000:.1f} ms, p99 {api['raw_p99'] * 1000:.1f} ms; CPU of this process "
+              f"{api['raw_cpu_ms']:.2f} ms per transaction")
         print(f"  ratio accepted/s : raw/s = {api['api_rate'] / api['raw_rate']:.3f} "
               f"(1 : {api['raw_rate'] / api['api_rate']:.1f})")
         if not args.no_e2e:
@@ -570,11 +576,19 @@ def main() -> None:
     parser.add_argument("--workspaces", type=int, default=1, help="workspaces the vaults belong to (the change "
                         "log is per workspace)")
     parser.add_argument("--no-e2e", action="store_true", help="only the API figures")
+    parser.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop",
+                        help="this process's event loop (API and raw asyncpg alike): uvloop is what `custody web` "
+                        "runs (Sanic installs it when it is there); asyncio's own loop writes sockets in Python")
     args = parser.parse_args()
     import logging
 
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(run(args))
+    if args.loop == "uvloop":
+        import uvloop
+
+        uvloop.run(run(args))
+    else:
+        asyncio.run(run(args))
 
 
 if __name__ == "__main__":

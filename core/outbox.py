@@ -7,6 +7,13 @@ transaction has committed; :func:`relay_stale_commands` (run by the scheduler) r
 command that no worker has started within ``outbox_relay_after_seconds`` - because Redis was
 down at commit time, or a message was lost.
 
+A command of a unit of work is written already stamped as enqueued (``enqueued_at`` its
+creation, ``enqueue_count`` 1), so the commit needs no statement after it: the relay's bound
+counts from ``enqueued_at`` or ``run_at``, and both are the creation for such a command, so a
+command whose message never left (a crash between the commit and the enqueue) is relayed after
+the same bound as an unstamped one would be. When the enqueue itself fails, :func:`dispatch`
+takes the stamp back (best effort: if that fails too, the bound still holds).
+
 This module writes rows and sends messages; it never decides what a command does.
 """
 
@@ -117,10 +124,15 @@ def new_command(
     pending = _pending_commands.get()
     if pending is None:
         raise RuntimeError("add_command() must run inside core.unit_of_work.unit_of_work()")
-    command = Command(actor_name=actor_name, payload=payload or {}, workspace_id=workspace_id,
-                      run_at=run_at or clock.now())
-    # Not a column: only the dispatch after this unit of work's commit reads it.
+    now = clock.now()
+    command = Command(actor_name=actor_name, payload=payload or {}, workspace_id=workspace_id, run_at=run_at or now)
+    # Not columns: only the dispatch after this unit of work's commit reads them.
     command.coalesce = coalesce
+    # Stamped as enqueued with its row (the module docstring), except a coalesced command: its
+    # batch run may already hold its row when the dispatch runs (SKIP LOCKED would pass it over).
+    command.prestamped = not coalesce
+    if not coalesce:
+        command.enqueued_at, command.enqueue_count = now, 1
     pending.append(command)
     return command
 
@@ -158,17 +170,12 @@ def _message_for(command: Command) -> tuple[dramatiq.Message, int | None]:
     return message(command.actor_name, str(command.id)), (delay_ms if delay_ms > 0 else None)
 
 
-async def dispatch(commands: Iterable[Command], *, broker: dramatiq.Broker | None = None) -> int:
-    """Enqueue ``commands`` (after their transaction committed). Returns how many were sent.
-
-    A broker failure is logged and swallowed: the command row is safe in PostgreSQL and the
-    relay will enqueue it later. ``broker`` defaults to the process-wide broker.
-    """
-    sent: list[uuid.UUID] = []
-    #: Coalesced commands are not stamped: their batch run may already hold their rows (SKIP
-    #: LOCKED would then pass them over), and the relay's bound counts from ``run_at`` anyway.
-    stamped: list[uuid.UUID] = []
-    target = broker or dramatiq.get_broker()
+def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) -> tuple[list[Command], list[Command]]:
+    """Send each command's message (blocking Redis calls: run it off the event loop). Returns the
+    commands sent and those whose send failed (logged; the relay covers them). A coalesced
+    command sends a message only when none is on its way for its actor (:func:`add_command`)."""
+    sent: list[Command] = []
+    failed: list[Command] = []
     woken: set[str] = set()
     for command in commands:
         message, delay = _message_for(command)
@@ -177,16 +184,16 @@ async def dispatch(commands: Iterable[Command], *, broker: dramatiq.Broker | Non
             if command.actor_name in woken:
                 continue
             try:
-                if not await asyncio.to_thread(_needs_wake, target, command.actor_name):
+                if not _needs_wake(broker, command.actor_name):
                     continue
             except Exception as exc:  # noqa: BLE001 - as below: the relay covers it
                 logger.warning("outbox: could not wake %s: %s; the relay will retry", command.actor_name,
                                type(exc).__name__)
+                failed.append(command)
                 continue
             woken.add(command.actor_name)
         try:
-            # The Redis client is blocking; keep the event loop free while it connects.
-            await asyncio.to_thread(target.enqueue, message, delay=delay)
+            broker.enqueue(message, delay=delay)
         except Exception as exc:  # noqa: BLE001 - any broker failure leaves the job to the relay
             logger.warning(
                 "outbox: could not enqueue command %s (%s): %s; the relay will retry",
@@ -194,26 +201,56 @@ async def dispatch(commands: Iterable[Command], *, broker: dramatiq.Broker | Non
                 command.actor_name,
                 type(exc).__name__,
             )
+            failed.append(command)
             continue
-        sent.append(command.id)
-        if not getattr(command, "coalesce", False):
-            stamped.append(command.id)
-    if stamped:
-        try:
-            await _record_enqueued(stamped)
-        except Exception as exc:  # noqa: BLE001 - the transaction committed: its caller must hear success
-            # PostgreSQL restarting between the commit and this bookkeeping. Raising here made a
-            # committed unit of work look failed, and a client retrying without an idempotency key
-            # created its withdrawal twice (bench/chaos.py). The relay may send these commands
-            # again after its bound: harmless, actors are idempotent.
-            logger.warning("outbox: could not record that %d command(s) were enqueued: %s; the relay may send "
-                           "them again", len(stamped), type(exc).__name__)
+        sent.append(command)
+    return sent, failed
+
+
+async def record_sent(sent: Iterable[Command], failed: Iterable[Command]) -> None:
+    """The bookkeeping of :func:`send_commands` (after the commit): stamp the sent commands that
+    were not stamped with their row (the relay's), take the stamp back from the unsent ones that
+    were. Coalesced commands are never stamped (see :func:`new_command`)."""
+    stamp = [c.id for c in sent if not getattr(c, "coalesce", False) and not getattr(c, "prestamped", False)]
+    unstamp = [c.id for c in failed if getattr(c, "prestamped", False)]
+    try:
+        if stamp:
+            await _record_enqueued(stamp)
+        if unstamp:
+            await _record_not_enqueued(unstamp)
+    except Exception as exc:  # noqa: BLE001 - the transaction committed: its caller must hear success
+        # PostgreSQL restarting between the commit and this bookkeeping. Raising here made a
+        # committed unit of work look failed, and a client retrying without an idempotency key
+        # created its withdrawal twice (bench/chaos.py). The relay may send these commands again
+        # after its bound (a stamp taken back or not, the bound counts from the creation for an
+        # unsent command): harmless, actors are idempotent.
+        logger.warning("outbox: could not record whether %d command(s) were enqueued: %s; the relay may send "
+                       "them again", len(stamp) + len(unstamp), type(exc).__name__)
+
+
+async def dispatch(commands: Iterable[Command], *, broker: dramatiq.Broker | None = None) -> int:
+    """Enqueue ``commands`` (after their transaction committed). Returns how many were sent.
+
+    A broker failure is logged and swallowed: the command row is safe in PostgreSQL and the
+    relay will enqueue it later. ``broker`` defaults to the process-wide broker.
+    """
+    target = broker or dramatiq.get_broker()
+    # The Redis client is blocking; keep the event loop free while it connects.
+    sent, failed = await asyncio.to_thread(send_commands, list(commands), target)
+    await record_sent(sent, failed)
     return len(sent)
 
 
 async def _record_enqueued(command_ids: list[uuid.UUID]) -> None:
     """Stamp the commands as enqueued now (the relay's bound counts from there)."""
     await Command.filter(id__in=command_ids).update(enqueued_at=clock.now(), enqueue_count=F("enqueue_count") + 1)
+
+
+async def _record_not_enqueued(command_ids: list[uuid.UUID]) -> None:
+    """Take back the stamp a command was written with: its enqueue failed (the relay's bound
+    then counts from ``run_at``, its creation)."""
+    await Command.filter(id__in=command_ids, enqueue_count__gt=0).update(
+        enqueued_at=None, enqueue_count=F("enqueue_count") - 1)
 
 
 async def relay_stale_commands(*, broker: dramatiq.Broker | None = None, limit: int | None = None) -> int:

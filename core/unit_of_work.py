@@ -138,12 +138,28 @@ async def unit_of_work(*, broker: dramatiq.Broker | None = None) -> AsyncIterato
         outbox.stop_collecting(token)
         _nudges.reset(nudges_token)
         _wakeups.reset(wakeups_token)
-    if commands:
-        await outbox.dispatch(commands, broker=broker)
-    target = broker or dramatiq.broker.global_broker  # none set up (a tool, a test): the scheduler covers it
-    if wakeups and target is not None:
-        await asyncio.to_thread(_send_wakeups, target, wakeups)
-    if nudges and target is not None:
-        await asyncio.to_thread(_send_nudges, target, list(nudges))
+    if commands or wakeups or nudges:
+        await _after_commit(broker, commands, wakeups, list(nudges))
     if deferred is not None:
         raise deferred
+
+
+async def _after_commit(broker: dramatiq.Broker | None, commands: list[outbox.Command], wakeups: dict[str, list[Any]],
+                        nudges: list[tuple[str, tuple[Any, ...]]]) -> None:
+    """Every message of a committed unit of work, in one trip off the event loop (the Redis client
+    is blocking), then the outbox's bookkeeping."""
+    # Commands need a broker (dramatiq.get_broker() makes one if none is set); nudges and
+    # wake-ups are best effort: with none set up (a tool, a test), the scheduler covers them.
+    target = broker or (dramatiq.get_broker() if commands else dramatiq.broker.global_broker)
+
+    def send() -> tuple[list[outbox.Command], list[outbox.Command]]:
+        sent, failed = outbox.send_commands(commands, target) if commands and target is not None else ([], [])
+        if wakeups and target is not None:
+            _send_wakeups(target, wakeups)
+        if nudges and target is not None:
+            _send_nudges(target, nudges)
+        return sent, failed
+
+    sent, failed = await asyncio.to_thread(send)
+    if commands:
+        await outbox.record_sent(sent, failed)

@@ -26,7 +26,7 @@ from tortoise import connections
 
 from core import clock
 from core.clock import rfc3339
-from core.commit_order import HORIZON_SQL
+from core.commit_order import HORIZON_SQL, NEXT_POSITION_SQL
 from domain import prices
 from domain.auth import Principal
 from domain.currencies import Currency, format_amount, registry
@@ -155,6 +155,11 @@ RETURNING version.balance_version
 """
 
 
+#: The same, taking the next change-log position of this database transaction on the way
+#: (core/commit_order.py; one row returned: one position).
+_APPLY_CHANGE_TAKING_POSITION = _APPLY_CHANGE.rstrip() + f", {NEXT_POSITION_SQL} AS position\n"
+
+
 async def apply_change(
     *, wallet: Wallet, total: int = 0, frozen: int = 0, held: int = 0, block_height: int | None = None
 ) -> int:
@@ -163,6 +168,19 @@ async def apply_change(
     The parts never go negative and available never drops below zero through frozen or held
     (409 INSUFFICIENT_BALANCE); a deposit (positive total) is always accepted.
     """
+    return (await _apply(wallet, total, frozen, held, block_height, _APPLY_CHANGE))[0]
+
+
+async def apply_change_taking_position(
+    *, wallet: Wallet, total: int = 0, frozen: int = 0, held: int = 0, block_height: int | None = None
+) -> tuple[int, int]:
+    """:func:`apply_change`, and the next change-log position of this database transaction taken in
+    the same statement: returns ``(balance_version, position)``."""
+    return await _apply(wallet, total, frozen, held, block_height, _APPLY_CHANGE_TAKING_POSITION)
+
+
+async def _apply(wallet: Wallet, total: int, frozen: int, held: int, block_height: int | None,
+                 sql: str) -> tuple[int, int]:
     before = parts_of(wallet)
     after = BalanceParts(before.total + total, before.frozen + frozen, before.held + held,
                          max(before.block_height, block_height or 0))
@@ -174,10 +192,10 @@ async def apply_change(
     wallet.total, wallet.frozen, wallet.held = after.total, after.frozen, after.held
     wallet.block_height = after.block_height
     wallet.updated_at = clock.now()
-    rows = await connections.get("default").execute_query_dict(_APPLY_CHANGE, [
+    rows = await connections.get("default").execute_query_dict(sql, [
         wallet.id, after.total, after.frozen, after.held, after.block_height, wallet.updated_at,
         wallet.address_id])
-    return int(rows[0]["balance_version"])
+    return int(rows[0]["balance_version"]), int(rows[0].get("position") or 0)
 
 
 # --------------------------------------------------------------------------------------------

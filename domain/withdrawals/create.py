@@ -19,9 +19,12 @@ In order (the first refusal wins, and a refusal leaves nothing behind):
 
 from __future__ import annotations
 
+import functools
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
+
+from tortoise import connections
 
 from core import clock
 from core.outbox import new_command
@@ -38,11 +41,44 @@ from domain.withdrawals import destinations, fees, ledger
 from domain.withdrawals import keys as key_rules
 from domain.withdrawals.keys import RequestKeys
 from models.transactions import Transaction
-from models.wallets import Wallet
+from models.vaults import Vault
+from models.wallets import Wallet, WalletAddress
 from models.workspaces import Workspace
 
 #: Outbox command of the check stage (actors/withdrawals.py).
 CHECK = "withdrawals.check"
+
+
+def _columns(alias: str, model: type[Wallet | WalletAddress | Vault]) -> str:
+    return ", ".join(f'{alias}."{column}" AS "{alias}.{column}"'
+                     for column in model._meta.fields_db_projection.values())  # noqa: SLF001
+
+
+@functools.cache
+def _source_sql() -> str:
+    """The source wallet of the workspace with its address and vault, one constant statement (what
+    ``Wallet.get_or_none(...).select_related("address", "vault")`` sends, without building it per
+    request). Made on first use: the models' foreign-key columns exist once tortoise is set up."""
+    return (f"SELECT {_columns('w', Wallet)}, {_columns('a', WalletAddress)}, {_columns('v', Vault)} "
+            "FROM wallets w JOIN wallet_addresses a ON a.id = w.address_id JOIN vaults v ON v.id = w.vault_id "
+            "WHERE w.id = $1 AND w.workspace_id = $2")
+
+
+async def _source_wallet(*, wallet_id: uuid.UUID, workspace_id: uuid.UUID) -> Wallet | None:
+    """The workspace's wallet ``wallet_id`` with its ``address`` and ``vault`` loaded; None if the
+    workspace has no such wallet."""
+    rows = await connections.get("default").execute_query_dict(_source_sql(), [wallet_id, workspace_id])
+    if not rows:
+        return None
+    parts: dict[str, dict[str, object]] = {"w": {}, "a": {}, "v": {}}
+    for key, value in rows[0].items():
+        alias, _, column = key.partition(".")
+        parts[alias][column] = value
+    source = Wallet._init_from_db(**parts["w"])  # noqa: SLF001  (tortoise's own row → model)
+    # As select_related leaves them: the related objects cached on the wallet
+    object.__setattr__(source, "_address", WalletAddress._init_from_db(**parts["a"]))  # noqa: SLF001
+    object.__setattr__(source, "_vault", Vault._init_from_db(**parts["v"]))  # noqa: SLF001
+    return source
 
 
 @dataclass(frozen=True)
@@ -76,8 +112,7 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
     if existing is not None:
         return Created(existing, replayed=True)
 
-    source = await Wallet.get_or_none(id=request.source_wallet_id, workspace_id=workspace.id).select_related(
-        "address", "vault")
+    source = await _source_wallet(wallet_id=request.source_wallet_id, workspace_id=workspace.id)
     if source is None:
         raise NotFound("source wallet not found", code="WALLET_NOT_FOUND", details={"field": "source_wallet_id"})
     currency = registry().currency(source.currency_id)
@@ -128,7 +163,7 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
     )
     parties = ledger.Parties(tx, locked[source.id], locked[fee_wallet.id], destination.wallet, currency,
                              vault=vault, workspace=workspace)
-    await ledger.hold(parties)
+    await ledger.hold(parties, take_position=True)
     if not parties.same_fee_wallet:
         # A token transfer from a vault with autofuel on: the gas station checks its address's gas
         # (and refuels it when low, or when this withdrawal is waiting for gas).

@@ -15,7 +15,8 @@ Every change of a withdrawal goes through :func:`write_change`, in the caller's 
 transaction: the status move is checked against the table (domain.transaction_statuses); the
 sides are refreshed with each affected wallet's absolute balance and its address's
 ``balance_version`` read as one state, with the change-log position the change takes (``seq``,
-no lock: domain.transactions); then the row, its audit entry, the ``transaction.*`` webhook event
+no lock: domain.transactions; a creation's :func:`hold` takes both in its own statement when it
+is the only change of the withdrawal's wallets, see there); then the row, its audit entry, the ``transaction.*`` webhook event
 carrying the ``seq`` and the outbox commands written so far go in one statement (core.rows).
 
 Lock order, one for the whole money path: the withdrawal row (and its approval request), then
@@ -57,6 +58,9 @@ class Parties:
     #: The source vault and the workspace, loaded on first use when not given.
     vault: Vault | None = None
     workspace: Workspace | None = None
+    #: The wallets' states and the change-log position, when :func:`hold` took them in its own
+    #: statement (``take_position``): the next :func:`write_change` uses them instead of reading.
+    taken: tuple[dict[uuid.UUID, transactions.WalletState], int] | None = None
 
     @property
     def wallet_ids(self) -> list[uuid.UUID]:
@@ -86,15 +90,28 @@ async def load(tx: Transaction, *, lock: bool) -> Parties:
     return parties
 
 
-async def hold(parties: Parties) -> None:
+async def hold(parties: Parties, *, take_position: bool = False) -> None:
     """Reserve amount and fee limit (409 INSUFFICIENT_BALANCE, or INSUFFICIENT_GAS for a token's fee).
 
     A token transfer whose address lacks the gas while the vault's autofuel is on holds only its
     amount and is marked ``awaiting_gas``; :func:`hold_gas` holds the fee once the refuel landed.
+
+    ``take_position``: the caller's next step is :func:`write_change`, with nothing changing these
+    wallets in between. When the hold's one statement is the only change of the withdrawal's
+    wallets (one wallet pays amount and fee, no internal target), that statement also takes the
+    change-log position, and the wallet's state is what it wrote: both its rows stay locked by this
+    transaction (lock_wallets), so a read would find exactly that. One round trip less.
     """
     tx = parties.tx
     amount, fee_limit = int(tx.amount), int(tx.fee_limit)
-    if parties.same_fee_wallet:
+    if parties.same_fee_wallet and take_position and parties.target is None:
+        source = parties.source
+        version, position = await balances.apply_change_taking_position(wallet=source, held=amount + fee_limit)
+        state = transactions.WalletState(wallet_id=source.id, vault_id=source.vault_id, currency_id=source.currency_id,
+                                         address=tx.from_address or "", parts=balances.parts_of(source),
+                                         balance_version=version)
+        parties.taken = ({source.id: state}, position)
+    elif parties.same_fee_wallet:
         await balances.apply_change(wallet=parties.source, held=amount + fee_limit)
     else:
         await balances.apply_change(wallet=parties.source, held=amount)
@@ -195,7 +212,10 @@ async def _sides(parties: Parties) -> int:
     """Refresh from / to / fee_payer with the wallets' current absolute balances and versions;
     returns the change-log position the change takes (read with them, in one statement)."""
     tx = parties.tx
-    states, position = await transactions.wallet_states_and_position(parties.wallet_ids)
+    if parties.taken is not None:  # hold(take_position=True) read them with its change
+        (states, position), parties.taken = parties.taken, None
+    else:
+        states, position = await transactions.wallet_states_and_position(parties.wallet_ids)
     if parties.vault is None:
         parties.vault = await Vault.get(id=tx.vault_id)
     if parties.workspace is None:

@@ -61,7 +61,8 @@ async def test_command_written_while_redis_is_down_runs_once_redis_is_back(broke
     # When a command is written: the state commits, the enqueue fails quietly
     application = await _submit_application(principal, broker=unreachable)
     command = await Command.get(actor_name=companies.REVIEW_APPLICATION)
-    assert command.status == "pending" and command.enqueued_at is None
+    # (it was written stamped as enqueued; the failed enqueue took the stamp back)
+    assert command.status == "pending" and command.enqueued_at is None and command.enqueue_count == 0
     assert (await CompanyApplication.get(id=application.id)).status == "submitted"
     # Then the relay, once the command is older than the bound and Redis is back, re-enqueues it
     assert await outbox.relay_stale_commands(broker=broker) == 0  # not stale yet
@@ -110,18 +111,85 @@ async def test_failing_command_is_retried_then_marked_failed(broker, worker, mon
     assert "downstream unavailable" in command.last_error
 
 
-async def test_a_committed_unit_of_work_succeeds_even_if_its_enqueue_cannot_be_recorded(worker, monkeypatch):
+async def test_a_committed_unit_of_work_writes_nothing_after_its_commit(worker, frozen_clock, monkeypatch):
     principal = await make_principal()
-    # Given PostgreSQL goes away right after the commit (a restart), before the enqueue is recorded
+    bookkeeping = []
+
+    async def recorded(command_ids):
+        bookkeeping.append(command_ids)
+
+    monkeypatch.setattr(outbox, "_record_enqueued", recorded)
+    monkeypatch.setattr(outbox, "_record_not_enqueued", recorded)
+    # When an application is submitted and its command enqueued
+    application = await _submit_application(principal)
+    # Then the command was written stamped as enqueued with its row: no statement after the commit
+    command = await Command.get(actor_name=companies.REVIEW_APPLICATION)
+    assert command.enqueued_at == command.created_at == frozen_clock.now() and command.enqueue_count == 1
+    assert bookkeeping == []
+
+    async def reviewed() -> bool:
+        return (await CompanyApplication.get(id=application.id)).status == "in_review"
+    await wait_for(reviewed)
+
+
+async def test_a_command_whose_message_never_left_is_relayed_after_the_bound(broker, worker, frozen_clock, settings,
+                                                                             monkeypatch):
+    principal = await make_principal()
+    # Given a unit of work whose process dies between its commit and its enqueue (nothing sent,
+    # no bookkeeping: the row keeps the stamp it was written with)
+    monkeypatch.setattr(outbox, "send_commands", lambda commands, broker: ([], []))
+    application = await _submit_application(principal)
+    monkeypatch.undo()
+    command = await Command.get(actor_name=companies.REVIEW_APPLICATION)
+    assert command.status == "pending" and command.enqueue_count == 1
+    # Then the relay leaves it alone within the bound, and sends it once after
+    assert await outbox.relay_stale_commands(broker=broker) == 0
+    frozen_clock.advance(timedelta(seconds=settings.outbox_relay_after_seconds - 1))
+    assert await outbox.relay_stale_commands(broker=broker) == 0
+    frozen_clock.advance(timedelta(seconds=2))
+    assert await outbox.relay_stale_commands(broker=broker) == 1
+    assert await outbox.relay_stale_commands(broker=broker) == 0  # stamped by the relay: not again
+
+    async def reviewed() -> bool:
+        return (await CompanyApplication.get(id=application.id)).status == "in_review"
+    await wait_for(reviewed)
+    assert (await Command.get(id=command.id)).attempts == 1
+
+
+async def test_a_committed_unit_of_work_succeeds_even_if_its_failed_enqueue_cannot_be_recorded(
+        broker, worker, frozen_clock, settings, monkeypatch):
+    principal = await make_principal()
+    # Given Redis unreachable at commit time, and PostgreSQL gone right after the commit (a
+    # restart), before the failed enqueue is recorded
+    unreachable = RedisBroker(url="redis://127.0.0.1:1/0", socket_connect_timeout=0.5)
+
+    async def database_gone(command_ids):
+        raise asyncpg.exceptions.ConnectionDoesNotExistError("connection was closed in the middle of operation")
+
+    monkeypatch.setattr(outbox, "_record_not_enqueued", database_gone)
+    # When an application is submitted: the unit of work answers success (its state committed;
+    # an error here would make a client retry, and create it twice)
+    application = await _submit_application(principal, broker=unreachable)
+    assert await CompanyApplication.filter(company_name="Globex").count() == 1
+    # Then the command, still stamped from its creation, is relayed after the bound and runs
+    frozen_clock.advance(timedelta(seconds=settings.outbox_relay_after_seconds + 1))
+    assert await outbox.relay_stale_commands(broker=broker) == 1
+
+    async def reviewed() -> bool:
+        return (await CompanyApplication.get(id=application.id)).status == "in_review"
+    await wait_for(reviewed)
+
+
+async def test_the_relay_succeeds_even_if_its_enqueue_cannot_be_recorded(broker, worker, frozen_clock, settings,
+                                                                          monkeypatch):
+    command = await Command.create(actor_name=companies.REVIEW_APPLICATION,
+                                   payload={"application_id": "00000000-0000-0000-0000-000000000000"})
+    frozen_clock.advance(timedelta(seconds=settings.outbox_relay_after_seconds + 1))
+
     async def database_gone(command_ids):
         raise asyncpg.exceptions.ConnectionDoesNotExistError("connection was closed in the middle of operation")
 
     monkeypatch.setattr(outbox, "_record_enqueued", database_gone)
-    # When an application is submitted: the unit of work answers success (its state committed;
-    # an error here would make a client retry, and create it twice)
-    application = await _submit_application(principal)
-    # Then the command was enqueued all the same, and runs
-    async def reviewed() -> bool:
-        return (await CompanyApplication.get(id=application.id)).status == "in_review"
-    await wait_for(reviewed)
-    assert await CompanyApplication.filter(company_name="Globex").count() == 1
+    # When the relay sends a stale command and cannot stamp it: it reports the send, raises nothing
+    assert await outbox.relay_stale_commands(broker=broker) == 1
+    assert (await Command.get(id=command.id)).enqueued_at is None
