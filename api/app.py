@@ -125,11 +125,12 @@ def _add_auto_routes_in_one_go(app: Sanic) -> None:
     they would before the start, and sanic-ext finalizes the router once; the routes and signals
     are the same."""
 
-    @app.before_server_start(priority=SANIC_EXT_PRIORITY + 1)
     def before_sanic_ext(app: Sanic) -> None:
         app.ctx.started_before_sanic_ext = app.state.is_started
         app.state.is_started = False
 
-    @app.before_server_start(priority=SANIC_EXT_PRIORITY - 1)
     def after_sanic_ext(app: Sanic) -> None:
         app.state.is_started = app.ctx.started_before_sanic_ext
+
+    app.register_listener(before_sanic_ext, "before_server_start", priority=SANIC_EXT_PRIORITY + 1)
+    app.register_listener(after_sanic_ext, "before_server_start", priority=SANIC_EXT_PRIORITY - 1)
