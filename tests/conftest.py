@@ -43,11 +43,12 @@ from tests.support.worker import InProcessWorker
 pytest_plugins = ["tests.support.receiver"]
 
 
-#: The modules that take longest, each worker's first (tests/conftest.py: pytest_collection_modifyitems;
-#: wall times measured on a 2-core machine). pytest-xdist's worksteal hands worker i the i-th of
-#: equal contiguous parts of the collection and lets an idle worker take the end of another's
-#: queue: a long module left near the end runs alone while the other worker waits. Worker 1 starts
-#: with modules that need no database, so it works while worker 0 migrates the run's database.
+#: The modules that take longest, first in each worker's part (pytest_collection_modifyitems below;
+#: wall times measured on a 2-core machine). pytest-xdist's worksteal hands its workers equal
+#: contiguous parts of the collection, one each, and lets an idle worker take the end of another's
+#: queue: a long module left near the end runs alone while the other worker waits. The second
+#: part starts with modules that need no database, so its worker works while the other migrates
+#: the run's database.
 LONGEST_FIRST = (
     ("tests/actors/test_evm_chain.py", "tests/custody/test_quickstart_refuel.py",
      "tests/domain/signing/test_nonce_stock.py", "tests/domain/test_auth_cache.py", "tests/custody/test_watch.py"),
