@@ -16,6 +16,21 @@ async def test_health_answers_without_a_token(client):
     assert response.status == 200 and response.json == {"status": "ok"}
 
 
+async def test_sanic_ext_answers_head_and_options_beside_every_get(client, app):
+    # (its routes are added when the app starts: api.app._add_auto_routes_in_one_go)
+    _, head = await client.request("HEAD", "/health")
+    _, options = await client.request("OPTIONS", "/api/v1/vault/accounts")
+    assert head.status == 200 and options.status == 204
+    assert set(options.headers["allow"].split(",")) == {"GET", "HEAD", "POST", "OPTIONS"}
+    routes = [route for route in app.router.routes]
+    gets = {route.path for route in routes if "GET" in route.methods}
+    assert gets == {route.path for route in routes if "HEAD" in route.methods}
+    assert {route.path for route in routes} == {route.path for route in routes if "OPTIONS" in route.methods}
+    # And the start left the signal router as it was made: each signal once
+    signals = [route.name for route in app.signal_router.routes]
+    assert signals.count("sanic.__signal__.__init__") == 1
+
+
 async def test_ready_checks_the_database_redis_and_migrations(client):
     _, response = await client.get("/ready")
     assert response.status == 200

@@ -1,4 +1,5 @@
-"""Migrations are safe when processes start at once: one migrates, the others wait for it."""
+"""Migrations are safe when processes start at once: one migrates, the others wait for it. And
+the service's migration runner makes the schema tortoise's own makes."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from core import db
-from tests.support.environment import TEST_DATABASE
+from tests.support.environment import ROOT, SUITE_DATABASE, TEST_DATABASE, WORKER
 
 
 def _database_url(url: str, name: str) -> str:
@@ -81,3 +82,61 @@ async def test_the_migration_lock_works_on_a_url_that_sizes_the_pool(settings):
     assert held
     # And the direct URL keeps the other parameters
     assert db.direct_url("postgres://u@h/x?sslmode=disable&maxsize=20") == "postgresql://u@h/x?sslmode=disable"
+
+
+#: What a schema is made of, in the catalog: every column, constraint, index, trigger, function,
+#: sequence and view of the public schema, and the rows the migrations themselves insert.
+_SCHEMA_QUERIES = (
+    "SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default, character_maximum_length,"
+    " numeric_precision, numeric_scale FROM information_schema.columns WHERE table_schema = 'public'",
+    "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint"
+    " WHERE connamespace = 'public'::regnamespace",
+    "SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'",
+    "SELECT tgrelid::regclass::text, tgname, pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal",
+    "SELECT proname, pg_get_functiondef(oid) FROM pg_proc WHERE pronamespace = 'public'::regnamespace",
+    "SELECT sequencename, data_type, increment_by FROM pg_sequences WHERE schemaname = 'public'",
+    "SELECT viewname, definition FROM pg_views WHERE schemaname = 'public'",
+    "SELECT name FROM tortoise_migrations",
+)
+
+
+async def _schema(url: str) -> list[list[tuple]]:
+    connection = await asyncpg.connect(url)
+    try:
+        return [sorted(tuple(row) for row in await connection.fetch(query)) for query in _SCHEMA_QUERIES]
+    finally:
+        await connection.close()
+
+
+async def test_the_migrations_make_the_schema_tortoises_own_runner_makes(settings):
+    # Given a fresh, empty database migrated by tortoise's own `migrate` (which db.apply_migrations,
+    # and so the suite's database, replaces by an executor that renders each operation's state
+    # before only when the operation reads it)
+    name = f"{TEST_DATABASE}_tortoise"
+    admin = await asyncpg.connect(settings.database_url)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        await admin.execute(f"CREATE DATABASE {name}")
+    finally:
+        await admin.close()
+    try:
+        # (in a process of its own: tortoise's migrate opens and leaves tortoise's global connections)
+        tortoise = ("import asyncio, sys; from tortoise.migrations.api.migrate import migrate; from core import db; "
+                    "from models import ORM_APP; asyncio.run(migrate(config=db.tortoise_config(sys.argv[1], ORM_APP)))")
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", tortoise, _database_url(settings.database_url, name), cwd=ROOT,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        output, _ = await process.communicate()
+        assert process.returncode == 0, output.decode()[-2000:]
+        # Then the suite's database (migrated once per run by db.apply_migrations; with workers, the
+        # template every worker's copy came from) has the very same schema
+        ours = _database_url(settings.database_url, SUITE_DATABASE if WORKER else TEST_DATABASE)
+        theirs = await _schema(_database_url(settings.database_url, name))
+        assert theirs[0] and theirs[1] and theirs[2]
+        assert await _schema(ours) == theirs
+    finally:
+        admin = await asyncpg.connect(settings.database_url)
+        try:
+            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        finally:
+            await admin.close()
