@@ -153,6 +153,25 @@ def is_collecting() -> bool:
     return _pending_commands.get() is not None
 
 
+def keep_back(command: Command) -> Command:
+    """Leave ``command`` out of the enqueue after its unit of work commits: the caller runs it in
+    this process right after that commit (``core.jobs.execute_command``, which marks it done)
+    and sends it with :func:`send_kept_back` only when that run did not end it. A process that
+    dies in between leaves it pending and never enqueued, which is what the relay looks for
+    (:func:`relay_stale_commands`: its bound counts from ``run_at``), as after a broker outage
+    at commit. Saves the message, its delivery (a transaction finding the command done) and
+    the ``enqueued_at`` stamp, and the race of that delivery with the run here."""
+    command.kept_back = True
+    return command
+
+
+async def send_kept_back(command: Command, *, broker: dramatiq.Broker | None = None) -> int:
+    """Enqueue a command :func:`keep_back` held (its run here failed): its message and its
+    retries take it from there."""
+    command.kept_back = False
+    return await dispatch([command], broker=broker)
+
+
 def _message_for(command: Command) -> tuple[dramatiq.Message, int | None]:
     delay_ms = int((command.run_at - clock.now()).total_seconds() * 1000)
     return message(command.actor_name, str(command.id)), (delay_ms if delay_ms > 0 else None)
@@ -164,40 +183,13 @@ async def dispatch(commands: Iterable[Command], *, broker: dramatiq.Broker | Non
     A broker failure is logged and swallowed: the command row is safe in PostgreSQL and the
     relay will enqueue it later. ``broker`` defaults to the process-wide broker.
     """
-    sent: list[uuid.UUID] = []
-    #: Coalesced commands are not stamped: their batch run may already hold their rows (SKIP
-    #: LOCKED would then pass them over), and the relay's bound counts from ``run_at`` anyway.
-    stamped: list[uuid.UUID] = []
     target = broker or dramatiq.get_broker()
-    woken: set[str] = set()
-    for command in commands:
-        message, delay = _message_for(command)
-        if getattr(command, "coalesce", False) and delay is None:
-            # One wake-up per actor and per burst; the batch run takes this command too.
-            if command.actor_name in woken:
-                continue
-            try:
-                if not await asyncio.to_thread(_needs_wake, target, command.actor_name):
-                    continue
-            except Exception as exc:  # noqa: BLE001 - as below: the relay covers it
-                logger.warning("outbox: could not wake %s: %s; the relay will retry", command.actor_name,
-                               type(exc).__name__)
-                continue
-            woken.add(command.actor_name)
-        try:
-            # The Redis client is blocking; keep the event loop free while it connects.
-            await asyncio.to_thread(target.enqueue, message, delay=delay)
-        except Exception as exc:  # noqa: BLE001 - any broker failure leaves the job to the relay
-            logger.warning(
-                "outbox: could not enqueue command %s (%s): %s; the relay will retry",
-                command.id,
-                command.actor_name,
-                type(exc).__name__,
-            )
-            continue
-        sent.append(command.id)
-        if not getattr(command, "coalesce", False):
-            stamped.append(command.id)
+    outgoing = [(command, *_message_for(command)) for command in commands
+                if not getattr(command, "kept_back", False)]
+    if not outgoing:
+        return 0
+    # The Redis client is blocking: every enqueue of the batch in one trip off the event loop.
+    sent, stamped = await asyncio.to_thread(_enqueue_all, target, outgoing)
     if stamped:
         try:
             await _record_enqueued(stamped)
@@ -209,6 +201,45 @@ async def dispatch(commands: Iterable[Command], *, broker: dramatiq.Broker | Non
             logger.warning("outbox: could not record that %d command(s) were enqueued: %s; the relay may send "
                            "them again", len(stamped), type(exc).__name__)
     return len(sent)
+
+
+def _enqueue_all(target: dramatiq.Broker, outgoing: list[tuple[Command, dramatiq.Message, int | None]]
+                 ) -> tuple[list[uuid.UUID], list[uuid.UUID]]:
+    """Enqueue each command's message (a thread: the Redis client blocks); returns the ids sent
+    and, among them, those to stamp as enqueued.
+
+    Coalesced commands are not stamped: their batch run may already hold their rows (SKIP
+    LOCKED would then pass them over), and the relay's bound counts from ``run_at`` anyway."""
+    sent: list[uuid.UUID] = []
+    stamped: list[uuid.UUID] = []
+    woken: set[str] = set()
+    for command, outgoing_message, delay in outgoing:
+        if getattr(command, "coalesce", False) and delay is None:
+            # One wake-up per actor and per burst; the batch run takes this command too.
+            if command.actor_name in woken:
+                continue
+            try:
+                if not _needs_wake(target, command.actor_name):
+                    continue
+            except Exception as exc:  # noqa: BLE001 - as below: the relay covers it
+                logger.warning("outbox: could not wake %s: %s; the relay will retry", command.actor_name,
+                               type(exc).__name__)
+                continue
+            woken.add(command.actor_name)
+        try:
+            target.enqueue(outgoing_message, delay=delay)
+        except Exception as exc:  # noqa: BLE001 - any broker failure leaves the job to the relay
+            logger.warning(
+                "outbox: could not enqueue command %s (%s): %s; the relay will retry",
+                command.id,
+                command.actor_name,
+                type(exc).__name__,
+            )
+            continue
+        sent.append(command.id)
+        if not getattr(command, "coalesce", False):
+            stamped.append(command.id)
+    return sent, stamped
 
 
 async def _record_enqueued(command_ids: list[uuid.UUID]) -> None:

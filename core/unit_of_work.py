@@ -138,11 +138,14 @@ async def unit_of_work(*, broker: dramatiq.Broker | None = None) -> AsyncIterato
         outbox.stop_collecting(token)
         _nudges.reset(nudges_token)
         _wakeups.reset(wakeups_token)
-    if commands:
-        await outbox.dispatch(commands, broker=broker)
     target = broker or dramatiq.broker.global_broker  # none set up (a tool, a test): the scheduler covers it
+    # Wake-ups first: they are what someone waits for now (a signer for its sessions, a
+    # withdrawal for its signature), while the commands' enqueue is followed by a database
+    # round trip (their enqueued stamp).
     if wakeups and target is not None:
         await asyncio.to_thread(_send_wakeups, target, wakeups)
+    if commands:
+        await outbox.dispatch(commands, broker=broker)
     if nudges and target is not None:
         await asyncio.to_thread(_send_nudges, target, list(nudges))
     if deferred is not None:
