@@ -322,6 +322,12 @@ def start_process(settings: Any, namespace: str, queues: list[str], *, threads: 
                              "--threads", str(threads), "--queues", *queues], cwd=ROOT, env=env)
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) the process used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def create_to_finished(settings: Any, namespace: str, withdrawals: int, vault_count: int,
                              general_workers: int, workspace_count: int) -> dict[str, Any]:
     from nacl import pwhash
@@ -420,6 +426,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
                     amount=1000 + index, source_wallet_id=wallet_id, target_address=TARGET))
             created.append(made.transaction.id)
 
+        cpu_before = [cpu_seconds(process.pid) for process in processes]
         start = time.time()
         await asyncio.gather(*(make(index) for index in range(withdrawals)))
         created_in = time.time() - start
@@ -428,6 +435,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
             if time.monotonic() > deadline:
                 raise SystemExit("the withdrawals did not finish within 600 s")
             await asyncio.sleep(0.02)
+        cpu = [cpu_seconds(process.pid) - before for process, before in zip(processes, cpu_before)]
         stop.set()
         await chain_task
         rows = await Transaction.filter(id__in=created)
@@ -459,7 +467,8 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         signing_rate = withdrawals / (max(s.completed_at or s.updated_at for s in completed).timestamp() - start)
         return {"rate": withdrawal_rate, "p50": statistics.median(latencies), "p99": percentile(latencies, 0.99),
                 "signing_rate": signing_rate, "created_in": created_in, "stages": stages,
-                "cycles": cycles}
+                "cycles": cycles, "cpu_general": sum(cpu[:general_workers]) / withdrawals,
+                "cpu_signers": sum(cpu[general_workers:]) / withdrawals}
     finally:
         await app_client.stop()
         broker.close()
@@ -611,6 +620,8 @@ async def run(args: argparse.Namespace) -> None:
                   f"p99 {e2e['p99'] * 1000:.0f} ms (all {args.withdrawals} created within {e2e['created_in']:.1f} s)")
             print("  where the time went (p50 / p99 per step, from the audit entries): " + "; ".join(
                 f"{step} {p50 * 1000:.0f} / {p99 * 1000:.0f} ms" for step, (p50, p99) in e2e["stages"].items()))
+            print(f"  CPU per withdrawal, create -> finished: the general worker process(es) "
+                  f"{e2e['cpu_general'] * 1000:.1f} ms, the signer processes {e2e['cpu_signers'] * 1000:.1f} ms")
             print("  the lane cycle (a withdrawal's signing to the next one's of its address; p50 / p99, count): "
                   + "; ".join(f"{step} {p50 * 1000:.0f} / {p99 * 1000:.0f} ms ({n})"
                               for step, (p50, p99, n) in e2e["cycles"].items()))
