@@ -447,6 +447,10 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         withdrawal_rate = withdrawals / (finished_at - start)
         stages = await stage_times(created)
         cycles = await lane_cycles(created)
+        from core.outbox import Command
+
+        sent = await Command.filter(actor_name__startswith="withdrawals.").values_list("enqueue_count", flat=True)
+        messages = sum(int(n) for n in sent) / withdrawals
 
         # Signatures alone through the same processes: as many sessions, spread over the vaults
         # (requested 8 at a time, as the withdrawals were created above)
@@ -468,7 +472,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         return {"rate": withdrawal_rate, "p50": statistics.median(latencies), "p99": percentile(latencies, 0.99),
                 "signing_rate": signing_rate, "created_in": created_in, "stages": stages,
                 "cycles": cycles, "cpu_general": sum(cpu[:general_workers]) / withdrawals,
-                "cpu_signers": sum(cpu[general_workers:]) / withdrawals}
+                "cpu_signers": sum(cpu[general_workers:]) / withdrawals, "messages": messages}
     finally:
         await app_client.stop()
         broker.close()
@@ -622,6 +626,8 @@ async def run(args: argparse.Namespace) -> None:
                 f"{step} {p50 * 1000:.0f} / {p99 * 1000:.0f} ms" for step, (p50, p99) in e2e["stages"].items()))
             print(f"  CPU per withdrawal, create -> finished: the general worker process(es) "
                   f"{e2e['cpu_general'] * 1000:.1f} ms, the signer processes {e2e['cpu_signers'] * 1000:.1f} ms")
+            print(f"  pipeline command messages sent per withdrawal (withdrawals.*, enqueued after commit or by the "
+                  f"relay): {e2e['messages']:.2f}")
             print("  the lane cycle (a withdrawal's signing to the next one's of its address; p50 / p99, count): "
                   + "; ".join(f"{step} {p50 * 1000:.0f} / {p99 * 1000:.0f} ms ({n})"
                               for step, (p50, p99, n) in e2e["cycles"].items()))
