@@ -14,7 +14,7 @@ import uuid
 
 import domain.policies  # noqa: F401 - installs the policy check (first) and the AML policy's evaluator
 from core.jobs import actor, command_actor, execute_command
-from core.outbox import Command
+from core.outbox import Command, keep_back, send_kept_back
 from core.unit_of_work import unit_of_work
 from domain.aml import screening as aml_screening
 from domain.withdrawals import lifecycle, pipeline, replacement
@@ -39,10 +39,17 @@ async def sign(*, command: Command, transaction_id: str) -> None:
     await pipeline.start_signing(transaction_id=transaction_id)
 
 
-@command_actor(pipeline.COLLECT_SIGNATURE)
-async def collect_signature(*, command: Command, transaction_id: str, poll: int = 0) -> None:
-    """signing → awaiting_broadcast once the signature exists (else look again later)."""
-    await pipeline.collect_signature(transaction_id=transaction_id, poll=poll)
+@actor(pipeline.COLLECT_SIGNATURE)
+async def collect_signature(command_id: str) -> None:
+    """signing → awaiting_broadcast once the signature exists (else look again later); then its
+    broadcast and the next sign step of the lane here (:func:`carry_on`). An outbox command."""
+    following: list[Command | None] = []
+
+    async def handler(*, command: Command, transaction_id: str, poll: int = 0) -> None:
+        following.append(_kept_back(await pipeline.collect_signature(transaction_id=transaction_id, poll=poll)))
+
+    await execute_command(command_id, handler)
+    await carry_on(following[0] if following else None)
 
 
 #: Withdrawals one ``withdrawals.signed`` message carries on at once (each its own units of work).
@@ -62,10 +69,23 @@ async def signed(session_ids: list[str]) -> None:
     async def one(transaction_id: uuid.UUID) -> None:
         async with limit:
             async with unit_of_work():
-                issued = await pipeline.collect_signature(transaction_id=transaction_id, reschedule=False)
+                issued = _kept_back(await pipeline.collect_signature(transaction_id=transaction_id,
+                                                                     reschedule=False))
             await carry_on(issued)
 
     await asyncio.gather(*(one(transaction_id) for transaction_id in found))
+
+
+#: The steps :func:`carry_on` runs in the process that issued them.
+CARRIED = (pipeline.BROADCAST, pipeline.SIGN)
+
+
+def _kept_back(issued: Command | None) -> Command | None:
+    """Call in the unit of work that issues ``issued``: a step :func:`carry_on` will run once
+    it commits is not enqueued then (core.outbox.keep_back)."""
+    if issued is not None and issued.actor_name in CARRIED:
+        keep_back(issued)
+    return issued
 
 
 async def carry_on(issued: Command | None) -> None:
@@ -73,16 +93,19 @@ async def carry_on(issued: Command | None) -> None:
     issues in turn: a withdrawal's broadcast right after its signature is stored, then the sign
     step of the next withdrawal of the lane, without a queue hop each.
 
-    The command's message is on its way all the same (the outbox's durability is unchanged):
-    each run locks the command row and marks it done in its step's transaction
-    (core.jobs.execute_command), so whichever runs first does the step and the other finds it
-    done. A step that fails here is left to that message's delivery and retries."""
+    The command was kept back from the enqueue after its commit (core.outbox.keep_back): it is
+    run here (core.jobs.execute_command locks its row and marks it done in the step's
+    transaction), and sent to the queue only when that run fails, so its message and its
+    retries take it from there. A process that dies before or during the run leaves the
+    command pending and never enqueued: the outbox relay sends it (the outbox's durability is
+    unchanged; only its wait, outbox_relay_after_seconds, is that of a broker outage). A
+    command already done or failed (run elsewhere: a relay, a duplicate) is left as it is."""
     steps = {pipeline.BROADCAST: pipeline.broadcast, pipeline.SIGN: pipeline.start_signing}
     while issued is not None and issued.actor_name in steps:
         step, following = steps[issued.actor_name], []
 
         async def handler(*, command: Command, transaction_id: str, **_: object) -> None:
-            following.append(await step(transaction_id=transaction_id))
+            following.append(_kept_back(await step(transaction_id=transaction_id)))
 
         try:
             # Never marked failed for good from here (that is its own message's last retry's call).
@@ -90,14 +113,22 @@ async def carry_on(issued: Command | None) -> None:
         except Exception:  # noqa: BLE001 - recorded on the command; its own message retries it
             logger.warning("withdrawals: %s of command %s failed here; its message retries it", issued.actor_name,
                            issued.id, exc_info=True)
+            await send_kept_back(issued)
             return
         issued = following[0] if following else None
 
 
-@command_actor(pipeline.BROADCAST)
-async def broadcast(*, command: Command, transaction_id: str) -> None:
-    """awaiting_broadcast → broadcast: submit the stored signed transfer."""
-    await pipeline.broadcast(transaction_id=transaction_id)
+@actor(pipeline.BROADCAST)
+async def broadcast(command_id: str) -> None:
+    """awaiting_broadcast → broadcast: submit the stored signed transfer; then the next sign
+    step of the lane here (:func:`carry_on`). An outbox command."""
+    following: list[Command | None] = []
+
+    async def handler(*, command: Command, transaction_id: str, **_: object) -> None:
+        following.append(_kept_back(await pipeline.broadcast(transaction_id=transaction_id)))
+
+    await execute_command(command_id, handler)
+    await carry_on(following[0] if following else None)
 
 
 @command_actor(replacement.COLLECT_REPLACEMENT)

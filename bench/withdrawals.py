@@ -326,8 +326,14 @@ def start_process(settings: Any, namespace: str, queues: list[str], *, threads: 
                              "--threads", str(threads), "--queues", *queues], cwd=ROOT, env=env)
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) the process used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def create_to_finished(settings: Any, namespace: str, withdrawals: int, vault_count: int,
-                             general_workers: int, workspace_count: int) -> dict[str, float]:
+                             general_workers: int, workspace_count: int) -> dict[str, Any]:
     from nacl import pwhash
     from sanic import Sanic
 
@@ -424,6 +430,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
                     amount=1000 + index, source_wallet_id=wallet_id, target_address=TARGET))
             created.append(made.transaction.id)
 
+        cpu_before = [cpu_seconds(process.pid) for process in processes]
         start = time.time()
         await asyncio.gather(*(make(index) for index in range(withdrawals)))
         created_in = time.time() - start
@@ -432,6 +439,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
             if time.monotonic() > deadline:
                 raise SystemExit("the withdrawals did not finish within 600 s")
             await asyncio.sleep(0.02)
+        cpu = [cpu_seconds(process.pid) - before for process, before in zip(processes, cpu_before)]
         stop.set()
         await chain_task
         rows = await Transaction.filter(id__in=created)
@@ -442,6 +450,11 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         latencies = [(r.updated_at - r.created_at).total_seconds() for r in rows]
         withdrawal_rate = withdrawals / (finished_at - start)
         stages = await stage_times(created)
+        cycles = await lane_cycles(created)
+        from core.outbox import Command
+
+        sent = await Command.filter(actor_name__startswith="withdrawals.").values_list("enqueue_count", flat=True)
+        messages = sum(int(n) for n in sent) / withdrawals
 
         # Signatures alone through the same processes: as many sessions, spread over the vaults
         # (requested 8 at a time, as the withdrawals were created above)
@@ -461,7 +474,9 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         completed = await SigningSession.filter(id__in=session_ids)
         signing_rate = withdrawals / (max(s.completed_at or s.updated_at for s in completed).timestamp() - start)
         return {"rate": withdrawal_rate, "p50": statistics.median(latencies), "p99": percentile(latencies, 0.99),
-                "signing_rate": signing_rate, "created_in": created_in, "stages": stages}
+                "signing_rate": signing_rate, "created_in": created_in, "stages": stages,
+                "cycles": cycles, "cpu_general": sum(cpu[:general_workers]) / withdrawals,
+                "cpu_signers": sum(cpu[general_workers:]) / withdrawals, "messages": messages}
     finally:
         await app_client.stop()
         broker.close()
@@ -511,6 +526,67 @@ async def stage_times(transaction_ids: list[uuid.UUID]) -> dict[str, tuple[float
     return out
 
 
+#: One lane cycle, split: the marks of withdrawal n of a lane, in order, ending at the next
+#: withdrawal's ``signing`` (what a lane does between two signatures).
+CYCLE_MARKS = ("signing", "share 1", "share 2", "session completed", "awaiting_broadcast",
+               "broadcast started", "broadcast", "next sign started", "next signing")
+
+
+async def lane_cycles(transaction_ids: list[uuid.UUID]) -> dict[str, Any]:
+    """Where a lane cycle's time goes: per withdrawal, from its ``signing`` change to the next
+    withdrawal of its source address's ``signing`` change, the marks of :data:`CYCLE_MARKS`
+    (audit entries, the session's shares and completion, the outbox commands' start times);
+    p50 / p99 of each step between two marks, and of the whole cycle."""
+    from core.outbox import Command
+    from models.audit import AuditEntry
+    from models.sessions import SigningSession, SigningShare
+    from models.transactions import Transaction
+
+    ids = {str(i) for i in transaction_ids}
+    marks: dict[str, dict[str, Any]] = collections.defaultdict(dict)
+    for entry in await AuditEntry.filter(object_type="transaction", object_id__in=list(ids), action__in=[
+            "withdrawal.signing", "withdrawal.awaiting_broadcast", "withdrawal.broadcast"]).values(
+            "object_id", "action", "created_at"):
+        marks[entry["object_id"]].setdefault(entry["action"].split(".", 1)[1], entry["created_at"])
+    sessions = {s["id"]: s for s in await SigningSession.filter(
+        purpose__in=[f"withdrawal:{i}" for i in ids]).values("id", "purpose", "completed_at")}
+    for session in sessions.values():
+        if session["completed_at"] is not None:
+            marks[session["purpose"].split(":", 1)[1]]["session completed"] = session["completed_at"]
+    for share in await SigningShare.filter(session_id__in=list(sessions)).values(
+            "session_id", "participant", "created_at"):
+        marks[sessions[share["session_id"]]["purpose"].split(":", 1)[1]][f"share {share['participant']}"] = \
+            share["created_at"]
+    started: dict[tuple[str, str], Any] = {}
+    for command in await Command.filter(actor_name__in=["withdrawals.sign", "withdrawals.broadcast"]).values(
+            "actor_name", "payload", "started_at"):
+        key = (command["actor_name"], str(command["payload"].get("transaction_id")))
+        if command["started_at"] is not None and key[1] in ids:
+            # The sign step may run (and find its lane busy) more than once: the last start counts
+            started[key] = max(started.get(key, command["started_at"]), command["started_at"])
+    lanes: dict[str, list[str]] = collections.defaultdict(list)
+    for row in await Transaction.filter(id__in=list(ids)).values("id", "from_address"):
+        lanes[row["from_address"]].append(str(row["id"]))
+    spans: dict[str, list[float]] = collections.defaultdict(list)
+    for members in lanes.values():
+        members = sorted((m for m in members if "signing" in marks[m]), key=lambda m: marks[m]["signing"])
+        for current, following in zip(members, members[1:]):
+            times = dict(marks[current])
+            if ("withdrawals.broadcast", current) in started:
+                times["broadcast started"] = started[("withdrawals.broadcast", current)]
+            if ("withdrawals.sign", following) in started:
+                times["next sign started"] = started[("withdrawals.sign", following)]
+            times["next signing"] = marks[following]["signing"]
+            present = [m for m in CYCLE_MARKS if m in times]
+            for before, after in zip(present, present[1:]):
+                spans[f"{before} -> {after}"].append((times[after] - times[before]).total_seconds())
+            spans["cycle"].append((times["next signing"] - times["signing"]).total_seconds())
+    order = {f"{a} -> {b}": i for i, (a, b) in enumerate(
+        (a, b) for i, a in enumerate(CYCLE_MARKS) for b in CYCLE_MARKS[i + 1:])}
+    return {step: (statistics.median(values), percentile(values, 0.99), len(values))
+            for step, values in sorted(spans.items(), key=lambda kv: order.get(kv[0], -1))}
+
+
 async def run(args: argparse.Namespace) -> None:
     from _support import drop_database, flush_namespace, recreate_database
 
@@ -554,6 +630,13 @@ async def run(args: argparse.Namespace) -> None:
                   f"p99 {e2e['p99'] * 1000:.0f} ms (all {args.withdrawals} created within {e2e['created_in']:.1f} s)")
             print("  where the time went (p50 / p99 per step, from the audit entries): " + "; ".join(
                 f"{step} {p50 * 1000:.0f} / {p99 * 1000:.0f} ms" for step, (p50, p99) in e2e["stages"].items()))
+            print(f"  CPU per withdrawal, create -> finished: the general worker process(es) "
+                  f"{e2e['cpu_general'] * 1000:.1f} ms, the signer processes {e2e['cpu_signers'] * 1000:.1f} ms")
+            print(f"  pipeline command messages sent per withdrawal (withdrawals.*, enqueued after commit or by the "
+                  f"relay): {e2e['messages']:.2f}")
+            print("  the lane cycle (a withdrawal's signing to the next one's of its address; p50 / p99, count): "
+                  + "; ".join(f"{step} {p50 * 1000:.0f} / {p99 * 1000:.0f} ms ({n})"
+                              for step, (p50, p99, n) in e2e["cycles"].items()))
             print(f"  threshold signatures alone through the same processes: {e2e['signing_rate']:.1f}/s")
             print(f"  ratio finished/s : signatures/s = {e2e['rate'] / e2e['signing_rate']:.3f}")
     finally:

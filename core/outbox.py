@@ -165,6 +165,31 @@ def is_collecting() -> bool:
     return _pending_commands.get() is not None
 
 
+def keep_back(command: Command) -> Command:
+    """Leave ``command`` out of the enqueue after its unit of work commits: the caller runs it in
+    this process right after that commit (``core.jobs.execute_command``, which marks it done)
+    and sends it with :func:`send_kept_back` only when that run did not end it. A process that
+    dies in between leaves it pending and never sent, which is what the relay looks for
+    (:func:`relay_stale_commands`: its bound counts from the creation, stamped or not), as after
+    a broker outage at commit. Saves the message, its delivery (a transaction finding the
+    command done) and the race of that delivery with the run here.
+
+    A command not written yet is written unstamped; one already written with its stamp (the
+    module docstring) keeps it: the relay's bound is the same either way."""
+    command.kept_back = True
+    if not command._saved_in_db and getattr(command, "prestamped", False):  # noqa: SLF001
+        command.prestamped = False
+        command.enqueued_at, command.enqueue_count = None, 0
+    return command
+
+
+async def send_kept_back(command: Command, *, broker: dramatiq.Broker | None = None) -> int:
+    """Enqueue a command :func:`keep_back` held (its run here failed): its message and its
+    retries take it from there."""
+    command.kept_back = False
+    return await dispatch([command], broker=broker)
+
+
 def _message_for(command: Command) -> tuple[dramatiq.Message, int | None]:
     delay_ms = int((command.run_at - clock.now()).total_seconds() * 1000)
     return message(command.actor_name, str(command.id)), (delay_ms if delay_ms > 0 else None)
@@ -178,6 +203,8 @@ def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) -> tuple
     failed: list[Command] = []
     woken: set[str] = set()
     for command in commands:
+        if getattr(command, "kept_back", False):
+            continue  # its holder runs it (keep_back)
         message, delay = _message_for(command)
         if getattr(command, "coalesce", False) and delay is None:
             # One wake-up per actor and per burst; the batch run takes this command too.

@@ -153,9 +153,11 @@ async def _after_commit(broker: dramatiq.Broker | None, commands: list[outbox.Co
     target = broker or (dramatiq.get_broker() if commands else dramatiq.broker.global_broker)
 
     def send() -> tuple[list[outbox.Command], list[outbox.Command]]:
-        sent, failed = outbox.send_commands(commands, target) if commands and target is not None else ([], [])
+        # Wake-ups first: they are what someone waits for now (a signer for its sessions, a
+        # withdrawal for its signature).
         if wakeups and target is not None:
             _send_wakeups(target, wakeups)
+        sent, failed = outbox.send_commands(commands, target) if commands and target is not None else ([], [])
         if nudges and target is not None:
             _send_nudges(target, nudges)
         return sent, failed

@@ -290,7 +290,7 @@ async def start_signing(*, transaction_id: uuid.UUID | str) -> None:
     if tx is None or tx.status != statuses.APPROVED or tx.signing_session_id is not None:
         return
     parties = await ledger.load(tx, lock=True)  # the source address's lock guards the lane
-    vault = await Vault.get(id=tx.vault_id)
+    vault = parties.vault = await Vault.get(id=tx.vault_id)  # (write_change reads it too)
     if vault.is_frozen:
         # A frozen vault signs nothing: hold the withdrawal like a manual freeze would.
         await ledger.release(parties)

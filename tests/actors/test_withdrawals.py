@@ -186,3 +186,81 @@ async def test_the_scheduled_actors_finish_expire_and_reissue_stalled_steps(brok
     # A step with a live command is not issued again
     await withdrawal_actors.expire()
     assert await Command.filter(actor_name=pipeline.BROADCAST, status="pending").count() == 1
+
+
+async def _two_in_one_lane(tv, ws):
+    """Two approved withdrawals of one address: the first signing (its session completed with the
+    test key), the second waiting in approved for the lane."""
+    wallet = await funded_wallet(tv, "DETH_TEST", 2 * ETH)
+    first = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    second = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
+    for tx in (first, second):
+        await step(pipeline.run_checks, tx)
+    first = await step(pipeline.start_signing, first)
+    assert (await step(pipeline.start_signing, second)).status == "approved"
+    await sign_with_test_key(first, tv.key)
+    return first, second
+
+
+def _queued(redis_client) -> bytes:
+    """Every message body waiting in the test namespace's queues (delayed ones included)."""
+    return b"".join(body for key in redis_client.scan_iter(match=f"{TEST_NAMESPACE}:*.msgs")
+                    for body in redis_client.hvals(key))
+
+
+async def test_a_signature_is_carried_to_broadcast_and_the_lane_goes_on_in_the_same_process(broker, redis_client):
+    ws = await workspace()
+    await allow_one_time_addresses(ws.id)
+    tv = await vault_with_key(ws)
+    first, second = await _two_in_one_lane(tv, ws)
+    # When the first's session wakes its withdrawal
+    await withdrawal_actors.signed([str(first.signing_session_id)])
+    # Then it was collected and broadcast, and the second's sign step ran here: nonce 1, signing
+    assert (await Transaction.get(id=first.id)).status == "broadcast"
+    second = await Transaction.get(id=second.id)
+    assert second.status == "signing" and (second.transfer or {})["nonce"] == 1
+    # Each of those steps ran once, as its command, and none was sent to a queue (kept back)
+    carried = [await Command.get(actor_name=pipeline.BROADCAST, payload__contains={"transaction_id": str(first.id)}),
+               await Command.get(actor_name=pipeline.SIGN, status="done",
+                                 payload__contains={"transaction_id": str(second.id)})]
+    queued = _queued(redis_client)
+    for command in carried:
+        # (written with the stamp its unit of work gives every command, core.outbox; its one send
+        # would have been the enqueue, and nothing added to it)
+        assert (command.status, command.attempts, command.enqueue_count) == ("done", 1, 1)
+        assert str(command.id).encode() not in queued
+    # And the second's signature carries it on the same way
+    await sign_with_test_key(second, tv.key)
+    await withdrawal_actors.signed([str(second.signing_session_id)])
+    assert (await Transaction.get(id=second.id)).status == "broadcast"
+    assert await DevnetTransaction.filter(kind="transfer").count() == 2
+
+
+async def test_a_step_that_fails_where_it_was_carried_is_sent_to_its_queue_and_retried(broker, redis_client,
+                                                                                         monkeypatch):
+    ws = await workspace()
+    await allow_one_time_addresses(ws.id)
+    tv = await vault_with_key(ws)
+    first, second = await _two_in_one_lane(tv, ws)
+    # Given the network cannot be reached when the broadcast is carried on
+    broadcast = pipeline.broadcast
+
+    async def unreachable(**kwargs):
+        raise ConnectionError("the node is down")
+
+    monkeypatch.setattr(pipeline, "broadcast", unreachable)
+    await withdrawal_actors.signed([str(first.signing_session_id)])
+    monkeypatch.setattr(pipeline, "broadcast", broadcast)
+    # Then the signature is stored, and the broadcast's command records the failure and is queued
+    assert (await Transaction.get(id=first.id)).status == "awaiting_broadcast"
+    command = await Command.get(actor_name=pipeline.BROADCAST, payload__contains={"transaction_id": str(first.id)})
+    assert (command.status, command.attempts, command.enqueue_count) == ("pending", 1, 1)
+    assert "the node is down" in command.last_error
+    assert str(command.id).encode() in _queued(redis_client)
+    assert (await Transaction.get(id=second.id)).status == "approved"
+    # When its message is delivered: broadcast once, and the lane goes on from there
+    await withdrawal_actors.broadcast(str(command.id))
+    assert (await Transaction.get(id=first.id)).status == "broadcast"
+    assert (await Command.get(id=command.id)).status == "done"
+    assert (await Transaction.get(id=second.id)).status == "signing"
+    assert await DevnetTransaction.filter(kind="transfer").count() == 1

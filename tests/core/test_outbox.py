@@ -193,3 +193,34 @@ async def test_the_relay_succeeds_even_if_its_enqueue_cannot_be_recorded(broker,
     # When the relay sends a stale command and cannot stamp it: it reports the send, raises nothing
     assert await outbox.relay_stale_commands(broker=broker) == 1
     assert (await Command.get(id=command.id)).enqueued_at is None
+
+
+async def test_a_kept_back_command_is_sent_only_by_its_holder_or_by_the_relay(broker, worker, frozen_clock, settings,
+                                                                               monkeypatch):
+    principal = await make_principal()
+    new_command = outbox.new_command
+    monkeypatch.setattr(outbox, "new_command", lambda **kwargs: outbox.keep_back(new_command(**kwargs)))
+    # Given two units of work whose commands were kept back (their holders meant to run them)
+    first, second = (await _submit_application(principal), await _submit_application(principal))
+    monkeypatch.undo()
+    commands = {c.payload["application_id"]: c for c in await Command.filter(actor_name=companies.REVIEW_APPLICATION)}
+    kept = [commands[str(first.id)], commands[str(second.id)]]
+    # Then nothing was sent after their commit: no message, no enqueued stamp, nothing ran
+    await worker.drain()
+    for command in kept:
+        row = await Command.get(id=command.id)
+        assert (row.status, row.enqueued_at, row.enqueue_count) == ("pending", None, 0)
+    assert {a.status for a in await CompanyApplication.all()} == {"submitted"}
+    # When the holder of the first gives it up (its run failed): it is sent, and runs
+    assert await outbox.send_kept_back(kept[0], broker=broker) == 1
+
+    async def reviewed(application: CompanyApplication) -> bool:
+        return (await CompanyApplication.get(id=application.id)).status == "in_review"
+    await wait_for(lambda: reviewed(first))
+    assert (await Command.get(id=kept[0].id)).enqueue_count == 1
+    # And the second (its holder died) is the relay's once stale, like a command Redis refused
+    assert await outbox.relay_stale_commands(broker=broker) == 0
+    frozen_clock.advance(timedelta(seconds=settings.outbox_relay_after_seconds + 1))
+    assert await outbox.relay_stale_commands(broker=broker) == 1
+    await wait_for(lambda: reviewed(second))
+    assert (await Command.get(id=kept[1].id)).status == "done"
