@@ -34,6 +34,15 @@ What it costs
     write this one): another service's migration on the same server delays nothing here. An id it
     cannot place (ended since the snapshot, a prepared or subtransaction, a row the role may not
     read) holds the horizon, as the plain snapshot xmin would: never a gap, at worst a delay.
+    One read of ``pg_stat_activity`` is not enough to place an id: PostgreSQL copies a backend's
+    status (its database) and reads its transaction id from the process slot separately, so a
+    slot that a backend of another database left and one of this database took in between pairs
+    this database's transaction with the other database. The horizon then passed a running
+    transaction of this database (seen as a horizon going back under load, with many databases on
+    one server). An id is therefore left out only when two fresh reads, one after the other, show
+    it under the same backend process in another database (migration 0470: the second read copies
+    the slot's status after the first saw the id there, when the slot's new backend has
+    registered, so a mislabelled pair cannot appear in both).
 
 Capacity
     Positions fit a signed 64-bit column for 2**47 transaction ids, and stay below 2**53 (exact
@@ -56,6 +65,14 @@ NEXT_POSITION_SQL = (
 #: function (migration 0252_commit_horizon) is the snapshot's xmin, leaving out the transactions
 #: of other databases on the same server (see "What it costs").
 HORIZON_SQL = "custody_commit_horizon()"
+
+#: A SQL expression: every position ever handed out below a horizon is below it (the snapshot's
+#: ``xmax << 16``; ``xmax`` is the last ended transaction id plus one, so it never goes back, and
+#: every horizon is at most the ``xmax`` of its own snapshot). The horizon itself may step back
+#: a little between statements (an id that ended between a statement's snapshot and its look at
+#: ``pg_stat_activity`` cannot be placed and holds it), so "was this cursor ever handed out" is
+#: asked of this bound, not of the horizon.
+HANDED_OUT_BOUND_SQL = "(pg_snapshot_xmax(pg_current_snapshot())::text::bigint << 16)"
 
 #: The SQL function behind NEXT_POSITION_SQL is created by migration 0135_commit_order (its body
 #: is frozen there, as a migration's must be).

@@ -21,7 +21,13 @@ Change log (GET /transactions/changes)
     workspace with ``since_cursor < seq < horizon`` in ``seq`` order, one item per transaction
     in its current state (a transaction written again moves to its new position).
     ``next_cursor`` is the position of the last item (or ``since_cursor`` when there is none).
-    A ``since_cursor`` at or above the horizon was never handed out: 400 INVALID_CURSOR.
+    The horizon can step back a little between two statements (an id of another database that
+    ended between a statement's snapshot and its look at ``pg_stat_activity`` cannot be placed,
+    so it holds the horizon: core/commit_order.py), so a cursor handed out a moment ago may sit
+    at or above the horizon now: that page is empty and ``next_cursor`` stays ``since_cursor``
+    (everything up to it was final when it was handed out). Only a ``since_cursor`` at or above
+    the snapshot's ``xmax << 16`` (:data:`HANDED_OUT_BOUND_SQL`, which never goes back and which
+    every cursor ever handed out is below) was never handed out: 400 INVALID_CURSOR.
 
 The balance snapshot's cursor (domain.balances.snapshot)
     ``horizon - 1`` of the statement that reads the balances: the balances include every change
@@ -49,7 +55,7 @@ from tortoise.expressions import Q
 
 from core import clock
 from core.clock import rfc3339
-from core.commit_order import HORIZON_SQL, NEXT_POSITION_SQL
+from core.commit_order import HANDED_OUT_BOUND_SQL, HORIZON_SQL, NEXT_POSITION_SQL
 from domain import balances, prices
 from domain import transaction_statuses as statuses
 from domain.auth import Principal
@@ -337,8 +343,8 @@ _LOG_STATE = f"SELECT {HORIZON_SQL} - 1 AS position, coalesce({_MIN_CURSOR}, 0) 
 #: the page holds only final positions, and a compaction that removed rows of it shows in
 #: min_cursor.
 _CHANGES = f"""
-SELECT h.horizon, coalesce({_MIN_CURSOR}, 0) AS log_min_cursor, t.*
-FROM (SELECT {HORIZON_SQL} AS horizon) h
+SELECT h.horizon, h.bound, coalesce({_MIN_CURSOR}, 0) AS log_min_cursor, t.*
+FROM (SELECT {HORIZON_SQL} AS horizon, {HANDED_OUT_BOUND_SQL} AS bound) h
 LEFT JOIN LATERAL (
     SELECT * FROM transactions
     WHERE workspace_id = $1 AND seq > $2 AND seq < h.horizon ORDER BY seq LIMIT $3
@@ -355,7 +361,7 @@ async def log_state(workspace_id: uuid.UUID) -> tuple[int, int]:
 
 
 def _from_row(row: dict[str, Any]) -> Transaction:
-    columns = {k: v for k, v in row.items() if k not in ("horizon", "log_min_cursor")}
+    columns = {k: v for k, v in row.items() if k not in ("horizon", "bound", "log_min_cursor")}
     return Transaction._init_from_db(**columns)  # noqa: SLF001  (tortoise's own row → model)
 
 
@@ -370,7 +376,7 @@ async def changes(*, principal: Principal | None, workspace_id: uuid.UUID, since
     since = since_cursor or 0
     rows = await connections.get("default").execute_query_dict(_CHANGES, [workspace_id, since, limit + 1])
     horizon, min_cursor = int(rows[0]["horizon"]), int(rows[0]["log_min_cursor"])
-    if since >= horizon:
+    if since >= int(rows[0]["bound"]):  # (at or above the horizon only: an empty page, see above)
         raise ValidationFailed("since_cursor is ahead of the log: it was not returned by this API",
                                code="INVALID_CURSOR",
                                details={"field": "since_cursor", "reason": "ahead of the log", "cursor": horizon - 1})

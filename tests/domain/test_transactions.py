@@ -206,3 +206,44 @@ async def test_change_log_rejects_bad_cursors_and_limits(broker):
         with pytest.raises(DomainError) as refused:
             transactions.parse_cursor(raw)
         assert refused.value.code == "INVALID_CURSOR"
+
+
+async def test_a_cursor_at_or_above_the_horizon_gets_an_empty_page_and_keeps_its_place(broker):
+    # Given a workspace with two deposits, the first written by a transaction still open (it holds
+    # the horizon) and the second committed after it: the second's position is above the horizon
+    # (as a cursor handed out a moment ago is when the horizon stepped back: core/commit_order.py)
+    ws = await workspace()
+    first = await open_wallet(await vault_with_key(ws, name="A"), "DBTC_TEST")
+    second = await open_wallet(await vault_with_key(ws, name="B"), "DBTC_TEST")
+    await fund(UTXO, await address_of(first), 10_000)
+    await fund(UTXO, await address_of(second), 20_000)
+    adapter = get_adapter(UTXO)
+    async with unit_of_work():
+        block_1, block_2 = await adapter.read_block(1), await adapter.read_block(2)
+    a_written, release_a = asyncio.Event(), asyncio.Event()
+
+    async def writer_a() -> None:
+        async with unit_of_work():
+            await deposits.record_block_deposits(adapter=adapter, block=block_1)
+            a_written.set()
+            await release_a.wait()
+
+    task_a = asyncio.create_task(writer_a())
+    await a_written.wait()
+    async with unit_of_work():
+        await deposits.record_block_deposits(adapter=adapter, block=block_2)
+    above = (await Transaction.get(workspace_id=ws.id, amount=20_000)).seq
+    try:
+        # When a reader asks for the changes after that position
+        page = await transactions.changes(principal=None, workspace_id=ws.id, since_cursor=above)
+        # Then it gets an empty page that keeps its place (not 400: positions up to it may well have
+        # been handed out), while a cursor above every position handed out is still refused
+        assert (page.items, page.next_cursor, page.has_more) == ([], above, False)
+        with pytest.raises(DomainError) as refused:
+            await transactions.changes(principal=None, workspace_id=ws.id, since_cursor=transactions.MAX_CURSOR)
+        assert refused.value.code == "INVALID_CURSOR"
+    finally:
+        release_a.set()
+        await task_a
+    # And once the open transaction ends, the reader from the start sees both, in order
+    assert [int(t.amount) for t in await all_changes(ws.id)] == [10_000, 20_000]
