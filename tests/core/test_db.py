@@ -7,6 +7,8 @@ import asyncio
 import os
 import subprocess
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -20,18 +22,31 @@ def _database_url(url: str, name: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
 
 
-async def test_processes_that_migrate_at_once_all_succeed(settings):
-    # Given a fresh, empty database
-    name = f"{TEST_DATABASE}_concurrent"
+@asynccontextmanager
+async def _fresh_database(settings, suffix: str) -> AsyncIterator[str]:
+    """A fresh, empty database of this test run on the test server (its URL), dropped afterwards."""
+    name = f"{TEST_DATABASE}_{suffix}"
     admin = await asyncpg.connect(settings.database_url)
     try:
         await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         await admin.execute(f"CREATE DATABASE {name}")
     finally:
         await admin.close()
-    env = {**os.environ, "DATABASE_URL": _database_url(settings.database_url, name), "REDIS_URL": settings.redis_url,
-           "CUSTODY_DATA_DIR": str(settings.data_dir)}
     try:
+        yield _database_url(settings.database_url, name)
+    finally:
+        admin = await asyncpg.connect(settings.database_url)
+        try:
+            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        finally:
+            await admin.close()
+
+
+async def test_processes_that_migrate_at_once_all_succeed(settings):
+    # Given a fresh, empty database
+    async with _fresh_database(settings, "concurrent") as url:
+        env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": settings.redis_url,
+               "CUSTODY_DATA_DIR": str(settings.data_dir)}
         # When two processes migrate it at the same moment (`custody dev` beside `custody bootstrap`...)
         processes = [await asyncio.create_subprocess_exec(sys.executable, "-m", "custody.cli", "migrate", env=env,
                                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -44,12 +59,6 @@ async def test_processes_that_migrate_at_once_all_succeed(settings):
             assert await check.fetchval("SELECT to_regclass('ownership_transfers') IS NOT NULL")
         finally:
             await check.close()
-    finally:
-        admin = await asyncpg.connect(settings.database_url)
-        try:
-            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        finally:
-            await admin.close()
 
 
 async def test_opening_the_database_waits_for_a_running_migration(settings):
@@ -112,31 +121,18 @@ async def test_the_migrations_make_the_schema_tortoises_own_runner_makes(setting
     # Given a fresh, empty database migrated by tortoise's own `migrate` (which db.apply_migrations,
     # and so the suite's database, replaces by an executor that renders each operation's state
     # before only when the operation reads it)
-    name = f"{TEST_DATABASE}_tortoise"
-    admin = await asyncpg.connect(settings.database_url)
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    try:
+    async with _fresh_database(settings, "tortoise") as url:
         # (in a process of its own: tortoise's migrate opens and leaves tortoise's global connections)
         tortoise = ("import asyncio, sys; from tortoise.migrations.api.migrate import migrate; from core import db; "
                     "from models import ORM_APP; asyncio.run(migrate(config=db.tortoise_config(sys.argv[1], ORM_APP)))")
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", tortoise, _database_url(settings.database_url, name), cwd=ROOT,
+            sys.executable, "-c", tortoise, url, cwd=ROOT,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         output, _ = await process.communicate()
         assert process.returncode == 0, output.decode()[-2000:]
         # Then the suite's database (migrated once per run by db.apply_migrations; with workers, the
         # template every worker's copy came from) has the very same schema
         ours = _database_url(settings.database_url, SUITE_DATABASE if WORKER else TEST_DATABASE)
-        theirs = await _schema(_database_url(settings.database_url, name))
+        theirs = await _schema(url)
         assert theirs[0] and theirs[1] and theirs[2]
         assert await _schema(ours) == theirs
-    finally:
-        admin = await asyncpg.connect(settings.database_url)
-        try:
-            await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        finally:
-            await admin.close()

@@ -37,9 +37,10 @@ async def _credit(wallet: Wallet, amount: int) -> None:
         await balances.apply_change(wallet=locked[wallet.id], total=amount)
 
 
-async def test_writers_never_wait_and_a_reader_serves_only_final_positions(broker):
-    # Given two vaults of one workspace with a deposit each in its own block
-    ws = await workspace()
+async def _second_deposit_commits_while_the_first_is_open(ws) -> tuple[asyncio.Event, asyncio.Task]:
+    """Two vaults of ``ws`` with a deposit each in its own block: the first recorded by a unit of
+    work left open (it holds its position, uncommitted), the second committed after it. Returns
+    the event that lets the first commit and its task."""
     first = await open_wallet(await vault_with_key(ws, name="A"), "DBTC_TEST")
     second = await open_wallet(await vault_with_key(ws, name="B"), "DBTC_TEST")
     await fund(UTXO, await address_of(first), 10_000)
@@ -57,9 +58,16 @@ async def test_writers_never_wait_and_a_reader_serves_only_final_positions(broke
 
     task_a = asyncio.create_task(writer_a())
     await a_written.wait()
-    # When B records its deposit while A is open, B commits without waiting for A
     async with unit_of_work():
         await deposits.record_block_deposits(adapter=adapter, block=block_2)
+    return release_a, task_a
+
+
+async def test_writers_never_wait_and_a_reader_serves_only_final_positions(broker):
+    # Given two vaults of one workspace with a deposit each in its own block
+    ws = await workspace()
+    # When B records its deposit while A is open, B commits without waiting for A
+    release_a, task_a = await _second_deposit_commits_while_the_first_is_open(ws)
     # Then a reader serves neither: B's position is above A's, which may still commit below it
     page = await transactions.changes(principal=None, workspace_id=ws.id, since_cursor=0)
     assert page.items == [] and page.next_cursor == 0
@@ -213,25 +221,7 @@ async def test_a_cursor_at_or_above_the_horizon_gets_an_empty_page_and_keeps_its
     # the horizon) and the second committed after it: the second's position is above the horizon
     # (as a cursor handed out a moment ago is when the horizon stepped back: core/commit_order.py)
     ws = await workspace()
-    first = await open_wallet(await vault_with_key(ws, name="A"), "DBTC_TEST")
-    second = await open_wallet(await vault_with_key(ws, name="B"), "DBTC_TEST")
-    await fund(UTXO, await address_of(first), 10_000)
-    await fund(UTXO, await address_of(second), 20_000)
-    adapter = get_adapter(UTXO)
-    async with unit_of_work():
-        block_1, block_2 = await adapter.read_block(1), await adapter.read_block(2)
-    a_written, release_a = asyncio.Event(), asyncio.Event()
-
-    async def writer_a() -> None:
-        async with unit_of_work():
-            await deposits.record_block_deposits(adapter=adapter, block=block_1)
-            a_written.set()
-            await release_a.wait()
-
-    task_a = asyncio.create_task(writer_a())
-    await a_written.wait()
-    async with unit_of_work():
-        await deposits.record_block_deposits(adapter=adapter, block=block_2)
+    release_a, task_a = await _second_deposit_commits_while_the_first_is_open(ws)
     above = (await Transaction.get(workspace_id=ws.id, amount=20_000)).seq
     try:
         # When a reader asks for the changes after that position
