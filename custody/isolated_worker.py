@@ -7,7 +7,13 @@ benchmark that needs real worker *processes* (to kill one, or to run the signers
 them its own namespace with this entry point instead. Everything else is what those commands
 do: the settings come from the environment (DATABASE_URL, REDIS_URL, CUSTODY_DATA_DIR,
 SIGNER_PARTICIPANT, CUSTODY_CRASH_POINTS, ...), the broker is set up by custody.wiring with the
-database opened when the worker boots, and SIGTERM stops it gracefully.
+database opened when the worker boots, and SIGTERM stops it gracefully. Its idle poll is
+dramatiq's default too (``--worker-timeout``, ``dramatiq_worker_timeout``: 1000 ms), the bound
+of each idle consumer's wait on its queue's wake-up list: an enqueue wakes it at once
+(core.broker), so a shorter bound only costs CPU. It was 50 ms here once, and the general pool's
+32 consumer threads (16 queues and their delay queues) then spent a fifth of a core polling
+while idle (bench/withdrawals.py ran on it). The bound also paces delayed messages that come due
+(retries with back-off), which a test may want sooner.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import signal
 import threading
 
 import dramatiq
+from dramatiq.worker import WORKER_TIMEOUT
 
 from core.logs import configure_logging
 from core.settings import Settings, configure
@@ -28,6 +35,9 @@ def main() -> None:
     parser.add_argument("--namespace", required=True, help="Redis key prefix of the broker's queues")
     parser.add_argument("--queues", nargs="*", default=None, help="default: every queue")
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--worker-timeout", type=int, default=WORKER_TIMEOUT,
+                        help="milliseconds an idle consumer waits at most between polls (default: dramatiq's, "
+                             "what `custody worker` uses)")
     args = parser.parse_args()
     settings = configure(Settings.from_env())
     configure_logging()
@@ -36,7 +46,7 @@ def main() -> None:
     # no metrics and logs a CRITICAL traceback before and after every message.
     broker.emit_after("process_boot")
     worker = dramatiq.Worker(broker, queues=set(args.queues) if args.queues else None, worker_threads=args.threads,
-                             worker_timeout=50)
+                             worker_timeout=args.worker_timeout)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     worker.start()
