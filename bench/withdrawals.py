@@ -24,8 +24,9 @@ One run prints:
 4. **threshold signatures/s** through the same processes (signing sessions alone, no
    withdrawal around them), and the ratio of (3) to it: what the pipeline costs beyond signing.
 
-It creates (and drops) its own database ``custody_bench_withdrawals`` (``CUSTODY_BENCH_DATABASE``
-names another, for runs side by side on one server) and uses its own Redis namespace.
+It creates (and drops) its own database ``custody_bench_withdrawals_<pid>`` (``CUSTODY_BENCH_DATABASE``
+names another), so that runs side by side on one server never drop each other's, and uses its
+own Redis namespace.
 """
 
 from __future__ import annotations
@@ -50,8 +51,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-#: Its database (CUSTODY_BENCH_DATABASE names another: two runs on one server must not share one).
-BENCH_DATABASE = os.environ.get("CUSTODY_BENCH_DATABASE", "custody_bench_withdrawals")
+#: Its database, one per run (CUSTODY_BENCH_DATABASE names another): two runs must not share one.
+BENCH_DATABASE = os.environ.get("CUSTODY_BENCH_DATABASE", f"custody_bench_withdrawals_{os.getpid()}")
 #: Statements on these tables are the request's authentication (domain.auth: the token, the
 #: caller's memberships), counted apart: a per-process token cache serves them (issue 20 point 3).
 AUTHENTICATION_TABLES = ('"access_tokens"', '"workspace_members"')
