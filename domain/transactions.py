@@ -151,29 +151,62 @@ class WalletState:
     balance_version: int
 
 
+@dataclass(frozen=True)
+class Named:
+    """A vault or a workspace as a side names it: its id and its name, read with the wallets."""
+
+    id: uuid.UUID
+    name: str
+
+
+@dataclass(frozen=True)
+class WalletSides:
+    """What :func:`wallet_states_and_position` read in its one statement."""
+
+    states: dict[uuid.UUID, WalletState]
+    #: The wallets' vaults and the workspace (one: a withdrawal never leaves its workspace).
+    vaults: dict[uuid.UUID, Named]
+    workspace: Named
+    #: The change-log position this database transaction takes.
+    position: int
+
+
 _WALLET_STATES = """
 SELECT w.id, w.vault_id, w.currency_id, w.total, w.frozen, w.held, w.block_height, a.address, a.balance_version
 FROM wallets w JOIN wallet_addresses a ON a.id = w.address_id
 WHERE w.id = ANY($1::uuid[])
 """
 
-#: The same, with the next change-log position of this database transaction taken on the way
-#: (a materialized CTE: exactly one position, whatever the number of wallets).
+#: The same with the names the sides carry (each wallet's vault, the workspace), and the next
+#: change-log position of this database transaction taken on the way (a materialized CTE:
+#: exactly one position, whatever the number of wallets).
 _WALLET_STATES_AND_POSITION = f"""
 WITH taken AS MATERIALIZED (SELECT {POSITION_SQL} AS position)
-SELECT taken.position, s.* FROM taken LEFT JOIN ({_WALLET_STATES}) s ON true
+SELECT taken.position, s.* FROM taken LEFT JOIN (
+    SELECT w.id, w.vault_id, w.currency_id, w.total, w.frozen, w.held, w.block_height, a.address,
+           a.balance_version, v.name AS vault_name, v.workspace_id, ws.name AS workspace_name
+    FROM wallets w JOIN wallet_addresses a ON a.id = w.address_id
+    JOIN vaults v ON v.id = w.vault_id JOIN workspaces ws ON ws.id = v.workspace_id
+    WHERE w.id = ANY($1::uuid[])
+) s ON true
 """
 
 
-async def wallet_states_and_position(wallet_ids: Iterable[uuid.UUID]) -> tuple[dict[uuid.UUID, WalletState], int]:
-    """Balances and balance versions of the wallets as one consistent state, and the next position
-    of this database transaction, in one statement: for a writer that stores the position with
-    the rest of its change (domain.withdrawals.ledger). One statement sees one snapshot, so a
-    balance is never paired with the version of another moment (a client orders absolute
-    balances by that version, sync rule 2)."""
+async def wallet_states_and_position(wallet_ids: Iterable[uuid.UUID]) -> WalletSides:
+    """Balances and balance versions of the wallets as one consistent state, the names of their
+    vaults and workspace, and the next position of this database transaction, in one statement:
+    for a writer that stores the position with the rest of its change
+    (domain.withdrawals.ledger). One statement sees one snapshot, so a balance is never paired
+    with the version of another moment (a client orders absolute balances by that version, sync
+    rule 2); the names are read with them, so a side needs no read of its vault or workspace."""
     rows = await connections.get("default").execute_query_dict(_WALLET_STATES_AND_POSITION,
                                                                [sorted(set(wallet_ids))])
-    return _states(r for r in rows if r["id"] is not None), int(rows[0]["position"])
+    found = [r for r in rows if r["id"] is not None]
+    if not found:
+        raise LookupError("none of the wallets exists")
+    return WalletSides(states=_states(found), vaults={r["vault_id"]: Named(r["vault_id"], r["vault_name"]) for r in found},
+                       workspace=Named(found[0]["workspace_id"], found[0]["workspace_name"]),
+                       position=int(rows[0]["position"]))
 
 
 def _states(rows: Iterable[dict[str, Any]]) -> dict[uuid.UUID, WalletState]:
@@ -184,7 +217,8 @@ def _states(rows: Iterable[dict[str, Any]]) -> dict[uuid.UUID, WalletState]:
     ) for r in rows}
 
 
-def wallet_side(*, state: WalletState, vault: Vault, workspace: Workspace, currency: Currency) -> dict[str, Any]:
+def wallet_side(*, state: WalletState, vault: Vault | Named, workspace: Workspace | Named,
+                currency: Currency) -> dict[str, Any]:
     """A side on a workspace wallet: its absolute balance and balance_version (sync rule 2)."""
     return {
         "address": state.address,

@@ -78,16 +78,20 @@ async def fee_wallet_of(source: Wallet, fee_currency_id: str) -> Wallet:
 
 
 async def load(tx: Transaction, *, lock: bool) -> Parties:
-    """The withdrawal's wallets; ``lock`` takes their row locks (needed to change balances)."""
-    source = await Wallet.get(id=tx.wallet_id)
-    fee_wallet = await fee_wallet_of(source, tx.fee_currency_id)
-    target = await Wallet.get(id=tx.target_wallet_id) if tx.target_wallet_id else None
-    parties = Parties(tx, source, fee_wallet, target, registry().currency(tx.currency_id))
-    if lock:
-        locked = await balances.lock_wallets(parties.wallet_ids)
-        parties.source, parties.fee_wallet = locked[source.id], locked[fee_wallet.id]
-        parties.target = locked[target.id] if target is not None else None
-    return parties
+    """The withdrawal's wallets; ``lock`` takes their row locks (needed to change balances).
+
+    One statement for a withdrawal paying its fee in its own currency (the source wallet, the
+    internal target, locked or read by id, both named by the row); a token's fee wallet (the
+    vault's wallet of the fee currency) is looked up first."""
+    ids = [tx.wallet_id, *([tx.target_wallet_id] if tx.target_wallet_id else [])]
+    fee_wallet_id = tx.wallet_id
+    if tx.fee_currency_id != tx.currency_id:  # the source is in the withdrawal's vault and currency
+        fee_wallet_id = (await Wallet.get(vault_id=tx.vault_id, currency_id=tx.fee_currency_id)).id
+        ids.append(fee_wallet_id)
+    wallets = (await balances.lock_wallets(ids) if lock
+               else {w.id: w for w in await Wallet.filter(id__in=sorted(set(ids)))})
+    target = wallets[tx.target_wallet_id] if tx.target_wallet_id else None
+    return Parties(tx, wallets[tx.wallet_id], wallets[fee_wallet_id], target, registry().currency(tx.currency_id))
 
 
 async def hold(parties: Parties, *, take_position: bool = False) -> None:
@@ -212,22 +216,26 @@ async def _sides(parties: Parties) -> int:
     """Refresh from / to / fee_payer with the wallets' current absolute balances and versions;
     returns the change-log position the change takes (read with them, in one statement)."""
     tx = parties.tx
+    vault: Vault | transactions.Named
+    workspace: Workspace | transactions.Named
+    vaults: dict[uuid.UUID, Vault | transactions.Named]
     if parties.taken is not None:  # hold(take_position=True) read them with its change
         (states, position), parties.taken = parties.taken, None
-    else:
-        states, position = await transactions.wallet_states_and_position(parties.wallet_ids)
-    if parties.vault is None:
-        parties.vault = await Vault.get(id=tx.vault_id)
-    if parties.workspace is None:
-        parties.workspace = await Workspace.get(id=tx.workspace_id)
-    vault, workspace = parties.vault, parties.workspace
+        if parties.vault is None:
+            parties.vault = await Vault.get(id=tx.vault_id)
+        if parties.workspace is None:
+            parties.workspace = await Workspace.get(id=tx.workspace_id)
+        vault, workspace, vaults = parties.vault, parties.workspace, {parties.vault.id: parties.vault}
+    else:  # the vaults' and the workspace's names come with the states (one statement)
+        read = await transactions.wallet_states_and_position(parties.wallet_ids)
+        states, position, vaults = read.states, read.position, dict(read.vaults)
+        vault, workspace = vaults[parties.source.vault_id], read.workspace
     source_state = states[parties.source.id]
     tx.from_side = transactions.wallet_side(state=source_state, vault=vault, workspace=workspace,
                                             currency=parties.currency)
     tx.balance_version = source_state.balance_version
     if parties.target is not None:
-        target_vault = vault if parties.target.vault_id == vault.id else await Vault.get(
-            id=parties.target.vault_id)
+        target_vault = vaults.get(parties.target.vault_id) or await Vault.get(id=parties.target.vault_id)
         tx.to_side = transactions.wallet_side(state=states[parties.target.id], vault=target_vault,
                                               workspace=workspace, currency=parties.currency)
     else:
