@@ -39,6 +39,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -315,7 +316,9 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
 
 
 def start_process(settings: Any, namespace: str, queues: list[str], *, threads: int,
-                  participant: int | None = None) -> subprocess.Popen:
+                  participant: int | None = None, counts: Path | None = None) -> subprocess.Popen:
+    """A worker process (custody.isolated_worker); with ``counts``, its SQL statements are counted
+    (bench/_counting_worker.py: :func:`statement_counts` reads them)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": settings.database_url,
            "REDIS_URL": settings.redis_url, "CUSTODY_ENV": "test", "CUSTODY_DATA_DIR": str(settings.data_dir),
            "LOG_LEVEL": "WARNING"}
@@ -323,8 +326,22 @@ def start_process(settings: Any, namespace: str, queues: list[str], *, threads: 
     env.pop("SIGNER_2_SHARE_KEY", None)
     if participant is not None:
         env["SIGNER_PARTICIPANT"] = str(participant)
-    return subprocess.Popen([sys.executable, "-m", "custody.isolated_worker", "--namespace", namespace,
+    entry = ["-m", "custody.isolated_worker"] if counts is None else [str(ROOT / "bench" / "_counting_worker.py"),
+                                                                       str(counts)]
+    return subprocess.Popen([sys.executable, *entry, "--namespace", namespace,
                              "--threads", str(threads), "--queues", *queues], cwd=ROOT, env=env)
+
+
+def statement_counts(process: subprocess.Popen, counts: Path) -> collections.Counter[str]:
+    """The SQL statements a counting worker process (:func:`start_process`) ran so far, by text."""
+    before = counts.stat().st_mtime_ns if counts.exists() else 0
+    process.send_signal(signal.SIGUSR1)
+    deadline = time.monotonic() + 10
+    while not counts.exists() or counts.stat().st_mtime_ns == before:
+        if time.monotonic() > deadline:
+            raise SystemExit("a worker process did not write its statement counts")
+        time.sleep(0.01)
+    return collections.Counter(json.loads(counts.read_text()))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -358,7 +375,9 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
 
     network = "devnet-evm-testnet"
     broker = setup_broker(settings, worker=False, namespace=namespace)  # what this process enqueues goes there
-    processes = [*(start_process(settings, namespace, general_queues(), threads=8) for _ in range(general_workers)),
+    counts = [Path(settings.data_dir) / f"statements-{index}.json" for index in range(general_workers)]
+    processes = [*(start_process(settings, namespace, general_queues(), threads=8, counts=counts[index])
+                   for index in range(general_workers)),
                  start_process(settings, namespace, ["signer_1"], threads=8, participant=1),
                  start_process(settings, namespace, ["signer_2"], threads=8, participant=2)]
     Sanic.test_mode = True
@@ -431,6 +450,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
                     amount=1000 + index, source_wallet_id=wallet_id, target_address=TARGET))
             created.append(made.transaction.id)
 
+        statements_before = [statement_counts(process, path) for process, path in zip(processes, counts)]
         cpu_before = [cpu_seconds(process.pid) for process in processes]
         start = time.time()
         await asyncio.gather(*(make(index) for index in range(withdrawals)))
@@ -441,6 +461,9 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
                 raise SystemExit("the withdrawals did not finish within 600 s")
             await asyncio.sleep(0.02)
         cpu = [cpu_seconds(process.pid) - before for process, before in zip(processes, cpu_before)]
+        statements: collections.Counter[str] = collections.Counter()
+        for process, path, before in zip(processes, counts, statements_before):
+            statements.update(statement_counts(process, path) - before)
         stop.set()
         await chain_task
         rows = await Transaction.filter(id__in=created)
@@ -477,7 +500,8 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         return {"rate": withdrawal_rate, "p50": statistics.median(latencies), "p99": percentile(latencies, 0.99),
                 "signing_rate": signing_rate, "created_in": created_in, "stages": stages,
                 "cycles": cycles, "cpu_general": sum(cpu[:general_workers]) / withdrawals,
-                "cpu_signers": sum(cpu[general_workers:]) / withdrawals, "messages": messages}
+                "cpu_signers": sum(cpu[general_workers:]) / withdrawals, "messages": messages,
+                "statements": statements}
     finally:
         await app_client.stop()
         broker.close()
@@ -633,6 +657,11 @@ async def run(args: argparse.Namespace) -> None:
                 f"{step} {p50 * 1000:.0f} / {p99 * 1000:.0f} ms" for step, (p50, p99) in e2e["stages"].items()))
             print(f"  CPU per withdrawal, create -> finished: the general worker process(es) "
                   f"{e2e['cpu_general'] * 1000:.1f} ms, the signer processes {e2e['cpu_signers'] * 1000:.1f} ms")
+            statements = e2e["statements"]
+            print(f"  SQL statements per withdrawal in the general worker process(es), create -> finished (asyncpg, "
+                  f"BEGIN/COMMIT included, the audit chain's too; the tracker runs in this process, not counted): {sum(statements.values()) / args.withdrawals:.1f}")
+            for query, count in statements.most_common(args.statements):
+                print(f"    {count / args.withdrawals:5.2f}  {query}")
             print(f"  pipeline command messages sent per withdrawal (withdrawals.*, enqueued after commit or by the "
                   f"relay): {e2e['messages']:.2f}")
             print("  the lane cycle (a withdrawal's signing to the next one's of its address; p50 / p99, count): "
@@ -660,6 +689,8 @@ def main() -> None:
     parser.add_argument("--workspaces", type=int, default=1, help="workspaces the vaults belong to (the change "
                         "log is per workspace)")
     parser.add_argument("--no-e2e", action="store_true", help="only the API figures")
+    parser.add_argument("--statements", type=int, default=25,
+                        help="the general worker's most frequent SQL statements listed")
     parser.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop",
                         help="this process's event loop (API and raw asyncpg alike): uvloop is what `custody web` "
                         "runs (Sanic installs it when it is there); asyncio's own loop writes sockets in Python")

@@ -37,8 +37,9 @@ from core.db import transaction
 
 logger = logging.getLogger(__name__)
 
-#: Nudges asked for by the current unit of work: ``(actor_name, args)``, in order, once each.
-_nudges: ContextVar[dict[tuple[str, tuple[Any, ...]], None] | None] = ContextVar("nudges", default=None)
+#: Nudges asked for by the current unit of work: ``(actor_name, args)`` → its delay in
+#: milliseconds (0: at once), in order, once each.
+_nudges: ContextVar[dict[tuple[str, tuple[Any, ...]], int] | None] = ContextVar("nudges", default=None)
 #: Items to send per actor after commit (:func:`wake_after_commit`), in order.
 _wakeups: ContextVar[dict[str, list[Any]] | None] = ContextVar("wakeups", default=None)
 #: Most items one wake-up message carries.
@@ -47,12 +48,16 @@ WAKE_BATCH = 100
 NUDGE_TTL_MS = 2000
 
 
-def nudge_after_commit(actor_name: str, *args: Any) -> None:
+def nudge_after_commit(actor_name: str, *args: Any, delay_ms: int = 0) -> None:
     """Send ``actor_name(*args)`` once the current unit of work commits: best effort (no outbox
-    row), coalesced while one is on its way. Outside a unit of work nothing is sent."""
+    row), coalesced while one is on its way. Outside a unit of work nothing is sent.
+
+    ``delay_ms``: the nudge runs that much later, and every commit meanwhile joins it (a batch
+    job such as the audit chainer then runs at most about once per delay, whatever the rate of
+    commits, instead of once per commit)."""
     pending = _nudges.get()
     if pending is not None:
-        pending[(actor_name, args)] = None
+        pending[(actor_name, args)] = max(delay_ms, pending.get((actor_name, args), 0))
 
 
 def wake_after_commit(actor_name: str, item: Any) -> None:
@@ -85,14 +90,14 @@ def clear_nudge(broker: dramatiq.Broker, actor_name: str, *args: Any) -> None:
         client.delete(nudge_key(broker.namespace, actor_name, args))  # type: ignore[attr-defined]  # a RedisBroker
 
 
-def _send_nudges(broker: dramatiq.Broker, nudges: list[tuple[str, tuple[Any, ...]]]) -> None:
+def _send_nudges(broker: dramatiq.Broker, nudges: list[tuple[tuple[str, tuple[Any, ...]], int]]) -> None:
     client = getattr(broker, "client", None)
-    for actor_name, args in nudges:
+    for (actor_name, args), delay_ms in nudges:
         try:
             if client is not None and not client.set(nudge_key(broker.namespace, actor_name, args), b"1",  # type: ignore[attr-defined]  # a RedisBroker
-                                                      nx=True, px=NUDGE_TTL_MS):
+                                                      nx=True, px=NUDGE_TTL_MS + delay_ms):
                 continue
-            broker.enqueue(message(actor_name, *args))
+            broker.enqueue(message(actor_name, *args), delay=delay_ms or None)
         except Exception as exc:  # noqa: BLE001 - a nudge is only a head start; the scheduler covers it
             logger.warning("could not nudge %s%r: %s", actor_name, args, type(exc).__name__)
 
@@ -121,7 +126,7 @@ async def unit_of_work(*, broker: dramatiq.Broker | None = None) -> AsyncIterato
             raise deferred
         return
     commands, token = outbox.begin_collecting()
-    nudges: dict[tuple[str, tuple[Any, ...]], None] = {}
+    nudges: dict[tuple[str, tuple[Any, ...]], int] = {}
     nudges_token = _nudges.set(nudges)
     wakeups: dict[str, list[Any]] = {}
     wakeups_token = _wakeups.set(wakeups)
@@ -139,13 +144,13 @@ async def unit_of_work(*, broker: dramatiq.Broker | None = None) -> AsyncIterato
         _nudges.reset(nudges_token)
         _wakeups.reset(wakeups_token)
     if commands or wakeups or nudges:
-        await _after_commit(broker, commands, wakeups, list(nudges))
+        await _after_commit(broker, commands, wakeups, list(nudges.items()))
     if deferred is not None:
         raise deferred
 
 
 async def _after_commit(broker: dramatiq.Broker | None, commands: list[outbox.Command], wakeups: dict[str, list[Any]],
-                        nudges: list[tuple[str, tuple[Any, ...]]]) -> None:
+                        nudges: list[tuple[tuple[str, tuple[Any, ...]], int]]) -> None:
     """Every message of a committed unit of work, in one trip off the event loop (the Redis client
     is blocking), then the outbox's bookkeeping."""
     # Commands need a broker (dramatiq.get_broker() makes one if none is set); nudges and

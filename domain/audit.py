@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 from core.context import current_request_id
 from core.unit_of_work import nudge_after_commit
-from domain.audit_chain import CHAIN, latest_head
+from domain.audit_chain import CHAIN, CHAIN_DELAY_MS, latest_head
 from domain.auth import Principal
 from domain.permissions import Permission
 from models.audit import AuditChainLink, AuditEntry, AuditHead
@@ -102,9 +102,10 @@ async def record_each(
 
 
 def _nudge_chainer(workspace_id: uuid.UUID | None) -> None:
-    """Chain the workspace's entries soon after this unit of work commits (they are final then)."""
+    """Chain the workspace's entries soon after this unit of work commits (they are final then),
+    together with the other commits of the next :data:`~domain.audit_chain.CHAIN_DELAY_MS`."""
     if workspace_id is not None:
-        nudge_after_commit(CHAIN, str(workspace_id))
+        nudge_after_commit(CHAIN, str(workspace_id), delay_ms=CHAIN_DELAY_MS)
 
 
 # --- reading -----------------------------------------------------------------------------------------
