@@ -33,7 +33,7 @@ from datetime import timedelta
 from typing import Any, Awaitable, Callable
 
 from core import clock
-from core.outbox import Command, add_command, unsaved_commands
+from core.outbox import Command, new_command, unsaved_commands
 from core.rows import write_rows
 from domain import audit, balances, transactions
 from domain import transaction_statuses as statuses
@@ -289,6 +289,10 @@ async def lock_withdrawal(transaction_id: uuid.UUID | str) -> Transaction | None
 
 
 async def add_step(step: str, tx: Transaction, *, delay: timedelta | None = None, **payload: object) -> Command:
-    """The pipeline step ``step`` of the withdrawal as an outbox command (after ``delay``)."""
-    return await add_command(actor_name=step, payload={"transaction_id": str(tx.id), **payload},
-                             workspace_id=tx.workspace_id, run_at=clock.now() + delay if delay else None)
+    """The pipeline step ``step`` of the withdrawal as an outbox command (after ``delay``).
+
+    Its row is written with the next :func:`write_change` of the unit of work (one statement with
+    the change: issue the step before the change it follows), or just before the commit with the
+    other commands still unwritten (core.outbox.new_command)."""
+    return new_command(actor_name=step, payload={"transaction_id": str(tx.id), **payload},
+                       workspace_id=tx.workspace_id, run_at=clock.now() + delay if delay else None)

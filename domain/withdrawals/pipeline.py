@@ -215,8 +215,8 @@ async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
     elif outcome.verdict is checks.Verdict.REQUIRE_APPROVAL:
         await ledger.write_change(parties, status=statuses.AWAITING_APPROVALS, actor_id=None, details=results)
     else:
+        await _command(SIGN, tx)  # written with the change (ledger.add_step)
         await ledger.write_change(parties, status=statuses.APPROVED, actor_id=None, details=results)
-        await _command(SIGN, tx)
 
 
 async def resolve_approvals(*, transaction_id: uuid.UUID | str, approved: bool, actor_id: uuid.UUID | None = None,
@@ -230,9 +230,9 @@ async def resolve_approvals(*, transaction_id: uuid.UUID | str, approved: bool, 
     if tx is None or tx.status != statuses.AWAITING_APPROVALS:
         return tx
     if approved:
+        await _command(SIGN, tx)  # written with the change (ledger.add_step)
         await ledger.write_change(await ledger.load(tx, lock=False), status=statuses.APPROVED, actor_id=actor_id,
                                   details={"reason": reason})
-        await _command(SIGN, tx)
         return tx
     parties = await ledger.load(tx, lock=True)
     await ledger.release(parties)
@@ -346,11 +346,11 @@ async def _build_and_sign(tx: Transaction, parties: ledger.Parties, vault: Vault
     tx.transfer, tx.signing_session_id = unsigned.body, requested[0].id
     tx.signing_session_ids = [str(s.id) for s in requested]
     tx.signature, tx.tx_hash = None, None
+    await _command(COLLECT_SIGNATURE, tx, delay=poll_delay(0), poll=0)  # written with the change
     await ledger.write_change(parties, status=statuses.SIGNING, actor_id=None,
                               details={"signing_session_id": str(requested[0].id),
                                        "signing_session_ids": tx.signing_session_ids,
                                        "participants": requested[0].participants, **(details or {})})
-    await _command(COLLECT_SIGNATURE, tx, delay=poll_delay(0), poll=0)
 
 
 async def withdrawals_signed(*, session_ids: list[str]) -> list[uuid.UUID]:
