@@ -33,7 +33,7 @@ from datetime import timedelta
 from typing import Any, Awaitable, Callable
 
 from core import clock
-from core.outbox import Command, new_command, unsaved_commands
+from core.outbox import Command, commands_to_write, new_command
 from core.rows import write_rows
 from domain import audit, balances, transactions
 from domain import transaction_statuses as statuses
@@ -272,9 +272,9 @@ async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | N
                                      "balance_version": tx.balance_version, **(details or {})})
     tx.updated_at = clock.now()
     event = transactions.new_event(tx, created=created)
-    # The row, its audit entry, its event and the commands this unit of work wrote so far (the
-    # event's fan-out among them): one statement.
-    await write_rows([entry, event, *unsaved_commands(), tx])
+    # The row, its audit entry, its event, the commands this unit of work wrote so far (the
+    # event's fan-out among them) and the command being run, marked done: one statement.
+    await write_rows([entry, event, *commands_to_write(), tx])
     return tx
 
 
