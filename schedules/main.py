@@ -23,7 +23,8 @@ Jobs:
 - ``signing.sweep`` every 5 s: wake the service signers again for round-2 signing sessions whose
   wake-up was lost, and nudge their nonce-stock refills (domain/signing/sessions.py).
 - ``signing.sweep_presignatures`` every 60 s: wipe threshold ECDSA presignature parts whose
-  partner never came (after ``ORPHAN_GRACE_SECONDS``) and those of retired key sets.
+  partner never came (after ``ORPHAN_GRACE_SECONDS``) and those of retired key sets; delete a
+  batch of spent single-use stock rows past ``SPENT_RETENTION`` (domain/signing/stock.py).
 - ``keys.expire_stale`` every 60 s: fail key generations not ready within
   ``KEY_GENERATION_TIMEOUT_SECONDS``, naming the participants they waited for.
 

@@ -223,16 +223,19 @@ async def cosigner_part_pending(key_set_id: uuid.UUID, pair: tuple[int, int]) ->
 async def sweep_stock(*, grace_seconds: int = ORPHAN_GRACE_SECONDS) -> dict[str, int]:
     """Wipe presignature parts that can never sign (their secrets, not just their state): parts
     older than ``grace_seconds`` (the injectable clock) whose partner never came, and the
-    available parts of key sets that will never sign again. Logged with the counts."""
+    available parts of key sets that will never sign again; then delete a batch of spent stock
+    rows of any kind past :data:`~domain.signing.stock.SPENT_RETENTION`. Logged with the counts."""
     before = clock.now() - timedelta(seconds=grace_seconds)
     unmatched = 0
     for pair in PAIRS:
         unmatched += await stock.discard_unmatched(kind=kind_of(pair), holders=holders_of(pair), before=before)
     retired = await stock.discard_retired(kinds=[kind_of(pair) for pair in PAIRS])
-    if unmatched or retired:
-        logger.info("presignature stock sweep: wiped %d part(s) without a partner and %d of retired key sets",
-                    unmatched, retired)
-    return {"unmatched": unmatched, "retired": retired}
+    # Spent rows of every kind (FROST nonces too: this is the stock's one sweep), a batch per run.
+    purged = await stock.purge(before=clock.now() - stock.SPENT_RETENTION)
+    if unmatched or retired or purged:
+        logger.info("stock sweep: wiped %d presignature part(s) without a partner and %d of retired key sets; "
+                    "deleted %d spent row(s)", unmatched, retired, purged)
+    return {"unmatched": unmatched, "retired": retired, "purged": purged}
 
 
 class CombineFailed(Exception):

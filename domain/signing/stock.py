@@ -36,7 +36,8 @@ The rules, in the order the functions apply them:
    where one holder stored its part and the other failed) after a grace period, and
    :func:`discard_retired` those of key sets that will never sign again.
 5. :func:`count` and :func:`counts` say how many are available, for refill decisions;
-   :func:`purge` deletes spent rows (``used``, ``discarded``) older than a time.
+   :func:`purge` deletes spent rows (``used``, ``discarded``) older than a time (the presignature
+   sweep, past :data:`SPENT_RETENTION`).
 
 The database enforces the state rule as well (a CHECK in migration 0320): ``available`` has no
 session, every other state has one or is ``discarded``, and only ``available``/``taken`` keep a
@@ -47,7 +48,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Iterable, Sequence
 
 from tortoise import connections
@@ -354,10 +355,19 @@ async def counts(*, kind: str) -> dict[tuple[str, uuid.UUID | None], int]:
     return {(row["holder"], row["key_set_id"]): int(row["n"]) for row in rows}
 
 
-async def purge(*, before: datetime) -> int:
-    """Delete spent rows (used or discarded before ``before``); their secrets are already gone."""
+#: How long a spent row (used or discarded, its secret already wiped) is kept: it says which
+#: session took which item, for an investigation; the presignature sweep purges older ones.
+SPENT_RETENTION = timedelta(days=1)
+#: Rows one purge statement deletes at most (a long backlog takes several, each short).
+PURGE_BATCH = 10_000
+
+
+async def purge(*, before: datetime, batch: int = PURGE_BATCH) -> int:
+    """Delete spent rows (used or discarded before ``before``), at most ``batch``; their secrets
+    are already gone, and an item without its row is refused by :func:`use` all the same."""
     deleted, _ = await _db().execute_query(
-        "DELETE FROM single_use_stock WHERE state IN ('used', 'discarded') AND used_at < $1", [before])
+        "DELETE FROM single_use_stock WHERE id IN (SELECT id FROM single_use_stock "
+        "WHERE state IN ('used', 'discarded') AND used_at < $1 ORDER BY used_at LIMIT $2)", [before, batch])
     return deleted
 
 

@@ -1,5 +1,6 @@
 """The presignature stock sweep: parts that can never sign are wiped (not flagged) after a grace
-period on the injectable clock: a part whose partner never came, and the parts of retired key sets."""
+period on the injectable clock: a part whose partner never came, and the parts of retired key sets;
+spent rows of the whole stock are deleted once past their retention."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import uuid
 from datetime import timedelta
 
 import nacl.utils
+import pytest
 
 from core.db import transaction
 from core.unit_of_work import unit_of_work
@@ -48,7 +50,7 @@ async def test_a_part_without_its_partner_is_wiped_after_the_grace_period(databa
     async with transaction():
         early = await presignatures.sweep_stock()
     # Then nothing is touched (the partner may still be on its way)
-    assert early == {"unmatched": 0, "retired": 0}
+    assert early == {"unmatched": 0, "retired": 0, "purged": 0}
     assert await StockItem.filter(state="available").count() == 4
     # When it runs after the grace period
     frozen_clock.advance(timedelta(seconds=2))
@@ -56,11 +58,11 @@ async def test_a_part_without_its_partner_is_wiped_after_the_grace_period(databa
         async with transaction():
             swept = await presignatures.sweep_stock()
     # Then both parts without a partner are wiped, secret and all, and counted in the log
-    assert swept == {"unmatched": 2, "retired": 0}
+    assert swept == {"unmatched": 2, "retired": 0, "purged": 0}
     for item_id in (orphan, cosigner_orphan):
         row = await StockItem.get(id=item_id)
         assert row.state == "discarded" and row.sealed is None
-    assert "wiped 2 part(s) without a partner" in caplog.text
+    assert "wiped 2 presignature part(s) without a partner" in caplog.text
     # And the matched presignature is still whole and can be taken
     assert {(r.state, r.sealed is not None) for r in await StockItem.filter(id__in=matched)} == {("available", True)}
     async with transaction():
@@ -85,6 +87,33 @@ async def test_the_parts_of_a_retired_key_set_are_wiped(database, frozen_clock):
     async with transaction():
         swept = await presignatures.sweep_stock()
     # Then the retired ones are wiped and the live key set's presignature stays
-    assert swept == {"unmatched": 0, "retired": 4}
+    assert swept == {"unmatched": 0, "retired": 4, "purged": 0}
     assert await StockItem.filter(key_set_id__in=[failed.id, old.id], state="discarded", sealed=None).count() == 4
     assert await presignatures.available(live.id) == 1
+
+
+async def test_spent_rows_are_deleted_once_past_their_retention_and_nothing_else(database, frozen_clock):
+    # Given a used item, a discarded one, and an available one still whole
+    key_set = await _key_set()
+    kind = presignatures.kind_of((1, 2))
+    used, discarded, available = [await _part(key_set, (1, 2), holder, b"R-" + bytes([n]))
+                                  for n, holder in enumerate((1, 2, 1))]
+    used_by, discarded_by = uuid.uuid4(), uuid.uuid4()
+    async with transaction():
+        await StockItem.filter(id=used).update(state="taken", session_id=used_by)
+        await StockItem.filter(id=discarded).update(state="taken", session_id=discarded_by)
+        assert (await stock.use(session_id=used_by, holder="1", kind=kind, share_key=KEY)).secret == b"secret part"
+        assert await stock.discard(session_id=discarded_by) == 1
+    # When the sweep runs just before their retention is over
+    frozen_clock.advance(stock.SPENT_RETENTION - timedelta(seconds=1))
+    async with transaction():
+        assert (await presignatures.sweep_stock(grace_seconds=10**9))["purged"] == 0
+    # Then they are still there; and once it is over, both spent rows are deleted, and only they
+    frozen_clock.advance(timedelta(seconds=2))
+    async with transaction():
+        assert (await presignatures.sweep_stock(grace_seconds=10**9))["purged"] == 2
+    assert set(await StockItem.all().values_list("id", flat=True)) == {available}
+    # And the session that used the purged item is refused all the same: nothing is opened again
+    with pytest.raises(stock.StockItemUsed):
+        async with transaction():
+            await stock.use(session_id=used_by, holder="1", kind=kind, share_key=KEY)
