@@ -33,6 +33,7 @@ from tortoise.models import Model
 
 from core import clock
 from core.broker import message
+from core.rows import build
 from core.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -125,7 +126,7 @@ def new_command(
     if pending is None:
         raise RuntimeError("add_command() must run inside core.unit_of_work.unit_of_work()")
     now = clock.now()
-    command = Command(actor_name=actor_name, payload=payload or {}, workspace_id=workspace_id, run_at=run_at or now)
+    command = build(Command, actor_name=actor_name, payload=payload or {}, workspace_id=workspace_id, run_at=run_at or now)
     # Not columns: only the dispatch after this unit of work's commit reads them.
     command.coalesce = coalesce
     # Stamped as enqueued with its row (the module docstring), except a coalesced command: its

@@ -28,6 +28,7 @@ from tortoise import connections
 
 from core import clock
 from core.outbox import new_command
+from core.rows import build
 from core.settings import get_settings
 from domain import balances, transactions
 from domain import transaction_statuses as statuses
@@ -147,7 +148,8 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
                                     to_address=destination.address, amount=request.amount,
                                     window_seconds=get_settings().withdrawal_duplicate_window_seconds)
     now = clock.now()
-    tx = Transaction(
+    tx = build(
+        Transaction,
         workspace_id=workspace.id, vault_id=vault.id, wallet_id=source.id, direction=transactions.WITHDRAWAL,
         status=statuses.PENDING, currency_id=currency.id, network=network.id, amount=request.amount, fee=0,
         fee_limit=plan.fee_limit, fee_currency_id=plan.fee_currency_id, fee_rate=plan.fee_rate,
