@@ -208,18 +208,22 @@ def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) -> tuple
             continue  # its holder runs it (keep_back)
         message, delay = _message_for(command)
         if getattr(command, "coalesce", False) and delay is None:
-            # One wake-up per actor and per burst; the batch run takes this command too.
+            # One wake-up per actor and per burst; the batch run takes this command too. Once the
+            # actor's key is checked, its other commands here are covered either way: they had all
+            # committed before the check, so the run that the message on its way starts (it clears
+            # the key as it starts) reads them, whoever sent that message.
             if command.actor_name in woken:
                 continue
             try:
-                if not _needs_wake(broker, command.actor_name):
-                    continue
+                needed = _needs_wake(broker, command.actor_name)
             except Exception as exc:  # noqa: BLE001 - as below: the relay covers it
                 logger.warning("outbox: could not wake %s: %s; the relay will retry", command.actor_name,
                                type(exc).__name__)
                 failed.append(command)
                 continue
             woken.add(command.actor_name)
+            if not needed:
+                continue
         try:
             broker.enqueue(message, delay=delay)
         except Exception as exc:  # noqa: BLE001 - any broker failure leaves the job to the relay
