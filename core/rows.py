@@ -26,6 +26,7 @@ from typing import Any, Sequence, TypeVar
 
 from tortoise import connections
 from tortoise.fields.base import Field
+from tortoise.fields.data import JSONField, UUIDField
 from tortoise.models import Model
 
 M = TypeVar("M", bound=Model)
@@ -39,8 +40,10 @@ _NONE, _VALUE, _CALL, _COPY, _DB_DEFAULT = range(5)
 class _Plan:
     """What one model's rows need, worked out from its fields once."""
 
-    #: ``(attribute, column, field)`` of every column, in tortoise's column order.
-    columns: tuple[tuple[str, str, Field], ...]
+    #: ``(attribute, column, field, none)`` of every column, in tortoise's column order; ``none``:
+    #: the field writes None as None (a nullable field whose ``to_db_value`` is one of tortoise's
+    #: plain ones), so a None needs no call.
+    columns: tuple[tuple[str, str, Field, bool], ...]
     #: The column names of an INSERT, quoted and joined.
     names: str
     #: The keyword arguments :func:`build` takes itself: plain columns (a relation, or anything
@@ -58,7 +61,8 @@ class _Plan:
 def _plan(model: type[Model]) -> _Plan:
     """Made on first use: a model's foreign-key columns exist once tortoise is set up."""
     meta = model._meta  # noqa: SLF001
-    columns = tuple((name, column, meta.fields_map[name]) for name, column in meta.fields_db_projection.items())
+    columns = tuple((name, column, meta.fields_map[name], _writes_none_as_none(meta.fields_map[name]))
+                    for name, column in meta.fields_db_projection.items())
     relations = meta.fk_fields | meta.o2o_fields
     defaults = []
     buildable = True
@@ -78,8 +82,17 @@ def _plan(model: type[Model]) -> _Plan:
             defaults.append((name, _NONE, None, field))
     plain = frozenset(meta.fields_db_projection) - relations
     generated = frozenset(name for name in plain if meta.fields_map[name].pk and meta.fields_map[name].generated)
-    return _Plan(columns=columns, names=", ".join(f'"{column}"' for _, column, _ in columns), plain=plain,
+    return _Plan(columns=columns, names=", ".join(f'"{column}"' for _, column, _, _ in columns), plain=plain,
                  generated_keys=generated, defaults=tuple(defaults), buildable=buildable)
+
+
+#: ``to_db_value`` of tortoise's fields that give None back for None on a nullable field (their
+#: validators skip None there) and do nothing else with it.
+_PLAIN_TO_DB = (Field.to_db_value, UUIDField.to_db_value, JSONField.to_db_value)
+
+
+def _writes_none_as_none(field: Field) -> bool:
+    return bool(field.null) and type(field).to_db_value in _PLAIN_TO_DB
 
 
 def build(model: type[M], **values: Any) -> M:
@@ -130,12 +143,15 @@ def _statement(model: Model, values: list[Any]) -> str:
     plan = _plan(type(model))
     if not model._saved_in_db:  # noqa: SLF001
         first = len(values) + 1
-        values.extend(field.to_db_value(getattr(model, name), model) for name, _, field in plan.columns)
+        for name, _, field, none in plan.columns:
+            value = getattr(model, name)
+            values.append(None if none and value is None else field.to_db_value(value, model))
         return f'INSERT INTO "{table}" ({plan.names}) VALUES ({_marks(first, len(plan.columns))})'
     sets = []
     key_value = None
-    for name, column, field in plan.columns:
-        value = field.to_db_value(getattr(model, name), model)
+    for name, column, field, none in plan.columns:
+        value = getattr(model, name)
+        value = None if none and value is None else field.to_db_value(value, model)
         if column == key:
             key_value = value
             continue
