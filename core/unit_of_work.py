@@ -23,6 +23,7 @@ refusal). The block's writes commit, its commands are enqueued, then the error l
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -183,6 +184,7 @@ class _Messenger:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: list[tuple[_Outgoing, asyncio.Future[tuple[list[outbox.Command], list[outbox.Command]]]]] = []
         self._running = False
+        self._task: asyncio.Task[None] | None = None  # held: the loop keeps only a weak reference
 
     async def send(self, outgoing: _Outgoing) -> tuple[list[outbox.Command], list[outbox.Command]]:
         loop = asyncio.get_running_loop()
@@ -192,7 +194,9 @@ class _Messenger:
         self._waiting.append((outgoing, done))
         if not self._running:
             self._running = True
-            loop.create_task(self._run(loop))
+            # In a context of its own: the hop carries several units of work, whose request ids
+            # (core.context, read by the log records) are theirs, not the hop's.
+            self._task = contextvars.Context().run(loop.create_task, self._run(loop))
         return await done
 
     async def _run(self, loop: asyncio.AbstractEventLoop) -> None:
