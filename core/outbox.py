@@ -33,6 +33,7 @@ from tortoise.models import Model
 
 from core import clock
 from core.broker import message
+from core.rows import build
 from core.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -125,7 +126,7 @@ def new_command(
     if pending is None:
         raise RuntimeError("add_command() must run inside core.unit_of_work.unit_of_work()")
     now = clock.now()
-    command = Command(actor_name=actor_name, payload=payload or {}, workspace_id=workspace_id, run_at=run_at or now)
+    command = build(Command, actor_name=actor_name, payload=payload or {}, workspace_id=workspace_id, run_at=run_at or now)
     # Not columns: only the dispatch after this unit of work's commit reads them.
     command.coalesce = coalesce
     # Stamped as enqueued with its row (the module docstring), except a coalesced command: its
@@ -234,18 +235,22 @@ def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) -> tuple
             continue  # its holder runs it (keep_back)
         message, delay = _message_for(command)
         if getattr(command, "coalesce", False) and delay is None:
-            # One wake-up per actor and per burst; the batch run takes this command too.
+            # One wake-up per actor and per burst; the batch run takes this command too. Once the
+            # actor's key is checked, its other commands here are covered either way: they had all
+            # committed before the check, so the run that the message on its way starts (it clears
+            # the key as it starts) reads them, whoever sent that message.
             if command.actor_name in woken:
                 continue
             try:
-                if not _needs_wake(broker, command.actor_name):
-                    continue
+                needed = _needs_wake(broker, command.actor_name)
             except Exception as exc:  # noqa: BLE001 - as below: the relay covers it
                 logger.warning("outbox: could not wake %s: %s; the relay will retry", command.actor_name,
                                type(exc).__name__)
                 failed.append(command)
                 continue
             woken.add(command.actor_name)
+            if not needed:
+                continue
         try:
             broker.enqueue(message, delay=delay)
         except Exception as exc:  # noqa: BLE001 - any broker failure leaves the job to the relay

@@ -9,40 +9,149 @@ the database is inserted, one already there is updated (every column but its key
 counts as saved afterwards.
 
 Values go through each field's own ``to_db_value``, exactly as tortoise's ``save`` sends them.
+
+:func:`build` makes a row as ``Model(**values)`` does, from a plan made once per model (on a hot
+path such as POST /transaction, tortoise's constructor looked at every field's default on every
+call, asking whether it is a coroutine function). What a statement of :func:`write_rows` names
+(the columns of a model) is likewise worked out once per model.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import copy
+import functools
+import inspect
+from dataclasses import dataclass
+from typing import Any, Sequence, TypeVar
 
 from tortoise import connections
+from tortoise.fields.base import Field
+from tortoise.fields.data import JSONField, UUIDField
 from tortoise.models import Model
 
+M = TypeVar("M", bound=Model)
 
-def _columns(model: Model) -> list[tuple[str, Any]]:
+#: How :func:`build` fills a field left out: None, the default itself, a call of it, a deep copy
+#: of it, or the field's database default (tortoise's ``Model.__init__``, case by case).
+_NONE, _VALUE, _CALL, _COPY, _DB_DEFAULT = range(5)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What one model's rows need, worked out from its fields once."""
+
+    #: ``(attribute, column, field, none)`` of every column, in tortoise's column order; ``none``:
+    #: the field writes None as None (a nullable field whose ``to_db_value`` is one of tortoise's
+    #: plain ones), so a None needs no call.
+    columns: tuple[tuple[str, str, Field, bool], ...]
+    #: The column names of an INSERT, quoted and joined.
+    names: str
+    #: The keyword arguments :func:`build` takes itself: plain columns (a relation, or anything
+    #: else, goes through the model's own constructor).
+    plain: frozenset[str]
+    #: Keyword arguments that make the primary key a custom one (a generated key given).
+    generated_keys: frozenset[str]
+    #: Every field to fill when left out: ``(name, how, default, field)``.
+    defaults: tuple[tuple[str, int, Any, Field], ...]
+    #: Whether :func:`build` may make these rows at all (no coroutine default, no relation to fill).
+    buildable: bool
+
+
+@functools.cache
+def _plan(model: type[Model]) -> _Plan:
+    """Made on first use: a model's foreign-key columns exist once tortoise is set up."""
     meta = model._meta  # noqa: SLF001
-    out = []
-    for name, column in meta.fields_db_projection.items():
+    columns = tuple((name, column, meta.fields_map[name], _writes_none_as_none(meta.fields_map[name]))
+                    for name, column in meta.fields_db_projection.items())
+    relations = meta.fk_fields | meta.o2o_fields
+    defaults = []
+    buildable = True
+    for name in sorted(meta.fields - meta.fetch_fields):
         field = meta.fields_map[name]
-        out.append((column, field.to_db_value(getattr(model, name), model)))
-    return out
+        default = field.default
+        if inspect.iscoroutinefunction(default) or name in relations:
+            buildable = False
+        elif callable(default):
+            defaults.append((name, _CALL, default, field))
+        elif default is not None:
+            how = _VALUE if isinstance(default, (int, float, str, bool, bytes)) else _COPY
+            defaults.append((name, how, default, field))
+        elif field.has_db_default():
+            defaults.append((name, _DB_DEFAULT, None, field))
+        else:
+            defaults.append((name, _NONE, None, field))
+    plain = frozenset(meta.fields_db_projection) - relations
+    generated = frozenset(name for name in plain if meta.fields_map[name].pk and meta.fields_map[name].generated)
+    return _Plan(columns=columns, names=", ".join(f'"{column}"' for _, column, _, _ in columns), plain=plain,
+                 generated_keys=generated, defaults=tuple(defaults), buildable=buildable)
+
+
+#: ``to_db_value`` of tortoise's fields that give None back for None on a nullable field (their
+#: validators skip None there) and do nothing else with it.
+_PLAIN_TO_DB = (Field.to_db_value, UUIDField.to_db_value, JSONField.to_db_value)
+
+
+def _writes_none_as_none(field: Field) -> bool:
+    return bool(field.null) and type(field).to_db_value in _PLAIN_TO_DB
+
+
+def build(model: type[M], **values: Any) -> M:
+    """``model(**values)``, made faster: the same attributes, conversions and defaults as
+    tortoise's constructor (a relation given as an object, or a model with a coroutine default,
+    goes through that constructor itself)."""
+    plan = _plan(model)
+    if not plan.buildable or not values.keys() <= plan.plain:
+        return model(**values)
+    row = model.__new__(model)
+    assign = object.__setattr__  # tortoise's __setattr__ only looks after relations and coroutine defaults
+    assign(row, "_partial", False)
+    assign(row, "_saved_in_db", False)
+    assign(row, "_custom_generated_pk", not plan.generated_keys.isdisjoint(values))
+    assign(row, "_await_when_save", {})
+    fields_map = model._meta.fields_map  # noqa: SLF001
+    for name, value in values.items():
+        field = fields_map[name]
+        if value is None and not field.null:
+            raise ValueError(f"{name} is non nullable field, but null was passed")
+        assign(row, name, field.to_python_value(value))
+    for name, how, default, field in plan.defaults:
+        if name in values:
+            continue
+        if how == _CALL:
+            assign(row, name, default())
+        elif how == _VALUE:
+            assign(row, name, default)
+        elif how == _COPY:
+            assign(row, name, copy.deepcopy(default))
+        elif how == _DB_DEFAULT:
+            assign(row, name, field.get_db_default_value())
+        else:
+            assign(row, name, None)
+    return row
+
+
+@functools.lru_cache(maxsize=256)
+def _marks(first: int, count: int) -> str:
+    """``$first, ..., $(first + count - 1)``."""
+    return ", ".join(f"${number}" for number in range(first, first + count))
 
 
 def _statement(model: Model, values: list[Any]) -> str:
     """The INSERT or UPDATE of ``model``, its parameters appended to ``values``."""
     meta = model._meta  # noqa: SLF001
     table, key = meta.db_table, meta.db_pk_column
-    columns = _columns(model)
+    plan = _plan(type(model))
     if not model._saved_in_db:  # noqa: SLF001
-        names, marks = [], []
-        for column, value in columns:
-            values.append(value)
-            names.append(f'"{column}"')
-            marks.append(f"${len(values)}")
-        return f'INSERT INTO "{table}" ({", ".join(names)}) VALUES ({", ".join(marks)})'
+        first = len(values) + 1
+        for name, _, field, none in plan.columns:
+            value = getattr(model, name)
+            values.append(None if none and value is None else field.to_db_value(value, model))
+        return f'INSERT INTO "{table}" ({plan.names}) VALUES ({_marks(first, len(plan.columns))})'
     sets = []
     key_value = None
-    for column, value in columns:
+    for name, column, field, none in plan.columns:
+        value = getattr(model, name)
+        value = None if none and value is None else field.to_db_value(value, model)
         if column == key:
             key_value = value
             continue

@@ -23,9 +23,11 @@ refusal). The block's writes commit, its commands are enqueued, then the error l
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
 import dramatiq
@@ -151,22 +153,107 @@ async def unit_of_work(*, broker: dramatiq.Broker | None = None) -> AsyncIterato
 
 async def _after_commit(broker: dramatiq.Broker | None, commands: list[outbox.Command], wakeups: dict[str, list[Any]],
                         nudges: list[tuple[tuple[str, tuple[Any, ...]], int]]) -> None:
-    """Every message of a committed unit of work, in one trip off the event loop (the Redis client
-    is blocking), then the outbox's bookkeeping."""
+    """Every message of a committed unit of work, off the event loop (the Redis client is
+    blocking), then the outbox's bookkeeping. The units of work of this process that commit while
+    one trip is on its way share the next one (:class:`_Messenger`)."""
     # Commands need a broker (dramatiq.get_broker() makes one if none is set); nudges and
     # wake-ups are best effort: with none set up (a tool, a test), the scheduler covers them.
     target = broker or (dramatiq.get_broker() if commands else dramatiq.broker.global_broker)
-
-    def send() -> tuple[list[outbox.Command], list[outbox.Command]]:
-        # Wake-ups first: they are what someone waits for now (a signer for its sessions, a
-        # withdrawal for its signature).
-        if wakeups and target is not None:
-            _send_wakeups(target, wakeups)
-        sent, failed = outbox.send_commands(commands, target) if commands and target is not None else ([], [])
-        if nudges and target is not None:
-            _send_nudges(target, nudges)
-        return sent, failed
-
-    sent, failed = await asyncio.to_thread(send)
+    if target is None:
+        return
+    sent, failed = await _messenger.send(_Outgoing(target, commands, wakeups, nudges))
     if commands:
         await outbox.record_sent(sent, failed)
+
+
+@dataclass
+class _Outgoing:
+    """What one committed unit of work sends."""
+
+    target: dramatiq.Broker
+    commands: list[outbox.Command]
+    wakeups: dict[str, list[Any]]
+    #: ``((actor_name, args), delay_ms)``: see :func:`nudge_after_commit`.
+    nudges: list[tuple[tuple[str, tuple[Any, ...]], int]]
+
+
+class _Messenger:
+    """One thread hop at a time for the messages of the units of work of this process.
+
+    A unit of work that commits while a hop is on its way joins the next one, with every other
+    unit that committed meanwhile: under load a hop carries several, so the hops, and the
+    coalescing Redis calls (a nudge or a batch actor's wake-up asked for by several units of work
+    is checked once: every one of them had committed before it is sent), are not paid per
+    request. Each unit of work still waits for its own messages to leave."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiting: list[tuple[_Outgoing, asyncio.Future[tuple[list[outbox.Command], list[outbox.Command]]]]] = []
+        self._running = False
+        self._task: asyncio.Task[None] | None = None  # held: the loop keeps only a weak reference
+
+    async def send(self, outgoing: _Outgoing) -> tuple[list[outbox.Command], list[outbox.Command]]:
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:  # another event loop (a test's): nothing of the last one carries over
+            self._loop, self._waiting, self._running = loop, [], False
+        done: asyncio.Future[tuple[list[outbox.Command], list[outbox.Command]]] = loop.create_future()
+        self._waiting.append((outgoing, done))
+        if not self._running:
+            self._running = True
+            # In a context of its own: the hop carries several units of work, whose request ids
+            # (core.context, read by the log records) are theirs, not the hop's.
+            self._task = contextvars.Context().run(loop.create_task, self._run(loop))
+        return await done
+
+    async def _run(self, loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            while self._waiting and self._loop is loop:
+                hop, self._waiting = self._waiting, []
+                try:
+                    results = await asyncio.to_thread(_send_all, [outgoing for outgoing, _ in hop])
+                except BaseException as exc:  # noqa: BLE001 - handed to every unit of work of the hop
+                    for _, done in hop:
+                        if not done.done():
+                            done.set_exception(exc)
+                    if isinstance(exc, asyncio.CancelledError):
+                        raise
+                    continue
+                for (_, done), result in zip(hop, results):
+                    if not done.done():
+                        done.set_result(result)
+        finally:
+            if self._loop is loop:
+                self._running = False
+
+
+_messenger = _Messenger()
+
+
+def _send_all(hop: list[_Outgoing]) -> list[tuple[list[outbox.Command], list[outbox.Command]]]:
+    """The messages of the units of work of one hop, per broker, in their commit order; returns
+    each unit's commands sent and failed."""
+    results: dict[int, tuple[list[outbox.Command], list[outbox.Command]]] = {}
+    targets = {id(outgoing.target): outgoing.target for outgoing in hop}
+    for key, target in targets.items():
+        units = [outgoing for outgoing in hop if id(outgoing.target) == key]
+        # Wake-ups first: they are what someone waits for now (a signer for its sessions, a
+        # withdrawal for its signature).
+        wakeups: dict[str, list[Any]] = {}
+        for outgoing in units:
+            for actor_name, items in outgoing.wakeups.items():
+                wakeups.setdefault(actor_name, []).extend(items)
+        if wakeups:
+            _send_wakeups(target, wakeups)
+        commands = [command for outgoing in units for command in outgoing.commands]
+        sent, failed = outbox.send_commands(commands, target) if commands else ([], [])
+        sent_ids, failed_ids = {id(c) for c in sent}, {id(c) for c in failed}
+        for outgoing in units:
+            results[id(outgoing)] = ([c for c in outgoing.commands if id(c) in sent_ids],
+                                     [c for c in outgoing.commands if id(c) in failed_ids])
+        nudges: dict[tuple[str, tuple[Any, ...]], int] = {}
+        for outgoing in units:
+            for nudge, delay_ms in outgoing.nudges:
+                nudges[nudge] = max(delay_ms, nudges.get(nudge, 0))
+        if nudges:
+            _send_nudges(target, list(nudges.items()))
+    return [results[id(outgoing)] for outgoing in hop]

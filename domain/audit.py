@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any, Sequence
 
 from core.context import current_request_id
+from core.rows import build
 from core.unit_of_work import nudge_after_commit
 from domain.audit_chain import CHAIN, CHAIN_DELAY_MS, latest_head
 from domain.auth import Principal
@@ -30,7 +31,8 @@ from models.audit import AuditChainLink, AuditEntry, AuditHead
 def _entry(*, action: str, object_type: str, object_id: str | uuid.UUID | None, actor_id: uuid.UUID | None,
            actor_type: str, workspace_id: uuid.UUID | None, company_id: uuid.UUID | None,
            details: dict[str, Any] | None) -> AuditEntry:
-    return AuditEntry(
+    return build(
+        AuditEntry,
         action=action,
         object_type=object_type,
         object_id=str(object_id) if object_id is not None else None,

@@ -20,6 +20,7 @@ from tortoise.expressions import Q
 from core import clock
 from core.clock import rfc3339
 from core.outbox import new_command
+from core.rows import build
 from domain.webhooks.catalogue import (
     ERROR_WEBHOOK_DISABLED,
     EVENT_TYPES,
@@ -90,8 +91,8 @@ def new_event(
     event_id = uuid.uuid4()
     payload = render_envelope(event_id=event_id, event_type=event_type, created_at=now,
                               workspace_id=workspace_id, data=data)
-    event = WebhookEvent(id=event_id, workspace_id=workspace_id, type=event_type, payload=payload,
-                         target_webhook_id=target_webhook_id, created_at=now)
+    event = build(WebhookEvent, id=event_id, workspace_id=workspace_id, type=event_type, payload=payload,
+                  target_webhook_id=target_webhook_id, created_at=now)
     # Coalesced: a burst of events wakes one fan-out run, which takes them all in batches.
     new_command(actor_name=FAN_OUT, payload={"event_id": str(event.id)}, workspace_id=workspace_id, coalesce=True)
     return event

@@ -28,6 +28,7 @@ from tortoise import connections
 
 from core import clock
 from core.outbox import new_command
+from core.rows import build
 from core.settings import get_settings
 from domain import balances, transactions
 from domain import transaction_statuses as statuses
@@ -107,10 +108,12 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
     actor_id = principal.user.id if principal else None
     if principal is not None:
         principal.require(workspace.id, Permission.CREATE_TRANSACTION)
-    request_hash = key_rules.fingerprint(request, keys)
-    existing = await key_rules.replayed(workspace_id=workspace.id, keys=keys, request_hash=request_hash)
-    if existing is not None:
-        return Created(existing, replayed=True)
+    request_hash = None
+    if keys.idempotency_key is not None:  # the request's hash is kept (and compared) only under a key
+        request_hash = key_rules.fingerprint(request, keys)
+        existing = await key_rules.replayed(workspace_id=workspace.id, keys=keys, request_hash=request_hash)
+        if existing is not None:
+            return Created(existing, replayed=True)
 
     source = await _source_wallet(wallet_id=request.source_wallet_id, workspace_id=workspace.id)
     if source is None:
@@ -147,7 +150,8 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
                                     to_address=destination.address, amount=request.amount,
                                     window_seconds=get_settings().withdrawal_duplicate_window_seconds)
     now = clock.now()
-    tx = Transaction(
+    tx = build(
+        Transaction,
         workspace_id=workspace.id, vault_id=vault.id, wallet_id=source.id, direction=transactions.WITHDRAWAL,
         status=statuses.PENDING, currency_id=currency.id, network=network.id, amount=request.amount, fee=0,
         fee_limit=plan.fee_limit, fee_currency_id=plan.fee_currency_id, fee_rate=plan.fee_rate,
@@ -156,7 +160,7 @@ async def create_withdrawal(*, principal: Principal | None, workspace: Workspace
         whitelisted_wallet_id=destination.whitelisted.id if destination.whitelisted else None,
         to_side={"whitelisted_wallet_name": destination.whitelisted.name if destination.whitelisted else None},
         amount_usdt=transactions.usd_value(currency, request.amount), created_by=actor_id,
-        idempotency_key=keys.idempotency_key, request_hash=request_hash if keys.idempotency_key else None,
+        idempotency_key=keys.idempotency_key, request_hash=request_hash,
         attempt_key=keys.attempt_key, attempt_number=attempt.number,
         retry_of_id=attempt.retry_of.id if attempt.retry_of else None, utxo_intent_key=keys.utxo_intent_key,
         expires_at=now + timedelta(seconds=get_settings().withdrawal_expiry_seconds),

@@ -73,3 +73,50 @@ async def test_a_unit_of_work_whose_begin_failed_leaves_the_task_and_the_pool_as
     assert await asyncio.wait_for(read(), timeout=10) == 1
     results = await asyncio.wait_for(asyncio.gather(*(read() for _ in range(client.pool_maxsize))), timeout=10)  # type: ignore[attr-defined]
     assert results == [1] * client.pool_maxsize  # type: ignore[attr-defined]
+
+
+async def test_units_of_work_that_commit_together_share_a_hop_and_each_gets_its_own_results(broker, redis_client,
+                                                                                            monkeypatch):
+    from dramatiq.brokers.redis import RedisBroker
+
+    from core import outbox
+    from core import unit_of_work as units
+    from core.outbox import Command
+    from tests.support.environment import TEST_NAMESPACE
+
+    # Given a first after-commit hop that takes a while, so that the units of work committing
+    # meanwhile wait for the next one together; one of them sends through a broker whose Redis
+    # cannot be reached
+    hops: list[int] = []
+    send_all = units._send_all  # noqa: SLF001
+
+    def slow_first_hop(hop: list) -> list:
+        hops.append(len(hop))
+        if len(hops) == 1:
+            import time
+
+            time.sleep(0.3)
+        return send_all(hop)
+
+    monkeypatch.setattr(units, "_send_all", slow_first_hop)
+    unreachable = RedisBroker(url="redis://127.0.0.1:1/0", socket_connect_timeout=0.5)
+
+    async def unit(name: str, target: object = None) -> Command:
+        async with unit_of_work(broker=target):  # type: ignore[arg-type]
+            return await outbox.add_command(actor_name="companies.review_application", payload={"name": name})
+
+    queued_before = redis_client.hlen(f"{TEST_NAMESPACE}:companies.msgs")
+    first = asyncio.create_task(unit("first"))
+    await asyncio.sleep(0.1)  # the first hop is on its way
+    # When four more commit while it is
+    others = await asyncio.gather(unit("a"), unit("b"), unit("unreachable", unreachable), unit("c"))
+    await first
+    # Then they left in one hop, the first in its own
+    assert hops == [1, 4]
+    # And each unit of work recorded its own outcome: the commands sent keep the stamp they were
+    # written with, the one whose enqueue failed had it taken back (the relay's)
+    for command, name in zip(others, ("a", "b", "unreachable", "c")):
+        stored = await Command.get(id=command.id)
+        assert (stored.enqueue_count, stored.enqueued_at is None) == ((0, True) if name == "unreachable" else (1, False))
+    # And the four messages that could be sent (the first unit's among them) are in Redis
+    assert redis_client.hlen(f"{TEST_NAMESPACE}:companies.msgs") == queued_before + 4
