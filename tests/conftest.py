@@ -44,16 +44,18 @@ pytest_plugins = ["tests.support.receiver"]
 
 
 #: The modules that take longest, first in each worker's part (pytest_collection_modifyitems below;
-#: wall times measured on a 2-core machine). pytest-xdist's worksteal hands its workers equal
-#: contiguous parts of the collection, one each, and lets an idle worker take the end of another's
-#: queue: a long module left near the end runs alone while the other worker waits. The second
-#: part starts with modules that need no database, so its worker works while the other migrates
-#: the run's database.
+#: wall times measured on a 2-core machine: every module of 8 s or more alone, about 120 s of them
+#: in each part). pytest-xdist's worksteal hands its workers equal contiguous parts of the
+#: collection, one each, and lets an idle worker take the end of another's queue: a long module
+#: left near the end runs alone while the other worker waits. The second part starts with modules
+#: that need no database, so its worker works while the other migrates the run's database.
 LONGEST_FIRST = (
-    ("tests/actors/test_evm_chain.py", "tests/custody/test_quickstart_refuel.py",
-     "tests/domain/signing/test_nonce_stock.py", "tests/domain/test_auth_cache.py", "tests/custody/test_watch.py"),
-    ("tests/test_lint.py", "tests/sdk/test_generated.py", "tests/test_architecture.py", "tests/api/test_openapi.py",
-     "tests/actors/test_aml.py", "tests/domain/signing/test_ecdsa_sessions.py"),
+    ("tests/actors/test_evm_chain.py", "tests/core/test_db.py", "tests/custody/test_quickstart_refuel.py",
+     "tests/domain/test_auth_cache.py", "tests/custody/test_embedded.py", "tests/custody/test_watch.py",
+     "tests/custody/test_quickstart.py", "tests/domain/signing/test_nonce_stock.py"),
+    ("tests/test_lint.py", "tests/sdk/test_generated.py", "tests/test_architecture.py", "tests/custody/test_cli.py",
+     "tests/api/test_openapi.py", "tests/domain/signing/test_ecdsa_sessions.py",
+     "tests/api/test_transactions_under_load.py", "tests/actors/test_aml.py", "tests/core/test_broker.py"),
 )
 
 

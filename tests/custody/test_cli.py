@@ -228,14 +228,18 @@ def test_dev_shows_a_person_only_what_they_need_serves_each_pool_s_metrics_apart
     data = tmp_path / "data"
     env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "LOG_LEVEL")}
     env.update(DATABASE_URL=settings.database_url, CUSTODY_DATA_DIR=str(data))
+    # The scheduler's frequent jobs every second (most run every 5 s by default), so that a few
+    # seconds see each of them run a few times
+    env.update({f"{job}_INTERVAL_SECONDS": "1" for job in ("OUTBOX_RELAY", "DEVNET_BLOCK", "CHAIN_WATCH",
+                                                            "WITHDRAWAL_TRACK")})
     terminal = Terminal()
     dev = subprocess.Popen([sys.executable, "-m", "custody.cli", "dev", "--port", str(port)], env=env, cwd=ROOT,
                            stdin=subprocess.DEVNULL, stdout=terminal.child, stderr=terminal.child)
     terminal.start()
     try:
-        # When it is ready, and the scheduler has run its jobs (most every 5 s) a few times
+        # When it is ready, and the scheduler has run its jobs (every second) a few times
         terminal.wait_for("custody dev: ready", process=dev, timeout=180)
-        time.sleep(12)
+        time.sleep(3.5)
         family = _descendants(dev.pid)
         assert len(family) >= 5  # web, worker, two signers, scheduler, and dramatiq's worker processes
         # Then each pool serves its own metrics, on loopback only, from a folder of its own in the data dir
