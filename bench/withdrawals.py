@@ -477,8 +477,10 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         cycles = await lane_cycles(created)
         from core.outbox import Command
 
-        sent = await Command.filter(actor_name__startswith="withdrawals.").values_list("enqueue_count", flat=True)
-        messages = sum(int(n) for n in sent) / withdrawals
+        # Only these withdrawals' commands: the API part's (its checks) are in the same database.
+        ours = {str(transaction_id) for transaction_id in created}
+        sent = await Command.filter(actor_name__startswith="withdrawals.").values_list("payload", "enqueue_count")
+        messages = sum(int(n) for payload, n in sent if (payload or {}).get("transaction_id") in ours) / withdrawals
 
         # Signatures alone through the same processes: as many sessions, spread over the vaults
         # (requested 8 at a time, as the withdrawals were created above)
