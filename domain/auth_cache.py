@@ -102,14 +102,15 @@ class _GenerationReader:
 
     async def _fetch(self, client: Any) -> list[Any]:
         """The generation's row, read on the reader's connection; a connection that fails (a
-        PostgreSQL restart closed it) is replaced once, within the same read."""
+        PostgreSQL restart closed it, which asyncpg may also report as a protocol state error
+        while it learns of the closing) is replaced once, within the same read."""
         if not getattr(client, "_template", None):  # the pool not made yet: its settings are not known
             return (await client.execute_query(_GENERATION_SQL))[1]
         for attempt in (1, 2):
             connection = await self._connect(client)
             try:
                 return await connection.fetch(_GENERATION_SQL)
-            except (OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError):
+            except Exception:  # noqa: BLE001 - the query is a constant one: a failure is the connection's
                 self._forget()
                 if attempt == 2:
                     raise
