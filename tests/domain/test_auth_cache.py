@@ -181,3 +181,51 @@ async def test_a_workspace_id_in_another_form_than_the_canonical_one_is_refused(
         with pytest.raises(auth.ValidationFailed) as refused:
             await auth.resolve_workspace(principal, other)
         assert refused.value.code == "INVALID_WORKSPACE_ID"
+
+
+async def test_the_generation_is_read_while_every_pooled_connection_is_in_a_transaction(database):
+    from core.unit_of_work import unit_of_work
+
+    caller = await make_caller(role="VIEWER")
+    assert caller.token is not None
+    await auth.authenticate(caller.token)
+    # Given every connection of the pool held by a transaction that waits
+    pool_size = connections.get("default").pool_maxsize  # type: ignore[attr-defined]
+    release = asyncio.Event()
+    holding = 0
+
+    async def hold() -> None:
+        nonlocal holding
+        async with unit_of_work():
+            await connections.get("default").execute_query_dict("SELECT 1")
+            holding += 1
+            await release.wait()
+
+    holders = [asyncio.create_task(hold()) for _ in range(pool_size)]
+    try:
+        while holding < pool_size:
+            await asyncio.sleep(0.01)
+        # When a request authenticates meanwhile
+        # Then it reads the generation (on the reader's own connection) without waiting for the pool
+        principal, generation = await asyncio.wait_for(auth.authenticate_at_generation(caller.token), timeout=5)
+        assert generation is not None and principal.user is not None
+    finally:
+        release.set()
+        await asyncio.gather(*holders)
+
+
+async def test_the_generation_reader_replaces_a_connection_the_server_closed(database):
+    caller = await make_caller(role="VIEWER")
+    assert caller.token is not None
+    generation = await auth_cache.generation()
+    # Given the reader's connection ended by the server (what a restart does)
+    reader = auth_cache._reader  # noqa: SLF001
+    assert reader._connection is not None  # noqa: SLF001
+    pid = reader._connection.get_server_pid()  # noqa: SLF001
+    await connections.get("default").execute_query("SELECT pg_terminate_backend($1)", [pid])
+    # Then the next read still answers, from a new connection, and a revocation is still seen at once
+    assert await auth_cache.generation() == generation
+    assert reader._connection.get_server_pid() != pid  # noqa: SLF001
+    await auth.revoke_user_tokens(user_id=(await auth.authenticate(caller.token)).user.id)
+    with pytest.raises(auth.Unauthenticated):
+        await auth.authenticate(caller.token)
