@@ -16,49 +16,30 @@ import json
 import os
 import signal
 import sys
-import threading
 from pathlib import Path
-from typing import Any
 
-import asyncpg
-
-counted: collections.Counter[str] = collections.Counter()
-_lock = threading.Lock()
-_ORIGINALS = {name: getattr(asyncpg.Connection, name) for name in ("fetch", "execute", "executemany", "fetchrow",
-                                                                    "fetchval")}
+from _support import counting_statements
 
 
-def _counting(name: str) -> Any:
-    original = _ORIGINALS[name]
-
-    def wrapper(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
-        with _lock:
-            counted[" ".join(str(query).split())[:100]] += 1
-        return original(self, query, *args, **kwargs)
-
-    return wrapper
-
-
-def _write(path: Path) -> None:
-    with _lock:
-        data = dict(counted)
+def _write(path: Path, counted: collections.Counter[str]) -> None:
     partial = path.with_suffix(".partial")
-    partial.write_text(json.dumps(data))
+    partial.write_text(json.dumps(dict(counted)))
     os.replace(partial, path)
 
 
 def main() -> None:
     path = Path(sys.argv[1])
-    for name in _ORIGINALS:
-        setattr(asyncpg.Connection, name, _counting(name))
-    signal.signal(signal.SIGUSR1, lambda *_: _write(path))
     sys.argv = [sys.argv[0], *sys.argv[2:]]
     # Run as a script, this folder comes first on the path, and bench/threshold.py would hide the
     # threshold package: the repository's root takes its place.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
     from custody.isolated_worker import main as worker_main
 
-    worker_main()
+    # The async actors all send their statements from the worker's one event-loop thread; the
+    # signal handler runs on the main thread between two of its bytecodes.
+    with counting_statements() as counted:
+        signal.signal(signal.SIGUSR1, lambda *_: _write(path, counted))
+        worker_main()
 
 
 if __name__ == "__main__":

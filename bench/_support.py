@@ -6,13 +6,43 @@ The scripts run as ``python bench/<name>.py``, so this module is importable as `
 from __future__ import annotations
 
 import atexit
+import collections
 import shutil
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import redis
+
+#: asyncpg's calls that send a statement.
+_STATEMENT_CALLS = ("fetch", "execute", "executemany", "fetchrow", "fetchval")
+
+
+@contextmanager
+def counting_statements() -> Iterator[collections.Counter[str]]:
+    """Count every statement this process sends through asyncpg inside the block (tortoise's and
+    raw SQL alike, BEGIN and COMMIT included), by its first 100 characters."""
+    counted: collections.Counter[str] = collections.Counter()
+    originals = {name: getattr(asyncpg.Connection, name) for name in _STATEMENT_CALLS}
+
+    def counting(name: str) -> Any:
+        original = originals[name]
+
+        def wrapper(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+            counted[" ".join(str(query).split())[:100]] += 1
+            return original(self, query, *args, **kwargs)
+        return wrapper
+
+    for name in originals:
+        setattr(asyncpg.Connection, name, counting(name))
+    try:
+        yield counted
+    finally:
+        for name, original in originals.items():
+            setattr(asyncpg.Connection, name, original)
 
 
 def with_database(url: str, database: str) -> str:

@@ -184,6 +184,7 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     import multiprocessing
 
     import asyncpg
+    from _support import counting_statements
     from tortoise import connections
 
     from core.commit_order import NEXT_POSITION_SQL
@@ -215,29 +216,16 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
         load = context.Process(target=_load_main, args=(child, f"http://127.0.0.1:{port}/api/v1/transaction", headers,
                                                         sources, requests, concurrency), daemon=True)
         # Count the SQL statements the API runs (asyncpg in this process; BEGIN and COMMIT included).
-        counted: collections.Counter[str] = collections.Counter()
-        originals = {name: getattr(asyncpg.Connection, name)
-                     for name in ("fetch", "execute", "executemany", "fetchrow", "fetchval")}
-
-        def counting(name: str) -> Any:
-            def wrapper(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
-                counted[" ".join(str(query).split())[:100]] += 1
-                return originals[name](self, query, *args, **kwargs)
-            return wrapper
-
-        for name in originals:
-            setattr(asyncpg.Connection, name, counting(name))
-        cpu_before = time.process_time()  # this process serves only the API meanwhile (its every thread)
-        load.start()
-        try:
-            while not parent.poll():
-                await asyncio.sleep(0.05)
-            elapsed, latencies, statuses = parent.recv()
-            api_cpu = time.process_time() - cpu_before
-        finally:
-            for name, original in originals.items():
-                setattr(asyncpg.Connection, name, original)
-            load.join(timeout=10)
+        with counting_statements() as counted:
+            cpu_before = time.process_time()  # this process serves only the API meanwhile (its every thread)
+            load.start()
+            try:
+                while not parent.poll():
+                    await asyncio.sleep(0.05)
+                elapsed, latencies, statuses = parent.recv()
+                api_cpu = time.process_time() - cpu_before
+            finally:
+                load.join(timeout=10)
     if statuses.get(201, 0) != requests:
         raise SystemExit(f"POST /transaction answered {statuses}")
     api_rate = requests / elapsed

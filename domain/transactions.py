@@ -171,15 +171,9 @@ class WalletSides:
     position: int
 
 
-_WALLET_STATES = """
-SELECT w.id, w.vault_id, w.currency_id, w.total, w.frozen, w.held, w.block_height, a.address, a.balance_version
-FROM wallets w JOIN wallet_addresses a ON a.id = w.address_id
-WHERE w.id = ANY($1::uuid[])
-"""
-
-#: The same with the names the sides carry (each wallet's vault, the workspace), and the next
-#: change-log position of this database transaction taken on the way (a materialized CTE:
-#: exactly one position, whatever the number of wallets).
+#: The wallets' balances and their addresses' balance versions, the names the sides carry (each
+#: wallet's vault, the workspace), and the next change-log position of this database transaction
+#: taken on the way (a materialized CTE: exactly one position, whatever the number of wallets).
 _WALLET_STATES_AND_POSITION = f"""
 WITH taken AS MATERIALIZED (SELECT {POSITION_SQL} AS position)
 SELECT taken.position, s.* FROM taken LEFT JOIN (
