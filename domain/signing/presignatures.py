@@ -176,9 +176,12 @@ async def start(session: SigningSession, key_set: KeySet) -> bool:
 async def assign_waiting(key_set: KeySet, pair: tuple[int, int] = (1, 2)) -> bool:
     """A presignature of ``pair`` was completed: give one to the oldest session of the key set
     and pair waiting in ``round1`` (if any, and if every part of one is in)."""
-    candidates = SigningSession.filter(key_set_id=key_set.id, status="round1").order_by("created_at") \
-        .select_for_update(skip_locked=True, no_key=True)
-    waiting = next((s for s in await candidates.limit(200) if tuple(sorted(s.participants)) == tuple(pair)), None)
+    # The pair is matched in SQL (the participants list holds exactly the pair's two numbers, in
+    # either order), so one row is locked, not every waiting session of the key set.
+    waiting = await SigningSession.filter(
+        key_set_id=key_set.id, status="round1", participants__contains=list(pair),
+        participants__contained_by=list(pair)).order_by("created_at") \
+        .select_for_update(skip_locked=True, no_key=True).first()
     if waiting is None:
         return False
     if not await _take(waiting, key_set):
