@@ -363,6 +363,16 @@ class EvmAdapter:
     async def build_transfer(self, *, currency: Currency, from_address: str, public_key: bytes, to_address: str,
                              amount: int, fee_rate: int | None = None, intent_key: str | None = None,
                              max_fee_cap: int | None = None, replaced_gas: int | None = None) -> UnsignedTransfer:
+        return await self._build_transfer(currency=currency, from_address=from_address, public_key=public_key,
+                                          to_address=to_address, amount=amount, fee_rate=fee_rate,
+                                          intent_key=intent_key, max_fee_cap=max_fee_cap, replaced_gas=replaced_gas)
+
+    async def _build_transfer(self, *, currency: Currency, from_address: str, public_key: bytes, to_address: str,
+                              amount: int, fee_rate: int | None = None, intent_key: str | None = None,
+                              max_fee_cap: int | None = None, replaced_gas: int | None = None,
+                              chain_nonce: int | None = None) -> UnsignedTransfer:
+        """:meth:`build_transfer`, with the node's nonce count when the caller read it already
+        (``chain_nonce``: :meth:`build_replacement` does, one RPC fewer)."""
         self._currency(currency)
         sender = parse_address(from_address)
         if self.address_from_public_key(public_key) != sender:
@@ -392,7 +402,7 @@ class EvmAdapter:
         _, tip, max_fee = await self._fees(fee_rate)
         nonce = await take_nonce(network_id=self.network.id, address=sender,
                                  intent_key=intent_key or f"transfer:{uuid.uuid4()}",
-                                 chain_nonce=await self.chain_nonce(sender))
+                                 chain_nonce=await self.chain_nonce(sender) if chain_nonce is None else chain_nonce)
         replaces = bool(nonce.tx_hashes) and nonce.max_fee_per_gas is not None
         if replaces:  # an attempt of this payment reached the node: a replacement must outbid it
             max_fee = _bumped(int(nonce.max_fee_per_gas), max_fee)
@@ -438,12 +448,14 @@ class EvmAdapter:
         held = await EvmNonce.get_or_none(network=self.network.id, intent_key=intent_key)
         if held is None or not held.tx_hashes:
             raise TransferRejected("no transaction of this payment reached the node", code="NOTHING_TO_REPLACE")
-        if await self.chain_nonce(held.address) > int(held.nonce):
+        chain_nonce = await self.chain_nonce(held.address)
+        if chain_nonce > int(held.nonce):
             raise TransferRejected("a transaction with this payment's nonce was mined already",
                                    code="ALREADY_EXECUTED", details={"nonce": str(held.nonce)})
-        return await self.build_transfer(currency=currency, from_address=from_address, public_key=public_key,
-                                         to_address=to_address, amount=amount, intent_key=intent_key,
-                                         max_fee_cap=max_fee_cap, replaced_gas=replaced_gas)
+        return await self._build_transfer(currency=currency, from_address=from_address, public_key=public_key,
+                                          to_address=to_address, amount=amount, intent_key=intent_key,
+                                          max_fee_cap=max_fee_cap, replaced_gas=replaced_gas,
+                                          chain_nonce=chain_nonce)
 
     async def release_inputs(self, *, intent_key: str) -> int:
         """Give back the nonce of a payment given up before the node accepted it (1 if released)."""

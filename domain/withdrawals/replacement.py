@@ -214,8 +214,12 @@ async def collect(tx: Transaction, *, poll: int = 0, reschedule: bool = True) ->
     session = await sessions.get_session(workspace_id=tx.workspace_id, session_id=row.signing_session_id)
     if session.status == "completed":
         signature = bytes(session.signature or b"")
-        address = await WalletAddress.get(id=(await ledger.load(tx, lock=False)).source.address_id)
-        scheme = (await session.key_set).scheme
+        # The sending address is the session's vault's on this network (one per vault and
+        # network); its key is what the signature must verify under. No change is written here,
+        # so the withdrawal's parties are not loaded.
+        address = await WalletAddress.get(workspace_id=tx.workspace_id, vault_id=session.vault_id,
+                                          network=tx.network)
+        scheme = (await sessions.ready_key_sets([session.key_set_id]))[session.key_set_id].scheme
         merkle_root = None if session.merkle_root is None else bytes(session.merkle_root)
         if not suite_of(scheme).verify(bytes(address.public_key), bytes(session.message), signature, merkle_root):
             await _refused(tx, row, "SIGNING_FAILED", "the replacement's signature does not verify under the vault's key")
