@@ -427,7 +427,8 @@ WITH bound AS (
                  coalesce((SELECT min(seq) FROM transactions
                            WHERE workspace_id = $1 AND seq IS NOT NULL AND updated_at >= $2), {MAX_CURSOR})) AS below
 )
-SELECT bound.below, (SELECT max(seq) FROM transactions WHERE workspace_id = $1 AND seq < bound.below) AS last_old
+SELECT bound.below, (SELECT max(seq) FROM transactions WHERE workspace_id = $1 AND seq < bound.below) AS last_old,
+       coalesce({_MIN_CURSOR}, 0) AS min_cursor
 FROM bound
 """
 
@@ -458,8 +459,8 @@ async def compact(*, workspace_id: uuid.UUID, retention: timedelta) -> int:
     conn = connections.get("default")
     (bounds,) = await conn.execute_query_dict(_COMPACT_BOUNDS, [workspace_id, cutoff])
     last_old = bounds["last_old"]
-    if last_old is None:
-        return (await log_state(workspace_id))[1]
+    if last_old is None:  # nothing to drop: the log's min_cursor as it stands, read by the same statement
+        return int(bounds["min_cursor"])
     await conn.execute_query(_COMPACT_CLEAR, [workspace_id, int(last_old)])
     (row,) = await conn.execute_query_dict(_COMPACT_MOVE, [uuid.uuid4(), workspace_id, int(last_old), clock.now()])
     return int(row["min_cursor"])
