@@ -46,13 +46,20 @@ from models.webhooks import Webhook, WebhookAttempt, WebhookDelivery
 
 logger = logging.getLogger(__name__)
 
-def signing_secrets(webhook: Webhook, *, now: datetime) -> list[str]:
-    """The secrets that sign an attempt now: the current one, plus the previous one in its grace."""
-    secrets = [unseal(bytes(webhook.secret_sealed)).decode()]
-    if (webhook.previous_secret_sealed is not None and webhook.previous_secret_expires_at is not None
-            and webhook.previous_secret_expires_at > now):
-        secrets.append(unseal(bytes(webhook.previous_secret_sealed)).decode())
+def secrets_in_force(*, sealed: bytes, previous_sealed: bytes | None, previous_expires_at: datetime | None,
+                     now: datetime, unsealed: Callable[[bytes], str] = lambda s: unseal(s).decode()) -> list[str]:
+    """The secrets that sign an attempt now: the current one, plus the previous one in its grace
+    after a rotation. ``unsealed`` opens a sealed secret (the drain's caches them per process)."""
+    secrets = [unsealed(bytes(sealed))]
+    if previous_sealed is not None and previous_expires_at is not None and previous_expires_at > now:
+        secrets.append(unsealed(bytes(previous_sealed)))
     return secrets
+
+
+def signing_secrets(webhook: Webhook, *, now: datetime) -> list[str]:
+    """:func:`secrets_in_force` of a webhook row."""
+    return secrets_in_force(sealed=bytes(webhook.secret_sealed), previous_sealed=webhook.previous_secret_sealed,
+                            previous_expires_at=webhook.previous_secret_expires_at, now=now)
 
 
 @dataclass(frozen=True)

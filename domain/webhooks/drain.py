@@ -65,6 +65,7 @@ from domain.webhooks.delivery import (
     fail_open_deliveries,
     hand_off,
     record_attempt,
+    secrets_in_force,
 )
 from domain.webhooks.events import DueDelivery
 from models.webhooks import Webhook
@@ -181,10 +182,8 @@ def _jobs(webhook_id: uuid.UUID, rows: list[dict[str, Any]], *, now: datetime) -
     if not rows:
         return []
     first = rows[0]
-    secrets = [_secret(bytes(first["secret_sealed"]))]
-    if (first["previous_secret_sealed"] is not None and first["previous_secret_expires_at"] is not None
-            and first["previous_secret_expires_at"] > now):
-        secrets.append(_secret(bytes(first["previous_secret_sealed"])))
+    secrets = secrets_in_force(sealed=first["secret_sealed"], previous_sealed=first["previous_secret_sealed"],
+                               previous_expires_at=first["previous_secret_expires_at"], now=now, unsealed=_secret)
     return [DeliveryJob(delivery_id=row["id"], webhook_id=webhook_id, event_id=row["event_id"], url=first["url"],
                         body=row["payload"].encode(), attempt=row["attempt_count"], secrets=secrets)
             for row in rows]
