@@ -720,8 +720,6 @@ async def receive_run_messages(*, principal: Principal, workspace_id: uuid.UUID,
     until the signer started)."""
     _run_of(principal, workspace_id, run_id, phase)
     channels = _channels()
-    signer = channels.description(f"{run_id}:signer")
-    signer_key = bytes.fromhex(signer["transport_public_key"]) if signer else None
     name = f"{run_id}:{phase}"
     messages = channels.drain(name, ME)
     if not messages and wait > 0:
@@ -730,12 +728,13 @@ async def receive_run_messages(*, principal: Principal, workspace_id: uuid.UUID,
         try:
             messages = [await channels.receive(name, ME, timeout=min(float(wait), MAX_RUN_WAIT_SECONDS))]
         except ChannelTimeout:
-            return [], signer_key
-        messages += channels.drain(name, ME)
-    if signer_key is None:
-        signer = channels.description(f"{run_id}:signer")
-        signer_key = bytes.fromhex(signer["transport_public_key"]) if signer else None
-    return messages, signer_key
+            messages = []
+        else:
+            messages += channels.drain(name, ME)
+    # Read once, after the messages: the signer publishes its run key before its first message,
+    # and may have started during the wait.
+    signer = channels.description(f"{run_id}:signer")
+    return messages, bytes.fromhex(signer["transport_public_key"]) if signer else None
 
 
 async def register_presignature(*, principal: Principal, workspace_id: uuid.UUID, run_id: uuid.UUID,
