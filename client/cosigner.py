@@ -482,14 +482,16 @@ class CoSigner:
 
     async def handle_signing_request(self, view: dict[str, Any], report: StepReport) -> None:
         session_id, action = view["id"], view["action"]
-        key_package = self.key_package(view["key_set_id"])
-        if key_package is None or PARTICIPANT not in view["participants"]:
+        share_record = self.store.load("share", view["key_set_id"])  # read (and decrypted) once per request
+        if share_record is None or PARTICIPANT not in view["participants"]:
             report.skipped += 1
             return
+        suite = _suite(share_record)
+        key_package = suite.KeyPackage.from_dict(share_record["key_package"])
         if view["group_public_key"] != key_package.group_public_key.hex():
             raise CosignerError(f"signing request {session_id} names another group key")
         message = base64.b64decode(view["message"])
-        if _suite(self.store.load("share", view["key_set_id"]) or {}).ecdsa:
+        if suite.ecdsa:
             if action == "presign":
                 await self.make_presignature(view["key_set_id"], _signer_of(view["participants"]), key_package)
                 report.presignatures += 1
@@ -500,29 +502,30 @@ class CoSigner:
                     report.skipped += 1
             return
         if action == "commit":
-            await self._commit(view, key_package, message)
+            await self._commit(view, suite, key_package, message)
             report.commitments += 1
         elif action == "sign":
-            if await self._sign(view, key_package, message):
+            if await self._sign(view, share_record, key_package, message):
                 report.shares += 1
             else:
                 report.skipped += 1
 
-    async def _commit(self, view: dict[str, Any], key_package: protocol.KeyPackage, message: bytes) -> None:
+    async def _commit(self, view: dict[str, Any], suite: Suite, key_package: protocol.KeyPackage,
+                      message: bytes) -> None:
         session_id = view["id"]
         if self.store.exists("signed", session_id):
             raise CosignerError(f"session {session_id} was already signed; no new nonce")
         record = self.store.load("nonce", session_id)
         if record is None:
-            share_record = self.store.load("share", view["key_set_id"]) or {}
-            nonces, commitments = _suite(share_record).frost.commit(key_package)
+            nonces, commitments = suite.frost.commit(key_package)
             record = {"nonces": nonces.to_dict(), "commitments": commitments.to_dict(),
                       "message_sha256": hashlib.sha256(message).hexdigest()}
             self.store.save("nonce", session_id, record)
         await self.call("POST", f"/api/v1/co-signer/signing-requests/{session_id}/commitment",
                         {"hiding": record["commitments"]["hiding"], "binding": record["commitments"]["binding"]})
 
-    async def _sign(self, view: dict[str, Any], key_package: protocol.KeyPackage, message: bytes) -> bool:
+    async def _sign(self, view: dict[str, Any], share_record: dict[str, Any], key_package: protocol.KeyPackage,
+                    message: bytes) -> bool:
         session_id = view["id"]
         signed = self.store.load("signed", session_id)
         if signed is None:
@@ -540,7 +543,6 @@ class CoSigner:
                 if not verdict:
                     logger.info("co-signer: session %s not approved (%s)", session_id, view["purpose"])
                     return False
-            share_record = self.store.load("share", view["key_set_id"]) or {}
             suite = _suite(share_record)
             if view.get("scheme", SCHEME) != suite.scheme:
                 logger.error("co-signer: session %s names another scheme than its key set; refusing", session_id)

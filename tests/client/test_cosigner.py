@@ -18,6 +18,7 @@ from models.sessions import SigningCommitment, SigningSession
 from tests.support.approvals import make_owner
 from tests.support.signing import FAST_KDF, PASSPHRASE, cosigner_for, create_vault, designated_signer, settle, status_is
 from tests.support.worker import InProcessWorker
+from threshold.suites import suite_of
 
 
 def test_the_store_is_encrypted_under_the_passphrase(tmp_path):
@@ -62,7 +63,10 @@ async def test_a_cosigner_restarted_mid_protocol_resumes_from_its_store(client, 
     assert len(nonce_files) == 1
     again = cosigner_for(client, user, tmp_path / "store")
     view = await again.call("GET", f"/api/v1/co-signer/signing-requests/{session.id}")
-    await again._commit(view, again.key_package(str(key_set.id)), b"m")  # noqa: SLF001 - the retried step
+    share_record = again.store.load("share", str(key_set.id))
+    assert share_record is not None
+    await again._commit(view, suite_of(share_record["scheme"]),  # noqa: SLF001 - the retried step
+                        again.key_package(str(key_set.id)), b"m")
     assert sorted((tmp_path / "store" / "nonce").glob("*.bin")) == nonce_files
     assert bytes((await SigningCommitment.get(session_id=session.id, participant=3)).hiding) == bytes(commitment.hiding)
     # Then with the signers back, the session completes and the co-signer's nonce is gone
