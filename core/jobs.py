@@ -23,7 +23,7 @@ from typing import Any, Awaitable, Callable, Iterable
 import dramatiq
 from dramatiq.middleware import CurrentMessage
 
-from core import clock, outbox
+from core import clock, outbox, rows
 from core.broker import message, queue_of
 from core.context import current_request_id
 from core.db import transaction
@@ -98,7 +98,7 @@ async def execute_command(command_id: str, handler: Handler, *, max_retries: int
     try:
         try:
             async with unit_of_work():
-                command = await Command.filter(id=command_id).select_for_update().first()
+                command = await rows.by_key(Command, command_id, lock="update")
                 if command is None or command.status in ("done", "failed"):
                     # Delivered again after it ran (at-least-once broker) or unknown: no effect.
                     return False

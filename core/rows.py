@@ -14,6 +14,11 @@ Values go through each field's own ``to_db_value``, exactly as tortoise's ``save
 path such as POST /transaction, tortoise's constructor looked at every field's default on every
 call, asking whether it is a coroutine function). What a statement of :func:`write_rows` names
 (the columns of a model) is likewise worked out once per model.
+
+:func:`by_key` reads one row by its primary key (optionally locked) from SQL made once per model
+and filter names: what ``Model.filter(pk=..., **filters).first()`` returns, without building the
+query each time (the withdrawal pipeline and the command runner do this several times per
+withdrawal).
 """
 
 from __future__ import annotations
@@ -22,9 +27,10 @@ import copy
 import functools
 import inspect
 from dataclasses import dataclass
-from typing import Any, Sequence, TypeVar
+from typing import Any, Literal, Sequence, TypeVar
 
 from tortoise import connections
+from tortoise.exceptions import DoesNotExist
 from tortoise.fields.base import Field
 from tortoise.fields.data import JSONField, UUIDField
 from tortoise.models import Model
@@ -172,3 +178,36 @@ async def write_rows(models: Sequence[Model]) -> None:
     await connections.get("default").execute_query(sql, values)
     for model in models:
         model._saved_in_db = True  # noqa: SLF001
+
+
+#: The row locks :func:`by_key` can take, as SQL.
+_LOCKS = {None: "", "update": " FOR UPDATE", "no key update": " FOR NO KEY UPDATE"}
+Lock = Literal["update", "no key update"] | None
+
+
+@functools.cache
+def _select_by_key(model: type[Model], filters: tuple[str, ...], lock: Lock) -> str:
+    meta = model._meta  # noqa: SLF001
+    columns = meta.fields_db_projection
+    names = ", ".join(f'"{column}"' for column in columns.values())
+    conditions = " AND ".join(f'"{columns[name]}" = ${number}'
+                              for number, name in enumerate((meta.pk_attr, *filters), start=1))
+    return f'SELECT {names} FROM "{meta.db_table}" WHERE {conditions} LIMIT 1{_LOCKS[lock]}'
+
+
+async def by_key(model: type[M], key: Any, *, lock: Lock = None, **filters: Any) -> M | None:
+    """The row of ``model`` whose primary key is ``key`` and whose columns equal ``filters``
+    (plain columns, by attribute name; values as the driver takes them), locked ``FOR UPDATE`` /
+    ``FOR NO KEY UPDATE`` with ``lock``, in the current transaction; None when there is none."""
+    sql = _select_by_key(model, tuple(filters), lock)
+    _, found = await connections.get("default").execute_query(sql, [key, *filters.values()])
+    return model._init_from_db(**found[0]) if found else None  # noqa: SLF001  (tortoise's own row -> model)
+
+
+async def get_by_key(model: type[M], key: Any, *, lock: Lock = None, **filters: Any) -> M:
+    """:func:`by_key` for a row that must be there: tortoise's ``DoesNotExist`` when it is not
+    (what ``Model.get`` raises)."""
+    found = await by_key(model, key, lock=lock, **filters)
+    if found is None:
+        raise DoesNotExist(model)
+    return found

@@ -40,6 +40,7 @@ from tortoise import connections
 from core import sealing
 from core.channels import BoxedChannels, MessageChannels
 from core.outbox import add_command
+from core.rows import by_key
 from core.unit_of_work import nudge_after_commit
 from domain.errors import Conflict, NotFound
 from domain.signing import keys, nonces, presignatures, stock
@@ -254,7 +255,7 @@ async def dkg_finalize(*, participant: int, share_key: bytes, key_set_id: uuid.U
 
 
 async def _lock_session(session_id: uuid.UUID | str) -> SigningSession | None:
-    return await SigningSession.filter(id=session_id).select_for_update(no_key=True).first()
+    return await by_key(SigningSession, session_id, lock="no key update")
 
 
 async def commit(*, participant: int, share_key: bytes, session_id: uuid.UUID | str) -> protocol.SigningCommitments | None:

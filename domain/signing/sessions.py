@@ -53,7 +53,7 @@ from tortoise import connections
 
 from core import clock
 from core.outbox import add_command
-from core.rows import write_rows
+from core.rows import by_key, write_rows
 from core.unit_of_work import nudge_after_commit, wake_after_commit
 from domain import audit
 from domain.auth import Principal
@@ -319,7 +319,7 @@ def wake_signers(session: SigningSession) -> None:
 
 
 async def get_session(*, workspace_id: uuid.UUID, session_id: uuid.UUID) -> SigningSession:
-    session = await SigningSession.get_or_none(id=session_id, workspace_id=workspace_id)
+    session = await by_key(SigningSession, session_id, workspace_id=workspace_id)
     if session is None:
         raise NotFound("signing session not found", code="SIGNING_SESSION_NOT_FOUND")
     return session
@@ -354,7 +354,7 @@ async def wait_for_signature(
 
 
 async def lock_session(session_id: uuid.UUID | str) -> SigningSession | None:
-    return await SigningSession.filter(id=session_id).select_for_update(no_key=True).first()
+    return await by_key(SigningSession, session_id, lock="no key update")
 
 
 async def commitment_list(session: SigningSession, key_set: KeySet | None = None) -> list[frost.SigningCommitments]:

@@ -34,7 +34,7 @@ from typing import Any, Awaitable, Callable
 
 from core import clock
 from core.outbox import Command, commands_to_write, new_command
-from core.rows import write_rows
+from core.rows import by_key, get_by_key, write_rows
 from domain import audit, balances, transactions
 from domain import transaction_statuses as statuses
 from domain.currencies import Currency, registry
@@ -222,7 +222,7 @@ async def _sides(parties: Parties) -> int:
     if parties.taken is not None:  # hold(take_position=True) read them with its change
         (states, position), parties.taken = parties.taken, None
         if parties.vault is None:
-            parties.vault = await Vault.get(id=tx.vault_id)
+            parties.vault = await get_by_key(Vault, tx.vault_id)
         if parties.workspace is None:
             parties.workspace = await Workspace.get(id=tx.workspace_id)
         vault, workspace, vaults = parties.vault, parties.workspace, {parties.vault.id: parties.vault}
@@ -285,7 +285,7 @@ SIGNED = "withdrawals.signed"
 
 async def lock_withdrawal(transaction_id: uuid.UUID | str) -> Transaction | None:
     """The withdrawal's row, locked until the end of the transaction (None: no such withdrawal)."""
-    return await Transaction.filter(id=transaction_id, direction="withdrawal").select_for_update().first()
+    return await by_key(Transaction, transaction_id, lock="update", direction="withdrawal")
 
 
 async def add_step(step: str, tx: Transaction, *, delay: timedelta | None = None, **payload: object) -> Command:

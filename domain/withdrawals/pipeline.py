@@ -72,6 +72,7 @@ from datetime import timedelta
 from core import clock
 from core.faults import crash_point
 from core.outbox import Command
+from core.rows import get_by_key
 from domain import transaction_statuses as statuses
 from domain.errors import DomainError
 from domain.networks.base import InsufficientFunds, TransferRejected, signing_payloads, submit_signed
@@ -182,7 +183,7 @@ async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
     if tx.status == statuses.PENDING:
         await ledger.write_change(parties, status=statuses.CHECKS, actor_id=None)
     subject = checks.CheckSubject(
-        transaction=tx, workspace_id=tx.workspace_id, vault=await Vault.get(id=tx.vault_id),
+        transaction=tx, workspace_id=tx.workspace_id, vault=await get_by_key(Vault, tx.vault_id),
         source_wallet=parties.source, currency=parties.currency, amount=int(tx.amount),
         destination_type=tx.destination_type or "", target_address=tx.to_address or "",
         target_wallet_id=tx.target_wallet_id, whitelisted_wallet_id=tx.whitelisted_wallet_id,
@@ -290,7 +291,7 @@ async def start_signing(*, transaction_id: uuid.UUID | str) -> None:
     if tx is None or tx.status != statuses.APPROVED or tx.signing_session_id is not None:
         return
     parties = await ledger.load(tx, lock=True)  # the source address's lock guards the lane
-    vault = parties.vault = await Vault.get(id=tx.vault_id)  # (write_change reads it too)
+    vault = parties.vault = await get_by_key(Vault, tx.vault_id)  # (write_change reads it too)
     if vault.is_frozen:
         # A frozen vault signs nothing: hold the withdrawal like a manual freeze would.
         await ledger.release(parties)
@@ -311,7 +312,7 @@ async def _build_and_sign(tx: Transaction, parties: ledger.Parties, vault: Vault
     """Build the transfer and request one signing session per payload (approved or, after an
     expired blockhash, awaiting_broadcast → signing); fail the withdrawal when that is refused."""
     adapter = get_adapter(tx.network)
-    address = await WalletAddress.get(id=parties.source.address_id)
+    address = await get_by_key(WalletAddress, parties.source.address_id)
     extra = {"intent_key": intent_key(tx)} if hasattr(adapter, "release_inputs") else {}
     try:
         unsigned = await adapter.build_transfer(currency=parties.currency, from_address=tx.from_address or "",
@@ -390,7 +391,7 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
     if failed is None and all(s.status == "completed" for s in found):
         signatures = [bytes(s.signature) for s in found]  # type: ignore[arg-type]  # set once signed
         parties = await ledger.load(tx, lock=False)
-        address = await WalletAddress.get(id=parties.source.address_id)
+        address = await get_by_key(WalletAddress, parties.source.address_id)
         for s, signature in zip(found, signatures):
             # Checked with the chain's own primitive (RFC 8032, or BIP-340 for the Taproot output
             # key of the address), against the address's key: not only the key set's word for it.
@@ -441,7 +442,7 @@ async def broadcast(*, transaction_id: uuid.UUID | str) -> Command | None:
     except TransferRejected as exc:
         if exc.code == BLOCKHASH_EXPIRED and await _signings(tx) < MAX_SIGNINGS:
             # The signed transfer can never land now: build and sign it again (see the module).
-            vault = await Vault.get(id=tx.vault_id)
+            vault = await get_by_key(Vault, tx.vault_id)
             await _build_and_sign(tx, parties, vault, details={"resigned_after": BLOCKHASH_EXPIRED,
                                                                "expired_tx_hash": tx.tx_hash})
             return None

@@ -6,11 +6,13 @@ import copy
 import uuid
 from typing import Any
 
+import asyncpg
 import pytest
 
 from core import clock
 from core.outbox import Command
-from core.rows import build, write_rows
+from core.db import transaction
+from core.rows import build, by_key, write_rows
 from models.audit import AuditEntry
 from models.transactions import Transaction
 from models.webhooks import WebhookEvent
@@ -92,3 +94,36 @@ async def test_rows_written_by_build_read_back_as_written(database):
     command.status = "done"
     await write_rows([command])
     assert (await Command.get(id=command.id)).status == "done"
+
+
+async def test_by_key_reads_the_row_tortoise_reads(database):
+    # Given a command and an audit entry written (JSON, datetimes, nullable columns)
+    entry = build(AuditEntry, action="test.by_key", object_type="test", actor_type="system", details={"n": [1, 2]})
+    command = build(Command, actor_name="test.by_key", payload={"transaction_id": "x"})
+    await write_rows([entry, command])
+    # When each is read by its key, with and without a filter and a lock
+    for model, key, filters in ((Command, command.id, {"actor_name": "test.by_key"}), (AuditEntry, entry.id, {})):
+        expected = _state(await model.filter(id=key, **filters).first())
+        assert _state(await by_key(model, key, **filters)) == expected, model.__name__
+        async with transaction():
+            assert _state(await by_key(model, str(key), lock="update", **filters)) == expected
+    # Then a missing key, or a filter that does not match, reads None
+    assert await by_key(Command, uuid.uuid4()) is None
+    assert await by_key(Command, command.id, actor_name="another") is None
+
+
+async def test_by_key_locks_the_row_until_the_transaction_ends(database, settings):
+    # Given a command read with a lock in an open transaction
+    command = build(Command, actor_name="test.by_key.lock", payload={})
+    await write_rows([command])
+    other = await asyncpg.connect(settings.database_url)
+    try:
+        async with transaction():
+            assert await by_key(Command, command.id, lock="no key update") is not None
+            # Then another connection cannot lock it meanwhile
+            with pytest.raises(asyncpg.LockNotAvailableError):
+                await other.execute("SELECT 1 FROM outbox_commands WHERE id = $1 FOR UPDATE NOWAIT", command.id)
+        # And can once the transaction ended
+        assert await other.fetchval("SELECT 1 FROM outbox_commands WHERE id = $1 FOR UPDATE NOWAIT", command.id) == 1
+    finally:
+        await other.close()
