@@ -1,4 +1,5 @@
-"""What the benchmarks share: a throw-away database and Redis namespace on the given servers.
+"""What the benchmarks share: a throw-away database and Redis namespace on the given servers, the
+statements a process sends, and the machine's CPU.
 
 The scripts run as ``python bench/<name>.py``, so this module is importable as ``_support``.
 """
@@ -87,3 +88,10 @@ def scratch_data_dir() -> Path:
     folder = Path(tempfile.mkdtemp(prefix="custody-bench-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) jiffies of the whole machine, every core (/proc/stat's first line)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + values[4]
+    return sum(values) - idle, sum(values)

@@ -56,6 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from _support import machine_ticks  # noqa: E402  (bench/ is importable once on the path)
+
 TARGET_RATE = 150.0
 TARGET_OF_IN_PROCESS = 0.4
 TARGET_P50_MS = 100.0
@@ -332,13 +334,6 @@ def print_cpu(groups: dict[str, list[int]], before: dict[int, float], after: dic
 
 
 _MACHINE_TICKS: list[tuple[float, int, int]] = []
-
-
-def machine_ticks() -> tuple[int, int]:
-    """(busy, total) jiffies of the whole machine (/proc/stat)."""
-    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-    idle = values[3] + values[4]
-    return sum(values) - idle, sum(values)
 
 
 def machine_busy_share(window: float) -> float:

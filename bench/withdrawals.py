@@ -332,6 +332,16 @@ def statement_counts(process: subprocess.Popen, counts: Path) -> collections.Cou
     return collections.Counter(json.loads(counts.read_text()))
 
 
+def machine_seconds(before: tuple[int, int]) -> tuple[float, float]:
+    """CPU seconds the whole machine spent since ``before`` (:func:`machine_ticks`), every process
+    and core, and how many cores that kept busy on average."""
+    from _support import machine_ticks
+
+    busy, total = machine_ticks()
+    busy_ticks, all_ticks = busy - before[0], max(total - before[1], 1)
+    return busy_ticks / os.sysconf("SC_CLK_TCK"), busy_ticks / all_ticks * (os.cpu_count() or 1)
+
+
 def cpu_seconds(pid: int) -> float:
     """CPU time (user and system) the process used so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -440,6 +450,9 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
 
         statements_before = [statement_counts(process, path) for process, path in zip(processes, counts)]
         cpu_before = [cpu_seconds(process.pid) for process in processes]
+        from _support import machine_ticks
+
+        machine_before = machine_ticks()
         start = time.time()
         await asyncio.gather(*(make(index) for index in range(withdrawals)))
         created_in = time.time() - start
@@ -449,6 +462,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
                 raise SystemExit("the withdrawals did not finish within 600 s")
             await asyncio.sleep(0.02)
         cpu = [cpu_seconds(process.pid) - before for process, before in zip(processes, cpu_before)]
+        machine_withdrawals = machine_seconds(machine_before)
         statements: collections.Counter[str] = collections.Counter()
         for process, path, before in zip(processes, counts, statements_before):
             statements.update(statement_counts(process, path) - before)
@@ -472,6 +486,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
 
         # Signatures alone through the same processes: as many sessions, spread over the vaults
         # (requested 8 at a time, as the withdrawals were created above)
+        machine_before = machine_ticks()
         start = time.time()
         session_ids = []
 
@@ -485,13 +500,16 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         await asyncio.gather(*(request(index) for index in range(withdrawals)))
         while await SigningSession.filter(id__in=session_ids, status__in=["round1", "round2"]).exists():
             await asyncio.sleep(0.02)
+        machine_signatures = machine_seconds(machine_before)
         completed = await SigningSession.filter(id__in=session_ids)
         signing_rate = withdrawals / (max(s.completed_at or s.updated_at for s in completed).timestamp() - start)
         return {"rate": withdrawal_rate, "p50": statistics.median(latencies), "p99": percentile(latencies, 0.99),
                 "signing_rate": signing_rate, "created_in": created_in, "stages": stages,
                 "cycles": cycles, "cpu_general": sum(cpu[:general_workers]) / withdrawals,
                 "cpu_signers": sum(cpu[general_workers:]) / withdrawals, "messages": messages,
-                "statements": statements}
+                "statements": statements, "machine_per_withdrawal": machine_withdrawals[0] / withdrawals,
+                "machine_busy": machine_withdrawals[1], "machine_per_signature": machine_signatures[0] / withdrawals,
+                "machine_busy_signing": machine_signatures[1]}
     finally:
         await app_client.stop()
         broker.close()
@@ -658,6 +676,15 @@ async def run(args: argparse.Namespace) -> None:
                   + "; ".join(f"{step} {p50 * 1000:.0f} / {p99 * 1000:.0f} ms ({n})"
                               for step, (p50, p99, n) in e2e["cycles"].items()))
             print(f"  threshold signatures alone through the same processes: {e2e['signing_rate']:.1f}/s")
+            cores = os.cpu_count() or 1
+            cycle = e2e["cycles"].get("cycle", (float("nan"),))[0]
+            print(f"  the limits of this run on this machine ({cores} cores): the lanes, {args.vaults} / cycle p50 "
+                  f"{cycle:.3f} s = {args.vaults / cycle:.1f} finished/s; the machine's CPU (every process on it, "
+                  f"PostgreSQL's, Redis's and this one's included: read it on a quiet machine), "
+                  f"{e2e['machine_per_withdrawal'] * 1000:.1f} ms per withdrawal with {e2e['machine_busy']:.2f} "
+                  f"cores busy = at most {cores / e2e['machine_per_withdrawal']:.1f} finished/s with every core "
+                  f"busy, against {e2e['machine_per_signature'] * 1000:.1f} ms per signature alone "
+                  f"({e2e['machine_busy_signing']:.2f} cores busy)")
             print(f"  ratio finished/s : signatures/s = {e2e['rate'] / e2e['signing_rate']:.3f}")
     finally:
         broker.close()
