@@ -44,7 +44,7 @@ from pydantic import BaseModel, ValidationError
 from sanic import Request
 from sanic.response import HTTPResponse, empty
 from sanic_ext import validate
-from sanic_ext.extensions.openapi.builders import OperationStore, SpecificationBuilder
+from sanic_ext.extensions.openapi.builders import OperationBuilder, OperationStore, SpecificationBuilder
 from sanic_ext.extensions.openapi.definitions import Parameter, Response
 
 from api.context import principal
@@ -405,9 +405,8 @@ def endpoint(
         errors_here = _merge(declared, {404: ["NOT_FOUND"]}) if path_parameters else declared
         contract = Contract(operation_id=handler.__name__, responses=answers, errors=errors_here)
         run.__contract__ = contract  # type: ignore[attr-defined]  # an attribute of the wrapper
-        _document(run, contract, summary=summary, description=description, body=body, body_required=body_required,
-                  query=query, auth=auth,
-                  workspace=workspace, headers=headers, tag=tag)
+        _declare(run, contract, summary=summary, description=description, body=body, body_required=body_required,
+                 query=query, auth=auth, workspace=workspace, headers=headers, tag=tag)
         return run
 
     return decorate
@@ -434,18 +433,64 @@ def _serialize(result: Any, answers: Mapping[int, Answer], *, operation: str) ->
     return HTTPResponse(payload.model_dump_json(), status=status, content_type=JSON)
 
 
-def _document(run: Handler, contract: Contract, *, summary: str, description: str | None,
-              body: type[BaseModel] | None, body_required: bool, query: type[BaseModel] | None,
-              auth: bool | Literal["token"],
-              workspace: bool,
-              headers: Sequence[tuple[str, dict[str, Any], str]], tag: str | None) -> None:
-    operation = OperationStore()[run]
+class _Operation(OperationBuilder):
+    """An operation's OpenAPI entry whose schemas are written when the document is first built.
+
+    Writing every operation's request and response schemas (pydantic's JSON schemas, sanic-ext's
+    definitions) took about 1 s of CPU at each import of the API, in every process that serves
+    it, most of which never serve the document. :func:`endpoint` records at once what sanic-ext
+    reads when the app starts (the name, the summary, the tag, the security); the rest waits in
+    :data:`_UNDOCUMENTED` until sanic-ext first builds an operation's entry (the document's first
+    request), and is then written for every operation, in the order they were declared, so the
+    document is the same as if written at import.
+    """
+
+    def build(self) -> Any:
+        _document_all()
+        return super().build()
+
+
+#: The schemas of operations declared and not yet written, in declaration order (:class:`_Operation`).
+_UNDOCUMENTED: list[Callable[[], None]] = []
+
+
+def _document_all() -> None:
+    while _UNDOCUMENTED:
+        _UNDOCUMENTED.pop(0)()
+
+
+def _declare(run: Handler, contract: Contract, *, summary: str, description: str | None,
+             body: type[BaseModel] | None, body_required: bool, query: type[BaseModel] | None,
+             auth: bool | Literal["token"], workspace: bool,
+             headers: Sequence[tuple[str, dict[str, Any], str]], tag: str | None) -> None:
+    # The document lists the schemas before what the app adds when it is made (its security
+    # scheme), as when they were written at import.
+    SpecificationBuilder()._components.setdefault("schemas", {})
+    operation: Any = _Operation()  # sanic-ext's builders are loosely typed
+    OperationStore()[run] = operation
     operation.name(contract.operation_id)
     operation.describe(summary=summary, description=description)
     if tag:
         operation.tag(tag)
     if auth:
         operation.secured("BearerAuth")
+
+    def document() -> None:
+        # sanic-ext adds the path's parameters when the app starts, after those written here
+        # (and not one of the same name): they go back after them.
+        added = operation.parameters
+        operation.parameters = []
+        _document(operation, contract, body=body, body_required=body_required, query=query,
+                  workspace=workspace, headers=headers)
+        names = {parameter.fields["name"] for parameter in operation.parameters}
+        operation.parameters += [parameter for parameter in added if parameter.fields["name"] not in names]
+
+    _UNDOCUMENTED.append(document)
+
+
+def _document(operation: Any, contract: Contract, *,
+              body: type[BaseModel] | None, body_required: bool, query: type[BaseModel] | None,
+              workspace: bool, headers: Sequence[tuple[str, dict[str, Any], str]]) -> None:
     if body is not None:
         operation.body({JSON: component(body, mode="validation")}, required=body_required)
     if query is not None:

@@ -13,7 +13,9 @@ own running loop instead: actors then run on the loop that already holds the tes
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
+import math
 import os
 import signal
 import threading
@@ -25,7 +27,7 @@ import redis
 from dramatiq.asyncio import get_event_loop_thread, set_event_loop_thread
 from dramatiq.broker import MessageProxy
 from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
-from dramatiq.common import compute_backoff
+from dramatiq.common import compute_backoff, current_millis
 from dramatiq.errors import ConnectionClosed
 from dramatiq.message import Message
 from dramatiq.middleware import AsyncIO, CurrentMessage, Middleware
@@ -60,7 +62,16 @@ class _NotifiedConsumer(_RedisConsumer):
     (a second by default), so a message enqueued on an idle queue waited up to that long. Here
     the wait is a ``BLPOP`` on the queue's wake-up list, bounded by the same back-off: an
     enqueue wakes one idle consumer at once, and an idle worker still polls only rarely.
+
+    A delay queue's consumer hands a delayed message (a retry with back-off, a later poll) on to
+    its queue between two waits, once it is due: its wait also ends when the earliest delayed
+    message it handed out is due, so that message goes on at its time, not up to a back-off later.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: When the delayed messages this consumer handed out come due (ms since the epoch), a heap.
+        self.due: list[int] = []
 
     def __next__(self) -> Optional[MessageProxy]:
         try:
@@ -70,6 +81,9 @@ class _NotifiedConsumer(_RedisConsumer):
                     self.misses = 0
                     message = Message.decode(data)
                     self.queued_message_ids.add(message.message_id)
+                    eta = message.options.get("eta")
+                    if isinstance(eta, (int, float)) and not isinstance(eta, bool):
+                        heapq.heappush(self.due, math.ceil(eta))
                     return MessageProxy(message)
                 messages = []
                 if self.outstanding_message_count < self.prefetch:
@@ -78,6 +92,13 @@ class _NotifiedConsumer(_RedisConsumer):
                 if messages:
                     continue
                 self.misses, backoff_ms = compute_backoff(self.misses, max_backoff=self.timeout)
+                if self.due:
+                    now = current_millis()
+                    if self.due[0] <= now:  # due now: the consumer's thread hands it on as this returns
+                        while self.due and self.due[0] <= now:
+                            heapq.heappop(self.due)
+                        return None
+                    backoff_ms = min(backoff_ms, self.due[0] - now)
                 if self.outstanding_message_count < self.prefetch:
                     self.broker.client.blpop([notify_key(self.broker.namespace, self.queue_name)],
                                              timeout=max(backoff_ms, 1) / 1000)

@@ -12,8 +12,8 @@ dramatiq's default too (``--worker-timeout``, ``dramatiq_worker_timeout``: 1000 
 of each idle consumer's wait on its queue's wake-up list: an enqueue wakes it at once
 (core.broker), so a shorter bound only costs CPU. It was 50 ms here once, and the general pool's
 32 consumer threads (16 queues and their delay queues) then spent a fifth of a core polling
-while idle (bench/withdrawals.py ran on it). The bound also paces delayed messages that come due
-(retries with back-off), which a test may want sooner.
+while idle (bench/withdrawals.py ran on it). A delayed message (a retry with back-off) goes on
+when it is due whatever the bound: a delay queue's consumer waits no longer than that.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """The worker's broker: the database opens before the first message and closes after the last, a
-woken consumer finds a message enqueued on an idle queue at once."""
+woken consumer finds a message enqueued on an idle queue at once, and a delayed message goes on
+when it is due."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ import time
 from pathlib import Path
 
 import dramatiq
+from dramatiq.common import current_millis
+from dramatiq.message import Message
 from dramatiq.middleware import AsyncIO
 
-from core.broker import DatabaseLifecycle, ParentWatch, create_broker
+from core.broker import DatabaseLifecycle, ParentWatch, _NotifiedConsumer, create_broker
 from custody.embedded import process_alive
 from models import ORM_APP
 from tests.support.environment import TEST_NAMESPACE
@@ -61,6 +64,48 @@ async def test_an_idle_consumer_is_woken_by_an_enqueue(settings):
         await asyncio.to_thread(worker.stop, 5000)
         broker.close()
     assert len(started) == 5 and max(started) < 0.5
+
+
+class _WaitRecorder:
+    """What a :class:`_NotifiedConsumer` needs of its broker: no message to fetch, and a wake-up
+    list whose waits are recorded (seconds) instead of waited."""
+
+    namespace = "probe"
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+        self.client = self
+
+    def do_fetch(self, queue_name: str, prefetch: int) -> list[bytes]:
+        return []
+
+    def blpop(self, keys: list[str], timeout: float) -> None:
+        self.waits.append(timeout)
+
+
+def test_a_delay_queue_consumer_waits_no_longer_than_until_its_next_delayed_message_is_due():
+    broker = _WaitRecorder()
+    consumer = _NotifiedConsumer(broker, "probe.DQ", 10, 2000)
+    consumer.misses = 10  # idle long enough to wait about its whole timeout (2 s, less a jitter)
+    next(consumer)
+    assert broker.waits[0] > 1.0
+    # Given a delayed message handed out, due in 300 ms
+    due = current_millis() + 300
+    consumer.message_cache = [Message(queue_name="probe.DQ", actor_name="probe.ping", args=(), kwargs={},
+                                      options={"eta": due}).encode()]
+    assert next(consumer) is not None
+    consumer.misses = 10
+    # When the consumer waits for more, it waits only until that message is due
+    next(consumer)
+    assert 0.2 < broker.waits[-1] <= 0.3
+    # And once it is due, it does not wait at all (its thread hands the message on), then idles again
+    while current_millis() < due:
+        time.sleep(0.01)
+    waits = len(broker.waits)
+    assert next(consumer) is None and len(broker.waits) == waits
+    consumer.misses = 10
+    next(consumer)
+    assert broker.waits[-1] > 1.0
 
 
 # --- a worker child whose pool's main process was killed (kill -9) ----------------------------
