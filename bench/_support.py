@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import os
 import shutil
 import tempfile
 from contextlib import contextmanager
@@ -95,3 +96,21 @@ def machine_ticks() -> tuple[int, int]:
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
     idle = values[3] + values[4]
     return sum(values) - idle, sum(values)
+
+
+def server_cpu_seconds(command: str) -> float:
+    """CPU seconds used so far by the processes named ``command`` on this machine (``postgres``,
+    ``redis-server``): their own and that of their children that ended (a PostgreSQL backend's,
+    counted in the postmaster once it is reaped). The whole server: every database's work."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # ended meanwhile
+            continue
+        name, _, rest = text.partition(" (")[2].rpartition(")")
+        if name != command:
+            continue
+        fields = rest.split()
+        total += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    return total / os.sysconf("SC_CLK_TCK")

@@ -450,8 +450,9 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
 
         statements_before = [statement_counts(process, path) for process, path in zip(processes, counts)]
         cpu_before = [cpu_seconds(process.pid) for process in processes]
-        from _support import machine_ticks
+        from _support import machine_ticks, server_cpu_seconds
 
+        servers_before = {name: server_cpu_seconds(name) for name in ("postgres", "redis-server")}
         machine_before = machine_ticks()
         start = time.time()
         await asyncio.gather(*(make(index) for index in range(withdrawals)))
@@ -463,6 +464,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
             await asyncio.sleep(0.02)
         cpu = [cpu_seconds(process.pid) - before for process, before in zip(processes, cpu_before)]
         machine_withdrawals = machine_seconds(machine_before)
+        servers = {name: server_cpu_seconds(name) - before for name, before in servers_before.items()}
         statements: collections.Counter[str] = collections.Counter()
         for process, path, before in zip(processes, counts, statements_before):
             statements.update(statement_counts(process, path) - before)
@@ -509,7 +511,8 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
                 "cpu_signers": sum(cpu[general_workers:]) / withdrawals, "messages": messages,
                 "statements": statements, "machine_per_withdrawal": machine_withdrawals[0] / withdrawals,
                 "machine_busy": machine_withdrawals[1], "machine_per_signature": machine_signatures[0] / withdrawals,
-                "machine_busy_signing": machine_signatures[1]}
+                "machine_busy_signing": machine_signatures[1],
+                "servers": {name: seconds / withdrawals for name, seconds in servers.items()}}
     finally:
         await app_client.stop()
         broker.close()
@@ -684,7 +687,9 @@ async def run(args: argparse.Namespace) -> None:
                   f"{e2e['machine_per_withdrawal'] * 1000:.1f} ms per withdrawal with {e2e['machine_busy']:.2f} "
                   f"cores busy = at most {cores / e2e['machine_per_withdrawal']:.1f} finished/s with every core "
                   f"busy, against {e2e['machine_per_signature'] * 1000:.1f} ms per signature alone "
-                  f"({e2e['machine_busy_signing']:.2f} cores busy)")
+                  f"({e2e['machine_busy_signing']:.2f} cores busy); of a withdrawal's, the servers on this machine "
+                  "(every database's work): " + ", ".join(f"{name} {seconds * 1000:.1f} ms"
+                                                          for name, seconds in e2e["servers"].items()))
             print(f"  ratio finished/s : signatures/s = {e2e['rate'] / e2e['signing_rate']:.3f}")
     finally:
         broker.close()
