@@ -18,14 +18,15 @@ import os
 import signal
 import threading
 import time
-from typing import Any, Awaitable, Callable, Optional, TypeVar
+from typing import Any, Awaitable, Callable, Optional, Sequence, TypeVar
+from uuid import uuid4
 
 import dramatiq
 import redis
 from dramatiq.asyncio import get_event_loop_thread, set_event_loop_thread
 from dramatiq.broker import MessageProxy
 from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
-from dramatiq.common import compute_backoff
+from dramatiq.common import compute_backoff, current_millis, dq_name
 from dramatiq.errors import ConnectionClosed
 from dramatiq.message import Message
 from dramatiq.middleware import AsyncIO, CurrentMessage, Middleware
@@ -92,8 +93,9 @@ class NotifyingRedisBroker(RedisBroker):
     """A Redis broker whose enqueue also pushes a wake-up token for the queue's idle consumers.
 
     Message storage, acknowledgement, dead letters and heartbeats are dramatiq's own; only the
-    idle wait differs (:class:`_NotifiedConsumer`). The token and the message go in one round
-    trip after the message is stored, so a woken consumer always finds it.
+    idle wait differs (:class:`_NotifiedConsumer`). The message and its token go in one round trip
+    (a pipeline: Redis runs the token's push after the script that stored the message, so a woken
+    consumer always finds it); :meth:`enqueue_many` sends several messages in that one round trip.
     """
 
     @property
@@ -101,13 +103,113 @@ class NotifyingRedisBroker(RedisBroker):
         return _NotifiedConsumer
 
     def enqueue(self, message: Message, *, delay: Optional[int] = None) -> Message:
-        enqueued = super().enqueue(message, delay=delay)
-        key = notify_key(self.namespace, enqueued.queue_name)
+        (result,) = self.enqueue_many([(message, delay)])
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    def enqueue_many(self, items: Sequence[tuple[Message, Optional[int]]]) -> list[Message | Exception]:
+        """Each ``(message, delay)`` enqueued as dramatiq's ``RedisBroker.enqueue`` does it (a
+        message id of its own in Redis, a delayed message on the delay queue with its eta, the
+        middleware's before and after hooks, dramatiq's dispatch script), all in one round trip,
+        then one wake-up token per queue. Returns, per item, the message enqueued or the error
+        that stopped it (a before-enqueue hook's, a script's, the connection's)."""
+        results: list[Message | Exception | None] = [None] * len(items)
+        prepared: list[tuple[int, Message, Optional[int]]] = []
+        for index, (message, delay) in enumerate(items):
+            try:
+                prepared.append((index, *self._prepared(message, delay)))
+            except Exception as exc:  # noqa: BLE001 - that item's outcome
+                results[index] = exc
+        pending = prepared
+        for attempt in range(2):
+            if not pending:
+                break
+            replies = self._send_pipeline(pending)
+            retry = []
+            for (index, message, delay), reply in zip(pending, replies):
+                if isinstance(reply, redis.exceptions.NoScriptError) and attempt == 0:
+                    retry.append((index, message, delay))  # a Redis that lost its scripts: load, send again
+                elif isinstance(reply, Exception):
+                    results[index] = reply
+                else:
+                    try:
+                        self.emit_after("enqueue", message, delay)
+                        results[index] = message
+                    except Exception as exc:  # noqa: BLE001 - as dramatiq's enqueue would raise it
+                        results[index] = exc
+            if retry:
+                try:
+                    self.scripts["dispatch"].sha = self.client.script_load(self.scripts["dispatch"].script)
+                except Exception as exc:  # noqa: BLE001 - each item's outcome
+                    for index, _, _ in retry:
+                        results[index] = exc
+                    retry = []
+            pending = retry
+        return [result if result is not None else RuntimeError("not enqueued") for result in results]
+
+    def _prepared(self, message: Message, delay: Optional[int]) -> tuple[Message, Optional[int]]:
+        """What ``RedisBroker.enqueue`` makes of a message before its dispatch, its before hook run."""
+        message = message.copy(options={"redis_message_id": str(uuid4())})
+        if delay is not None:
+            message = message.copy(queue_name=dq_name(message.queue_name),
+                                   options={"eta": current_millis() + delay})
+        self.emit_before("enqueue", message, delay)
+        return message, delay
+
+    def _send_pipeline(self, prepared: list[tuple[int, Message, Optional[int]]]) -> list[Any]:
+        """The dispatch script of each message (as ``RedisBroker.do_enqueue`` calls it) and a
+        wake-up token per queue, in one pipeline; the script's replies (or errors) in order."""
         pipe = self.client.pipeline(transaction=False)
-        pipe.rpush(key, b"1")
-        pipe.ltrim(key, -NOTIFY_TOKENS_KEPT, -1)
-        pipe.execute()
-        return enqueued
+        sha = self.scripts["dispatch"].sha
+        queues: dict[str, None] = {}
+        for _, message, _ in prepared:
+            pipe.evalsha(sha, 1, self.namespace, "enqueue", current_millis(), message.queue_name, self.broker_id,
+                         self.heartbeat_timeout, self.dead_message_ttl, self._should_do_maintenance("enqueue"),
+                         self._max_unpack_size(), message.options["redis_message_id"], message.encode())
+            queues[message.queue_name] = None
+        for queue_name in queues:
+            key = notify_key(self.namespace, queue_name)
+            pipe.rpush(key, b"1")
+            pipe.ltrim(key, -NOTIFY_TOKENS_KEPT, -1)
+        try:
+            replies = pipe.execute(raise_on_error=False)
+        except Exception as exc:  # noqa: BLE001 - the connection's: every item's outcome
+            return [exc] * len(prepared)
+        return replies[:len(prepared)]
+
+
+def enqueue_many(broker: dramatiq.Broker, items: Sequence[tuple[Message, Optional[int]]]) -> list[Message | Exception]:
+    """Each ``(message, delay)`` enqueued; per item, the message enqueued or the error that stopped
+    it. A :class:`NotifyingRedisBroker` sends them all in one round trip, another broker one by one."""
+    if isinstance(broker, NotifyingRedisBroker):
+        return broker.enqueue_many(items)
+    results: list[Message | Exception] = []
+    for message, delay in items:
+        try:
+            results.append(broker.enqueue(message, delay=delay))
+        except Exception as exc:  # noqa: BLE001 - that item's outcome
+            results.append(exc)
+    return results
+
+
+def claim_keys(broker: dramatiq.Broker, claims: Sequence[tuple[str, int]]) -> list[bool | Exception]:
+    """``SET key 1 NX PX ttl_ms`` of each ``(key, ttl_ms)`` in the broker's Redis, in one round trip:
+    per claim, whether it was free (now taken), or the error. A broker without a Redis client
+    (never in the service) has every claim free."""
+    client = getattr(broker, "client", None)
+    if client is None:
+        return [True] * len(claims)
+    if not claims:
+        return []
+    pipe = client.pipeline(transaction=False)
+    for key, ttl_ms in claims:
+        pipe.set(key, b"1", nx=True, px=ttl_ms)
+    try:
+        replies = pipe.execute(raise_on_error=False)
+    except Exception as exc:  # noqa: BLE001 - the connection's: every claim's outcome
+        return [exc] * len(claims)
+    return [reply if isinstance(reply, Exception) else bool(reply) for reply in replies]
 
 
 #: Coroutines a worker process runs on its event loop at shutdown, after its last message.

@@ -32,7 +32,7 @@ from tortoise.expressions import F, Q
 from tortoise.models import Model
 
 from core import clock
-from core.broker import message
+from core.broker import claim_keys, enqueue_many, message
 from core.rows import build
 from core.settings import get_settings
 
@@ -79,13 +79,6 @@ def wake_key(namespace: str, actor_name: str) -> str:
 def clear_wake(broker: dramatiq.Broker, actor_name: str) -> None:
     """Called by a batch actor as it starts: commands committed from now on send a new message."""
     broker.client.delete(wake_key(broker.namespace, actor_name))  # type: ignore[attr-defined]  # a RedisBroker
-
-
-def _needs_wake(broker: dramatiq.Broker, actor_name: str) -> bool:
-    client = getattr(broker, "client", None)
-    if client is None:  # not a Redis broker (never in the service): always send
-        return True
-    return bool(client.set(wake_key(broker.namespace, actor_name), b"1", nx=True, px=WAKE_TTL_MS))  # type: ignore[attr-defined]  # a RedisBroker
 
 
 async def add_command(
@@ -226,43 +219,45 @@ def _message_for(command: Command) -> tuple[dramatiq.Message, int | None]:
 def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) -> tuple[list[Command], list[Command]]:
     """Send each command's message (blocking Redis calls: run it off the event loop). Returns the
     commands sent and those whose send failed (logged; the relay covers them). A coalesced
-    command sends a message only when none is on its way for its actor (:func:`add_command`)."""
+    command sends a message only when none is on its way for its actor (:func:`add_command`).
+
+    At most two round trips to Redis, whatever the number of commands: the coalesced actors'
+    wake-up keys checked together, then every message (core.broker.enqueue_many)."""
     sent: list[Command] = []
     failed: list[Command] = []
-    woken: set[str] = set()
+    outgoing: list[tuple[Command, dramatiq.Message, int | None]] = []
+    coalesced: dict[str, list[tuple[Command, dramatiq.Message]]] = {}
     for command in commands:
         if getattr(command, "kept_back", False):
             continue  # its holder runs it (keep_back)
         message, delay = _message_for(command)
         if getattr(command, "coalesce", False) and delay is None:
-            # One wake-up per actor and per burst; the batch run takes this command too. Once the
-            # actor's key is checked, its other commands here are covered either way: they had all
-            # committed before the check, so the run that the message on its way starts (it clears
-            # the key as it starts) reads them, whoever sent that message.
-            if command.actor_name in woken:
-                continue
-            try:
-                needed = _needs_wake(broker, command.actor_name)
-            except Exception as exc:  # noqa: BLE001 - as below: the relay covers it
-                logger.warning("outbox: could not wake %s: %s; the relay will retry", command.actor_name,
-                               type(exc).__name__)
-                failed.append(command)
-                continue
-            woken.add(command.actor_name)
-            if not needed:
-                continue
-        try:
-            broker.enqueue(message, delay=delay)
-        except Exception as exc:  # noqa: BLE001 - any broker failure leaves the job to the relay
-            logger.warning(
-                "outbox: could not enqueue command %s (%s): %s; the relay will retry",
-                command.id,
-                command.actor_name,
-                type(exc).__name__,
-            )
+            coalesced.setdefault(command.actor_name, []).append((command, message))
+        else:
+            outgoing.append((command, message, delay))
+    if coalesced:
+        # One wake-up per actor and per burst; the batch run takes these commands too. Once the
+        # actor's key is checked, its other commands here are covered either way: they had all
+        # committed before the check, so the run that the message on its way starts (it clears
+        # the key as it starts) reads them, whoever sent that message.
+        namespace = getattr(broker, "namespace", "")  # a RedisBroker's
+        claims = claim_keys(broker, [(wake_key(namespace, actor_name), WAKE_TTL_MS) for actor_name in coalesced])
+        for (actor_name, waiting), claimed in zip(coalesced.items(), claims):
+            if isinstance(claimed, Exception):
+                logger.warning("outbox: could not wake %s: %s; the relay will retry", actor_name, type(claimed).__name__)
+                failed.extend(command for command, _ in waiting)
+            elif claimed:
+                first, message = waiting[0]
+                outgoing.append((first, message, None))
+    results = enqueue_many(broker, [(message, delay) for _, message, delay in outgoing]) if outgoing else []
+    for (command, _, _), result in zip(outgoing, results):
+        if isinstance(result, Exception):
+            # any broker failure leaves the job to the relay
+            logger.warning("outbox: could not enqueue command %s (%s): %s; the relay will retry", command.id,
+                           command.actor_name, type(result).__name__)
             failed.append(command)
-            continue
-        sent.append(command)
+        else:
+            sent.append(command)
     return sent, failed
 
 

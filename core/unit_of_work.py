@@ -34,7 +34,7 @@ import dramatiq
 import dramatiq.broker
 
 from core import outbox
-from core.broker import message
+from core.broker import claim_keys, enqueue_many, message
 from core.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -73,12 +73,11 @@ def wake_after_commit(actor_name: str, item: Any) -> None:
 
 
 def _send_wakeups(broker: dramatiq.Broker, wakeups: dict[str, list[Any]]) -> None:
-    for actor_name, items in wakeups.items():
-        for first in range(0, len(items), WAKE_BATCH):
-            try:
-                broker.enqueue(message(actor_name, items[first:first + WAKE_BATCH]))
-            except Exception as exc:  # noqa: BLE001 - best effort; the actor's sweep covers it
-                logger.warning("could not wake %s: %s", actor_name, type(exc).__name__)
+    messages = [message(actor_name, items[first:first + WAKE_BATCH])
+                for actor_name, items in wakeups.items() for first in range(0, len(items), WAKE_BATCH)]
+    for wake_up, sent in zip(messages, enqueue_many(broker, [(wake_up, None) for wake_up in messages])):  # one trip
+        if isinstance(sent, Exception):  # best effort; the actor's sweep covers it
+            logger.warning("could not wake %s: %s", wake_up.actor_name, type(sent).__name__)
 
 
 def nudge_key(namespace: str, actor_name: str, args: tuple[Any, ...]) -> str:
@@ -93,15 +92,23 @@ def clear_nudge(broker: dramatiq.Broker, actor_name: str, *args: Any) -> None:
 
 
 def _send_nudges(broker: dramatiq.Broker, nudges: list[tuple[tuple[str, tuple[Any, ...]], int]]) -> None:
-    client = getattr(broker, "client", None)
-    for (actor_name, args), delay_ms in nudges:
-        try:
-            if client is not None and not client.set(nudge_key(broker.namespace, actor_name, args), b"1",  # type: ignore[attr-defined]  # a RedisBroker
-                                                      nx=True, px=NUDGE_TTL_MS + delay_ms):
-                continue
-            broker.enqueue(message(actor_name, *args), delay=delay_ms or None)
-        except Exception as exc:  # noqa: BLE001 - a nudge is only a head start; the scheduler covers it
-            logger.warning("could not nudge %s%r: %s", actor_name, args, type(exc).__name__)
+    """Each nudge not already on its way (its key claimed: one round trip for all), then their
+    messages (one more). A failure is only logged: a nudge is only a head start, the scheduler
+    covers it."""
+    namespace = getattr(broker, "namespace", "")  # a RedisBroker's
+    claims = claim_keys(broker, [(nudge_key(namespace, actor_name, args), NUDGE_TTL_MS + delay_ms)
+                                 for (actor_name, args), delay_ms in nudges])
+    due: list[tuple[tuple[str, tuple[Any, ...]], int]] = []
+    for ((actor_name, args), delay_ms), claimed in zip(nudges, claims):
+        if isinstance(claimed, Exception):
+            logger.warning("could not nudge %s%r: %s", actor_name, args, type(claimed).__name__)
+        elif claimed:
+            due.append(((actor_name, args), delay_ms))
+    results = enqueue_many(broker, [(message(actor_name, *args), delay_ms or None)
+                                    for (actor_name, args), delay_ms in due]) if due else []
+    for ((actor_name, args), _), sent in zip(due, results):
+        if isinstance(sent, Exception):
+            logger.warning("could not nudge %s%r: %s", actor_name, args, type(sent).__name__)
 
 
 def _commits(exc: BaseException) -> bool:

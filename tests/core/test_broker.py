@@ -63,6 +63,58 @@ async def test_an_idle_consumer_is_woken_by_an_enqueue(settings):
     assert len(started) == 5 and max(started) < 0.5
 
 
+def test_messages_enqueued_together_leave_in_one_round_trip_each_with_its_own_outcome(settings, redis_client,
+                                                                                      monkeypatch):
+    from dramatiq.message import Message
+    from dramatiq.middleware import MiddlewareError
+    from redis.client import Pipeline
+
+    broker = create_broker(settings, namespace=f"{TEST_NAMESPACE}-many")
+    refused = "refused.ping"
+
+    class Refuse(dramatiq.Middleware):
+        def before_enqueue(self, broker, message, delay):
+            if message.actor_name == refused:
+                raise MiddlewareError("refused by a middleware")
+
+    broker.add_middleware(Refuse())
+    trips: list[int] = []
+    execute = Pipeline.execute
+
+    def counted(pipe, *args, **kwargs):
+        trips.append(len(pipe.command_stack))
+        return execute(pipe, *args, **kwargs)
+
+    monkeypatch.setattr(Pipeline, "execute", counted)
+
+    def ping(actor_name: str, n: int) -> Message:
+        return Message(queue_name="many_probe", actor_name=actor_name, args=(n,), kwargs={}, options={})
+
+    try:
+        # A Redis that lost its scripts (restarted, SCRIPT FLUSH; here a script it never had, so as
+        # to leave other clients of this Redis alone): loaded again, sent again
+        broker.scripts["dispatch"].sha = "0" * 40
+        results = broker.enqueue_many([(ping("many.ping", 1), None), (ping(refused, 2), None),
+                                       (ping("many.ping", 3), 5000)])
+        # Each item has its outcome: enqueued (the delayed one on the delay queue), or the error
+        assert [type(r).__name__ for r in results] == ["Message", "MiddlewareError", "Message"]
+        assert results[0].queue_name == "many_probe" and results[2].queue_name == "many_probe.DQ"
+        assert redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 1
+        assert redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.DQ.msgs") == 1
+        # and wake-up tokens for the queue; two round trips: the one that found no script, the resend
+        assert redis_client.llen(f"{TEST_NAMESPACE}-many:many_probe.notify") >= 1
+        assert len(trips) == 2
+        # Once loaded: one round trip for any number of messages
+        trips.clear()
+        assert all(isinstance(r, Message) for r in broker.enqueue_many([(ping("many.ping", n), None)
+                                                                        for n in range(10)]))
+        assert len(trips) == 1 and redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 11
+    finally:
+        for key in redis_client.scan_iter(match=f"{TEST_NAMESPACE}-many:*"):
+            redis_client.delete(key)
+        broker.close()
+
+
 # --- a worker child whose pool's main process was killed (kill -9) ----------------------------
 
 ROOT = Path(__file__).resolve().parents[2]
