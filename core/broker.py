@@ -13,16 +13,19 @@ own running loop instead: actors then run on the loop that already holds the tes
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import signal
 import threading
 import time
-from typing import Any, Awaitable, Callable, Optional, Sequence, TypeVar
+import weakref
+from typing import Any, Awaitable, Callable, Generator, Optional, Sequence, TypeVar
 from uuid import uuid4
 
 import dramatiq
 import redis
+import redis.asyncio
 from dramatiq.asyncio import get_event_loop_thread, set_event_loop_thread
 from dramatiq.broker import MessageProxy
 from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
@@ -95,12 +98,31 @@ class NotifyingRedisBroker(RedisBroker):
     Message storage, acknowledgement, dead letters and heartbeats are dramatiq's own; only the
     idle wait differs (:class:`_NotifiedConsumer`). The message and its token go in one round trip
     (a pipeline: Redis runs the token's push after the script that stored the message, so a woken
-    consumer always finds it); :meth:`enqueue_many` sends several messages in that one round trip.
+    consumer always finds it); :meth:`enqueue_many` sends several messages in that one round trip,
+    and :meth:`enqueue_many_async` does it from an event loop, on a client of that loop (no thread).
     """
+
+    def __init__(self, *, url: str | None = None, **kwargs: Any) -> None:
+        super().__init__(url=url, **kwargs)
+        self._url = url
+        #: The asyncio client of each event loop that sent (:meth:`async_client`).
+        self._async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis.asyncio.Redis] = (
+            weakref.WeakKeyDictionary())
 
     @property
     def consumer_class(self) -> type[_RedisConsumer]:
         return _NotifiedConsumer
+
+    def async_client(self) -> redis.asyncio.Redis | None:
+        """A client of the running event loop on the broker's Redis (same URL, same options as the
+        blocking one); None for a broker made from a client instead of a URL."""
+        if self._url is None:
+            return None
+        loop = asyncio.get_running_loop()
+        client = self._async_clients.get(loop)
+        if client is None:
+            client = self._async_clients[loop] = redis.asyncio.Redis.from_url(self._url)
+        return client
 
     def enqueue(self, message: Message, *, delay: Optional[int] = None) -> Message:
         (result,) = self.enqueue_many([(message, delay)])
@@ -114,37 +136,61 @@ class NotifyingRedisBroker(RedisBroker):
         middleware's before and after hooks, dramatiq's dispatch script), all in one round trip,
         then one wake-up token per queue. Returns, per item, the message enqueued or the error
         that stopped it (a before-enqueue hook's, a script's, the connection's)."""
+        steps = self._enqueue_steps(items)
+        request = next(steps)
+        while True:
+            try:
+                request = steps.send(_execute(self.client, request))
+            except StopIteration as done:
+                return done.value
+
+    async def enqueue_many_async(self, items: Sequence[tuple[Message, Optional[int]]]) -> list[Message | Exception]:
+        """:meth:`enqueue_many` from the running event loop, on its own client (:meth:`async_client`)."""
+        client = self.async_client()
+        if client is None:
+            return await asyncio.to_thread(self.enqueue_many, items)
+        steps = self._enqueue_steps(items)
+        request = next(steps)
+        while True:
+            try:
+                request = steps.send(await _execute_async(client, request))
+            except StopIteration as done:
+                return done.value
+
+    def _enqueue_steps(self, items: Sequence[tuple[Message, Optional[int]]]) -> Generator[
+            Callable[[Any], None], list[Any] | Exception, list[Message | Exception]]:
+        """:meth:`enqueue_many` without its input and output: yields what to put in a pipeline,
+        receives the pipeline's replies (or the error that stopped it), returns each item's outcome."""
         results: list[Message | Exception | None] = [None] * len(items)
-        prepared: list[tuple[int, Message, Optional[int]]] = []
+        pending: list[tuple[int, Message, Optional[int]]] = []
         for index, (message, delay) in enumerate(items):
             try:
-                prepared.append((index, *self._prepared(message, delay)))
+                pending.append((index, *self._prepared(message, delay)))
             except Exception as exc:  # noqa: BLE001 - that item's outcome
                 results[index] = exc
-        pending = prepared
         for attempt in range(2):
             if not pending:
                 break
-            replies = self._send_pipeline(pending)
+            replies = yield functools.partial(self._fill, pending)
             retry = []
-            for (index, message, delay), reply in zip(pending, replies):
+            for position, (index, message, delay) in enumerate(pending):
+                reply = replies if isinstance(replies, Exception) else replies[position]
                 if isinstance(reply, redis.exceptions.NoScriptError) and attempt == 0:
                     retry.append((index, message, delay))  # a Redis that lost its scripts: load, send again
                 elif isinstance(reply, Exception):
                     results[index] = reply
                 else:
-                    try:
-                        self.emit_after("enqueue", message, delay)
-                        results[index] = message
-                    except Exception as exc:  # noqa: BLE001 - as dramatiq's enqueue would raise it
-                        results[index] = exc
+                    self.emit_after("enqueue", message, delay)
+                    results[index] = message
             if retry:
-                try:
-                    self.scripts["dispatch"].sha = self.client.script_load(self.scripts["dispatch"].script)
-                except Exception as exc:  # noqa: BLE001 - each item's outcome
+                script = self.scripts["dispatch"]
+                loaded = yield lambda pipe: pipe.script_load(script.script)
+                if isinstance(loaded, Exception) or isinstance(loaded[0], Exception):
                     for index, _, _ in retry:
-                        results[index] = exc
+                        results[index] = loaded if isinstance(loaded, Exception) else loaded[0]
                     retry = []
+                else:
+                    script.sha = loaded[0].decode() if isinstance(loaded[0], bytes) else loaded[0]
             pending = retry
         return [result if result is not None else RuntimeError("not enqueued") for result in results]
 
@@ -157,10 +203,9 @@ class NotifyingRedisBroker(RedisBroker):
         self.emit_before("enqueue", message, delay)
         return message, delay
 
-    def _send_pipeline(self, prepared: list[tuple[int, Message, Optional[int]]]) -> list[Any]:
-        """The dispatch script of each message (as ``RedisBroker.do_enqueue`` calls it) and a
-        wake-up token per queue, in one pipeline; the script's replies (or errors) in order."""
-        pipe = self.client.pipeline(transaction=False)
+    def _fill(self, prepared: list[tuple[int, Message, Optional[int]]], pipe: Any) -> None:
+        """The dispatch script of each message (as ``RedisBroker.do_enqueue`` calls it), then a
+        wake-up token per queue: the pipeline's first replies are the scripts', in order."""
         sha = self.scripts["dispatch"].sha
         queues: dict[str, None] = {}
         for _, message, _ in prepared:
@@ -172,11 +217,27 @@ class NotifyingRedisBroker(RedisBroker):
             key = notify_key(self.namespace, queue_name)
             pipe.rpush(key, b"1")
             pipe.ltrim(key, -NOTIFY_TOKENS_KEPT, -1)
-        try:
-            replies = pipe.execute(raise_on_error=False)
-        except Exception as exc:  # noqa: BLE001 - the connection's: every item's outcome
-            return [exc] * len(prepared)
-        return replies[:len(prepared)]
+
+
+def _execute(client: redis.Redis, fill: Callable[[Any], None]) -> list[Any] | Exception:
+    """One pipeline (no MULTI) filled by ``fill``: its replies, each an error in place if it failed,
+    or the error that stopped it (the connection's)."""
+    pipe = client.pipeline(transaction=False)
+    fill(pipe)
+    try:
+        return pipe.execute(raise_on_error=False)
+    except Exception as exc:  # noqa: BLE001 - the caller's outcome
+        return exc
+
+
+async def _execute_async(client: redis.asyncio.Redis, fill: Callable[[Any], None]) -> list[Any] | Exception:
+    """:func:`_execute` on an asyncio client."""
+    pipe = client.pipeline(transaction=False)
+    fill(pipe)
+    try:
+        return await pipe.execute(raise_on_error=False)
+    except Exception as exc:  # noqa: BLE001 - the caller's outcome
+        return exc
 
 
 def enqueue_many(broker: dramatiq.Broker, items: Sequence[tuple[Message, Optional[int]]]) -> list[Message | Exception]:
@@ -193,6 +254,26 @@ def enqueue_many(broker: dramatiq.Broker, items: Sequence[tuple[Message, Optiona
     return results
 
 
+async def enqueue_many_async(broker: dramatiq.Broker,
+                             items: Sequence[tuple[Message, Optional[int]]]) -> list[Message | Exception]:
+    """:func:`enqueue_many` from an event loop: a :class:`NotifyingRedisBroker` on the loop's own
+    client, another broker in a thread (its client blocks)."""
+    if isinstance(broker, NotifyingRedisBroker):
+        return await broker.enqueue_many_async(items)
+    return await asyncio.to_thread(enqueue_many, broker, items)
+
+
+def _claims(claims: Sequence[tuple[str, int]], pipe: Any) -> None:
+    for key, ttl_ms in claims:
+        pipe.set(key, b"1", nx=True, px=ttl_ms)
+
+
+def _claimed(claims: Sequence[tuple[str, int]], replies: list[Any] | Exception) -> list[bool | Exception]:
+    if isinstance(replies, Exception):
+        return [replies] * len(claims)
+    return [reply if isinstance(reply, Exception) else bool(reply) for reply in replies]
+
+
 def claim_keys(broker: dramatiq.Broker, claims: Sequence[tuple[str, int]]) -> list[bool | Exception]:
     """``SET key 1 NX PX ttl_ms`` of each ``(key, ttl_ms)`` in the broker's Redis, in one round trip:
     per claim, whether it was free (now taken), or the error. A broker without a Redis client
@@ -202,14 +283,17 @@ def claim_keys(broker: dramatiq.Broker, claims: Sequence[tuple[str, int]]) -> li
         return [True] * len(claims)
     if not claims:
         return []
-    pipe = client.pipeline(transaction=False)
-    for key, ttl_ms in claims:
-        pipe.set(key, b"1", nx=True, px=ttl_ms)
-    try:
-        replies = pipe.execute(raise_on_error=False)
-    except Exception as exc:  # noqa: BLE001 - the connection's: every claim's outcome
-        return [exc] * len(claims)
-    return [reply if isinstance(reply, Exception) else bool(reply) for reply in replies]
+    return _claimed(claims, _execute(client, functools.partial(_claims, claims)))
+
+
+async def claim_keys_async(broker: dramatiq.Broker, claims: Sequence[tuple[str, int]]) -> list[bool | Exception]:
+    """:func:`claim_keys` from an event loop (as :func:`enqueue_many_async`)."""
+    client = broker.async_client() if isinstance(broker, NotifyingRedisBroker) else None
+    if client is None:
+        return await asyncio.to_thread(claim_keys, broker, claims)
+    if not claims:
+        return []
+    return _claimed(claims, await _execute_async(client, functools.partial(_claims, claims)))
 
 
 #: Coroutines a worker process runs on its event loop at shutdown, after its last message.

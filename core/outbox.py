@@ -19,7 +19,6 @@ This module writes rows and sends messages; it never decides what a command does
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 from contextvars import ContextVar, Token
@@ -32,7 +31,7 @@ from tortoise.expressions import F, Q
 from tortoise.models import Model
 
 from core import clock
-from core.broker import claim_keys, enqueue_many, message
+from core.broker import claim_keys_async, enqueue_many_async, message
 from core.rows import build
 from core.settings import get_settings
 
@@ -216,13 +215,14 @@ def _message_for(command: Command) -> tuple[dramatiq.Message, int | None]:
     return message(command.actor_name, str(command.id)), (delay_ms if delay_ms > 0 else None)
 
 
-def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) -> tuple[list[Command], list[Command]]:
-    """Send each command's message (blocking Redis calls: run it off the event loop). Returns the
-    commands sent and those whose send failed (logged; the relay covers them). A coalesced
-    command sends a message only when none is on its way for its actor (:func:`add_command`).
+async def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) -> tuple[list[Command], list[Command]]:
+    """Send each command's message. Returns the commands sent and those whose send failed (logged;
+    the relay covers them). A coalesced command sends a message only when none is on its way for
+    its actor (:func:`add_command`).
 
     At most two round trips to Redis, whatever the number of commands: the coalesced actors'
-    wake-up keys checked together, then every message (core.broker.enqueue_many)."""
+    wake-up keys checked together, then every message (core.broker.enqueue_many_async: on the
+    event loop's own client, no thread)."""
     sent: list[Command] = []
     failed: list[Command] = []
     outgoing: list[tuple[Command, dramatiq.Message, int | None]] = []
@@ -241,7 +241,8 @@ def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) -> tuple
         # committed before the check, so the run that the message on its way starts (it clears
         # the key as it starts) reads them, whoever sent that message.
         namespace = getattr(broker, "namespace", "")  # a RedisBroker's
-        claims = claim_keys(broker, [(wake_key(namespace, actor_name), WAKE_TTL_MS) for actor_name in coalesced])
+        claims = await claim_keys_async(broker, [(wake_key(namespace, actor_name), WAKE_TTL_MS)
+                                                 for actor_name in coalesced])
         for (actor_name, waiting), claimed in zip(coalesced.items(), claims):
             if isinstance(claimed, Exception):
                 logger.warning("outbox: could not wake %s: %s; the relay will retry", actor_name, type(claimed).__name__)
@@ -249,7 +250,7 @@ def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) -> tuple
             elif claimed:
                 first, message = waiting[0]
                 outgoing.append((first, message, None))
-    results = enqueue_many(broker, [(message, delay) for _, message, delay in outgoing]) if outgoing else []
+    results = await enqueue_many_async(broker, [(message, delay) for _, message, delay in outgoing]) if outgoing else []
     for (command, _, _), result in zip(outgoing, results):
         if isinstance(result, Exception):
             # any broker failure leaves the job to the relay
@@ -289,8 +290,7 @@ async def dispatch(commands: Iterable[Command], *, broker: dramatiq.Broker | Non
     relay will enqueue it later. ``broker`` defaults to the process-wide broker.
     """
     target = broker or dramatiq.get_broker()
-    # The Redis client is blocking; keep the event loop free while it connects.
-    sent, failed = await asyncio.to_thread(send_commands, list(commands), target)
+    sent, failed = await send_commands(list(commands), target)
     await record_sent(sent, failed)
     return len(sent)
 

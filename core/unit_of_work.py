@@ -34,7 +34,7 @@ import dramatiq
 import dramatiq.broker
 
 from core import outbox
-from core.broker import claim_keys, enqueue_many, message
+from core.broker import claim_keys_async, enqueue_many_async, message
 from core.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -72,10 +72,11 @@ def wake_after_commit(actor_name: str, item: Any) -> None:
         pending.setdefault(actor_name, []).append(item)
 
 
-def _send_wakeups(broker: dramatiq.Broker, wakeups: dict[str, list[Any]]) -> None:
+async def _send_wakeups(broker: dramatiq.Broker, wakeups: dict[str, list[Any]]) -> None:
     messages = [message(actor_name, items[first:first + WAKE_BATCH])
                 for actor_name, items in wakeups.items() for first in range(0, len(items), WAKE_BATCH)]
-    for wake_up, sent in zip(messages, enqueue_many(broker, [(wake_up, None) for wake_up in messages])):  # one trip
+    results = await enqueue_many_async(broker, [(wake_up, None) for wake_up in messages])  # one round trip
+    for wake_up, sent in zip(messages, results):
         if isinstance(sent, Exception):  # best effort; the actor's sweep covers it
             logger.warning("could not wake %s: %s", wake_up.actor_name, type(sent).__name__)
 
@@ -91,21 +92,21 @@ def clear_nudge(broker: dramatiq.Broker, actor_name: str, *args: Any) -> None:
         client.delete(nudge_key(broker.namespace, actor_name, args))  # type: ignore[attr-defined]  # a RedisBroker
 
 
-def _send_nudges(broker: dramatiq.Broker, nudges: list[tuple[tuple[str, tuple[Any, ...]], int]]) -> None:
+async def _send_nudges(broker: dramatiq.Broker, nudges: list[tuple[tuple[str, tuple[Any, ...]], int]]) -> None:
     """Each nudge not already on its way (its key claimed: one round trip for all), then their
     messages (one more). A failure is only logged: a nudge is only a head start, the scheduler
     covers it."""
     namespace = getattr(broker, "namespace", "")  # a RedisBroker's
-    claims = claim_keys(broker, [(nudge_key(namespace, actor_name, args), NUDGE_TTL_MS + delay_ms)
-                                 for (actor_name, args), delay_ms in nudges])
+    claims = await claim_keys_async(broker, [(nudge_key(namespace, actor_name, args), NUDGE_TTL_MS + delay_ms)
+                                             for (actor_name, args), delay_ms in nudges])
     due: list[tuple[tuple[str, tuple[Any, ...]], int]] = []
     for ((actor_name, args), delay_ms), claimed in zip(nudges, claims):
         if isinstance(claimed, Exception):
             logger.warning("could not nudge %s%r: %s", actor_name, args, type(claimed).__name__)
         elif claimed:
             due.append(((actor_name, args), delay_ms))
-    results = enqueue_many(broker, [(message(actor_name, *args), delay_ms or None)
-                                    for (actor_name, args), delay_ms in due]) if due else []
+    results = await enqueue_many_async(broker, [(message(actor_name, *args), delay_ms or None)
+                                                for (actor_name, args), delay_ms in due]) if due else []
     for ((actor_name, args), _), sent in zip(due, results):
         if isinstance(sent, Exception):
             logger.warning("could not nudge %s%r: %s", actor_name, args, type(sent).__name__)
@@ -185,7 +186,8 @@ class _Outgoing:
 
 
 class _Messenger:
-    """One thread hop at a time for the messages of the units of work of this process.
+    """One hop at a time for the messages of the units of work of this process (a hop: the few
+    Redis pipelines of :func:`_send_all`, sent from the event loop).
 
     A unit of work that commits while a hop is on its way joins the next one, with every other
     unit that committed meanwhile: under load a hop carries several, so the hops, and the
@@ -217,7 +219,7 @@ class _Messenger:
             while self._waiting and self._loop is loop:
                 hop, self._waiting = self._waiting, []
                 try:
-                    results = await asyncio.to_thread(_send_all, [outgoing for outgoing, _ in hop])
+                    results = await _send_all([outgoing for outgoing, _ in hop])
                 except BaseException as exc:  # noqa: BLE001 - handed to every unit of work of the hop
                     for _, done in hop:
                         if not done.done():
@@ -236,9 +238,10 @@ class _Messenger:
 _messenger = _Messenger()
 
 
-def _send_all(hop: list[_Outgoing]) -> list[tuple[list[outbox.Command], list[outbox.Command]]]:
+async def _send_all(hop: list[_Outgoing]) -> list[tuple[list[outbox.Command], list[outbox.Command]]]:
     """The messages of the units of work of one hop, per broker, in their commit order; returns
-    each unit's commands sent and failed."""
+    each unit's commands sent and failed. The service's broker sends from the event loop, on a
+    Redis client of its own (core.broker.enqueue_many_async), a few pipelines per hop."""
     results: dict[int, tuple[list[outbox.Command], list[outbox.Command]]] = {}
     targets = {id(outgoing.target): outgoing.target for outgoing in hop}
     for key, target in targets.items():
@@ -250,9 +253,9 @@ def _send_all(hop: list[_Outgoing]) -> list[tuple[list[outbox.Command], list[out
             for actor_name, items in outgoing.wakeups.items():
                 wakeups.setdefault(actor_name, []).extend(items)
         if wakeups:
-            _send_wakeups(target, wakeups)
+            await _send_wakeups(target, wakeups)
         commands = [command for outgoing in units for command in outgoing.commands]
-        sent, failed = outbox.send_commands(commands, target) if commands else ([], [])
+        sent, failed = await outbox.send_commands(commands, target) if commands else ([], [])
         sent_ids, failed_ids = {id(c) for c in sent}, {id(c) for c in failed}
         for outgoing in units:
             results[id(outgoing)] = ([c for c in outgoing.commands if id(c) in sent_ids],
@@ -262,5 +265,5 @@ def _send_all(hop: list[_Outgoing]) -> list[tuple[list[outbox.Command], list[out
             for nudge, delay_ms in outgoing.nudges:
                 nudges[nudge] = max(delay_ms, nudges.get(nudge, 0))
         if nudges:
-            _send_nudges(target, list(nudges.items()))
+            await _send_nudges(target, list(nudges.items()))
     return [results[id(outgoing)] for outgoing in hop]

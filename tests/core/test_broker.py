@@ -67,7 +67,10 @@ def test_messages_enqueued_together_leave_in_one_round_trip_each_with_its_own_ou
                                                                                       monkeypatch):
     from dramatiq.message import Message
     from dramatiq.middleware import MiddlewareError
+    from redis.asyncio.client import Pipeline as AsyncPipeline
     from redis.client import Pipeline
+
+    from core.broker import claim_keys, claim_keys_async
 
     broker = create_broker(settings, namespace=f"{TEST_NAMESPACE}-many")
     refused = "refused.ping"
@@ -101,14 +104,37 @@ def test_messages_enqueued_together_leave_in_one_round_trip_each_with_its_own_ou
         assert results[0].queue_name == "many_probe" and results[2].queue_name == "many_probe.DQ"
         assert redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 1
         assert redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.DQ.msgs") == 1
-        # and wake-up tokens for the queue; two round trips: the one that found no script, the resend
+        # and wake-up tokens for the queue; round trips: the one that found no script, its loading, the resend
         assert redis_client.llen(f"{TEST_NAMESPACE}-many:many_probe.notify") >= 1
-        assert len(trips) == 2
+        assert len(trips) == 3
         # Once loaded: one round trip for any number of messages
         trips.clear()
         assert all(isinstance(r, Message) for r in broker.enqueue_many([(ping("many.ping", n), None)
                                                                         for n in range(10)]))
         assert len(trips) == 1 and redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 11
+        # And from an event loop, on the loop's own client: the same, the script lost or not
+        broker.scripts["dispatch"].sha = "0" * 40
+        async_trips: list[int] = []
+        execute_async = AsyncPipeline.execute
+
+        async def counted_async(pipe, *args, **kwargs):
+            async_trips.append(len(pipe.command_stack))
+            return await execute_async(pipe, *args, **kwargs)
+
+        monkeypatch.setattr(AsyncPipeline, "execute", counted_async)
+        results = asyncio.run(broker.enqueue_many_async([(ping("many.ping", 20), None), (ping(refused, 21), None),
+                                                         (ping("many.ping", 22), 5000)]))
+        assert [type(r).__name__ for r in results] == ["Message", "MiddlewareError", "Message"]
+        assert len(async_trips) == 3 and redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 12
+        async_trips.clear()
+        results = asyncio.run(broker.enqueue_many_async([(ping("many.ping", n), None) for n in range(5)]))
+        assert all(isinstance(r, Message) for r in results) and len(async_trips) == 1
+        assert redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 17
+        # Claims: whether each key was free, in one round trip
+        async_trips.clear()
+        claims = [(f"{TEST_NAMESPACE}-many:claim", 5000), (f"{TEST_NAMESPACE}-many:claim", 5000)]
+        assert asyncio.run(claim_keys_async(broker, claims)) == [True, False] and len(async_trips) == 1
+        assert claim_keys(broker, claims) == [False, False]
     finally:
         for key in redis_client.scan_iter(match=f"{TEST_NAMESPACE}-many:*"):
             redis_client.delete(key)

@@ -90,13 +90,11 @@ async def test_units_of_work_that_commit_together_share_a_hop_and_each_gets_its_
     hops: list[int] = []
     send_all = units._send_all  # noqa: SLF001
 
-    def slow_first_hop(hop: list) -> list:
+    async def slow_first_hop(hop: list) -> list:
         hops.append(len(hop))
         if len(hops) == 1:
-            import time
-
-            time.sleep(0.3)
-        return send_all(hop)
+            await asyncio.sleep(0.3)
+        return await send_all(hop)
 
     monkeypatch.setattr(units, "_send_all", slow_first_hop)
     unreachable = RedisBroker(url="redis://127.0.0.1:1/0", socket_connect_timeout=0.5)
