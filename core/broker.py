@@ -20,6 +20,7 @@ import signal
 import threading
 import time
 import weakref
+from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Generator, Optional, Sequence, TypeVar
 from uuid import uuid4
 
@@ -136,7 +137,12 @@ class NotifyingRedisBroker(RedisBroker):
         middleware's before and after hooks, dramatiq's dispatch script), all in one round trip,
         then one wake-up token per queue. Returns, per item, the message enqueued or the error
         that stopped it (a before-enqueue hook's, a script's, the connection's)."""
-        steps = self._enqueue_steps(items)
+        return self.send_trip(Trip(messages=list(items))).enqueued
+
+    def send_trip(self, trip: Trip) -> TripResult:
+        """The trip's claims and messages in one round trip (:class:`Trip`; a Redis that lost
+        dramatiq's script costs two more: its loading, the messages again)."""
+        steps = self._trip_steps(trip)
         request = next(steps)
         while True:
             try:
@@ -144,12 +150,12 @@ class NotifyingRedisBroker(RedisBroker):
             except StopIteration as done:
                 return done.value
 
-    async def enqueue_many_async(self, items: Sequence[tuple[Message, Optional[int]]]) -> list[Message | Exception]:
-        """:meth:`enqueue_many` from the running event loop, on its own client (:meth:`async_client`)."""
+    async def send_trip_async(self, trip: Trip) -> TripResult:
+        """:meth:`send_trip` from the running event loop, on its own client (:meth:`async_client`)."""
         client = self.async_client()
         if client is None:
-            return await asyncio.to_thread(self.enqueue_many, items)
-        steps = self._enqueue_steps(items)
+            return await asyncio.to_thread(self.send_trip, trip)
+        steps = self._trip_steps(trip)
         request = next(steps)
         while True:
             try:
@@ -157,21 +163,30 @@ class NotifyingRedisBroker(RedisBroker):
             except StopIteration as done:
                 return done.value
 
-    def _enqueue_steps(self, items: Sequence[tuple[Message, Optional[int]]]) -> Generator[
-            Callable[[Any], None], list[Any] | Exception, list[Message | Exception]]:
-        """:meth:`enqueue_many` without its input and output: yields what to put in a pipeline,
-        receives the pipeline's replies (or the error that stopped it), returns each item's outcome."""
-        results: list[Message | Exception | None] = [None] * len(items)
+    async def enqueue_many_async(self, items: Sequence[tuple[Message, Optional[int]]]) -> list[Message | Exception]:
+        """:meth:`enqueue_many` from the running event loop, on its own client (:meth:`async_client`)."""
+        return (await self.send_trip_async(Trip(messages=list(items)))).enqueued
+
+    def _trip_steps(self, trip: Trip) -> Generator[Callable[[Any], None], list[Any] | Exception, TripResult]:
+        """:meth:`send_trip` without its input and output: yields what to put in a pipeline,
+        receives the pipeline's replies (or the error that stopped it), returns the outcomes."""
+        results: list[Message | Exception | None] = [None] * len(trip.messages)
         pending: list[tuple[int, Message, Optional[int]]] = []
-        for index, (message, delay) in enumerate(items):
+        for index, (message, delay) in enumerate(trip.messages):
             try:
                 pending.append((index, *self._prepared(message, delay)))
             except Exception as exc:  # noqa: BLE001 - that item's outcome
                 results[index] = exc
+        claims = trip.claims
+        claimed: list[bool | Exception] = []
         for attempt in range(2):
-            if not pending:
+            if not pending and not claims:
                 break
-            replies = yield functools.partial(self._fill, pending)
+            replies = yield functools.partial(self._fill, claims, pending)
+            if claims:
+                claimed = _claimed(claims, replies if isinstance(replies, Exception) else replies[:len(claims)])
+                replies = replies if isinstance(replies, Exception) else replies[len(claims):]
+                claims = []
             retry = []
             for position, (index, message, delay) in enumerate(pending):
                 reply = replies if isinstance(replies, Exception) else replies[position]
@@ -192,7 +207,8 @@ class NotifyingRedisBroker(RedisBroker):
                 else:
                     script.sha = loaded[0].decode() if isinstance(loaded[0], bytes) else loaded[0]
             pending = retry
-        return [result if result is not None else RuntimeError("not enqueued") for result in results]
+        return TripResult(claimed=claimed, enqueued=[result if result is not None else RuntimeError("not enqueued")
+                                                     for result in results])
 
     def _prepared(self, message: Message, delay: Optional[int]) -> tuple[Message, Optional[int]]:
         """What ``RedisBroker.enqueue`` makes of a message before its dispatch, its before hook run."""
@@ -203,9 +219,11 @@ class NotifyingRedisBroker(RedisBroker):
         self.emit_before("enqueue", message, delay)
         return message, delay
 
-    def _fill(self, prepared: list[tuple[int, Message, Optional[int]]], pipe: Any) -> None:
-        """The dispatch script of each message (as ``RedisBroker.do_enqueue`` calls it), then a
-        wake-up token per queue: the pipeline's first replies are the scripts', in order."""
+    def _fill(self, claims: Sequence[tuple[str, int]], prepared: list[tuple[int, Message, Optional[int]]],
+              pipe: Any) -> None:
+        """The claims, then the dispatch script of each message (as ``RedisBroker.do_enqueue`` calls
+        it), then a wake-up token per queue: the pipeline's replies are the claims', the scripts', in order."""
+        _claims(claims, pipe)
         sha = self.scripts["dispatch"].sha
         queues: dict[str, None] = {}
         for _, message, _ in prepared:
@@ -217,6 +235,85 @@ class NotifyingRedisBroker(RedisBroker):
             key = notify_key(self.namespace, queue_name)
             pipe.rpush(key, b"1")
             pipe.ltrim(key, -NOTIFY_TOKENS_KEPT, -1)
+
+
+@dataclass
+class Trip:
+    """What one round trip to the broker's Redis carries: ``claims``, ``SET key 1 NX PX ttl_ms``
+    of each ``(key, ttl_ms)`` (whether the key was free, now taken: "a message is on its way"),
+    then ``messages``, each ``(message, delay)`` enqueued (:meth:`NotifyingRedisBroker.enqueue_many`)."""
+
+    claims: list[tuple[str, int]] = field(default_factory=list)
+    messages: list[tuple[Message, Optional[int]]] = field(default_factory=list)
+
+
+@dataclass
+class TripResult:
+    """A :class:`Trip`'s outcome, item by item: each claim's (taken, or not, or the error), each
+    message's (the message enqueued, or the error that stopped it)."""
+
+    claimed: list[bool | Exception]
+    enqueued: list[Message | Exception]
+
+
+#: A sender that needs a round trip or two: yields a :class:`Trip`, receives its :class:`TripResult`,
+#: and so on; returns its outcome (:func:`run_senders`).
+Sender = Generator[Trip, TripResult, Any]
+
+
+async def run_senders(broker: dramatiq.Broker, senders: Sequence[Sender]) -> list[Any]:
+    """Run the senders together: the trips they ask for at the same step go to Redis as one
+    (claims first, then messages, in the senders' order), so that a few senders cost as many
+    round trips as the longest of them. Returns each sender's outcome."""
+    outcomes: list[Any] = [None] * len(senders)
+    current: dict[int, Trip] = {}
+    for index, sender in enumerate(senders):
+        try:
+            current[index] = next(sender)
+        except StopIteration as done:
+            outcomes[index] = done.value
+    while current:
+        merged = Trip()
+        spans: dict[int, tuple[int, int, int, int]] = {}
+        for index, trip in current.items():
+            spans[index] = (len(merged.claims), len(trip.claims), len(merged.messages), len(trip.messages))
+            merged.claims += trip.claims
+            merged.messages += trip.messages
+        result = await send_trip(broker, merged)
+        following: dict[int, Trip] = {}
+        for index, (claims_at, claims, messages_at, messages) in spans.items():
+            try:
+                following[index] = senders[index].send(TripResult(
+                    claimed=result.claimed[claims_at:claims_at + claims],
+                    enqueued=result.enqueued[messages_at:messages_at + messages]))
+            except StopIteration as done:
+                outcomes[index] = done.value
+        current = following
+    return outcomes
+
+
+async def send_trip(broker: dramatiq.Broker, trip: Trip) -> TripResult:
+    """A :class:`Trip` from an event loop: a :class:`NotifyingRedisBroker` in one round trip on the
+    loop's own client, another broker in a thread (its client blocks), one call per item."""
+    if not trip.claims and not trip.messages:
+        return TripResult(claimed=[], enqueued=[])
+    if isinstance(broker, NotifyingRedisBroker):
+        return await broker.send_trip_async(trip)
+    return await asyncio.to_thread(_send_trip_blocking, broker, trip)
+
+
+def _send_trip_blocking(broker: dramatiq.Broker, trip: Trip) -> TripResult:
+    client = getattr(broker, "client", None)
+    claimed: list[bool | Exception] = [True] * len(trip.claims)  # no Redis (never in the service): free
+    if client is not None and trip.claims:
+        claimed = _claimed(trip.claims, _execute(client, functools.partial(_claims, trip.claims)))
+    enqueued: list[Message | Exception] = []
+    for message, delay in trip.messages:
+        try:
+            enqueued.append(broker.enqueue(message, delay=delay))
+        except Exception as exc:  # noqa: BLE001 - that item's outcome
+            enqueued.append(exc)
+    return TripResult(claimed=claimed, enqueued=enqueued)
 
 
 def _execute(client: redis.Redis, fill: Callable[[Any], None]) -> list[Any] | Exception:
@@ -240,29 +337,6 @@ async def _execute_async(client: redis.asyncio.Redis, fill: Callable[[Any], None
         return exc
 
 
-def enqueue_many(broker: dramatiq.Broker, items: Sequence[tuple[Message, Optional[int]]]) -> list[Message | Exception]:
-    """Each ``(message, delay)`` enqueued; per item, the message enqueued or the error that stopped
-    it. A :class:`NotifyingRedisBroker` sends them all in one round trip, another broker one by one."""
-    if isinstance(broker, NotifyingRedisBroker):
-        return broker.enqueue_many(items)
-    results: list[Message | Exception] = []
-    for message, delay in items:
-        try:
-            results.append(broker.enqueue(message, delay=delay))
-        except Exception as exc:  # noqa: BLE001 - that item's outcome
-            results.append(exc)
-    return results
-
-
-async def enqueue_many_async(broker: dramatiq.Broker,
-                             items: Sequence[tuple[Message, Optional[int]]]) -> list[Message | Exception]:
-    """:func:`enqueue_many` from an event loop: a :class:`NotifyingRedisBroker` on the loop's own
-    client, another broker in a thread (its client blocks)."""
-    if isinstance(broker, NotifyingRedisBroker):
-        return await broker.enqueue_many_async(items)
-    return await asyncio.to_thread(enqueue_many, broker, items)
-
-
 def _claims(claims: Sequence[tuple[str, int]], pipe: Any) -> None:
     for key, ttl_ms in claims:
         pipe.set(key, b"1", nx=True, px=ttl_ms)
@@ -272,28 +346,6 @@ def _claimed(claims: Sequence[tuple[str, int]], replies: list[Any] | Exception) 
     if isinstance(replies, Exception):
         return [replies] * len(claims)
     return [reply if isinstance(reply, Exception) else bool(reply) for reply in replies]
-
-
-def claim_keys(broker: dramatiq.Broker, claims: Sequence[tuple[str, int]]) -> list[bool | Exception]:
-    """``SET key 1 NX PX ttl_ms`` of each ``(key, ttl_ms)`` in the broker's Redis, in one round trip:
-    per claim, whether it was free (now taken), or the error. A broker without a Redis client
-    (never in the service) has every claim free."""
-    client = getattr(broker, "client", None)
-    if client is None:
-        return [True] * len(claims)
-    if not claims:
-        return []
-    return _claimed(claims, _execute(client, functools.partial(_claims, claims)))
-
-
-async def claim_keys_async(broker: dramatiq.Broker, claims: Sequence[tuple[str, int]]) -> list[bool | Exception]:
-    """:func:`claim_keys` from an event loop (as :func:`enqueue_many_async`)."""
-    client = broker.async_client() if isinstance(broker, NotifyingRedisBroker) else None
-    if client is None:
-        return await asyncio.to_thread(claim_keys, broker, claims)
-    if not claims:
-        return []
-    return _claimed(claims, await _execute_async(client, functools.partial(_claims, claims)))
 
 
 #: Coroutines a worker process runs on its event loop at shutdown, after its last message.

@@ -23,7 +23,7 @@ import logging
 import uuid
 from contextvars import ContextVar, Token
 from datetime import datetime, timedelta
-from typing import Any, Iterable
+from typing import Any, Generator, Iterable
 
 import dramatiq
 from tortoise import fields
@@ -31,7 +31,7 @@ from tortoise.expressions import F, Q
 from tortoise.models import Model
 
 from core import clock
-from core.broker import claim_keys_async, enqueue_many_async, message
+from core.broker import Trip, TripResult, message, run_senders
 from core.rows import build
 from core.settings import get_settings
 
@@ -218,14 +218,20 @@ def _message_for(command: Command) -> tuple[dramatiq.Message, int | None]:
 async def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) -> tuple[list[Command], list[Command]]:
     """Send each command's message. Returns the commands sent and those whose send failed (logged;
     the relay covers them). A coalesced command sends a message only when none is on its way for
-    its actor (:func:`add_command`).
+    its actor (:func:`add_command`). See :func:`command_sender`."""
+    (outcome,) = await run_senders(broker, [command_sender(commands, namespace=getattr(broker, "namespace", ""))])
+    return outcome
 
-    At most two round trips to Redis, whatever the number of commands: the coalesced actors'
-    wake-up keys checked together, then every message (core.broker.enqueue_many_async: on the
-    event loop's own client, no thread)."""
+
+def command_sender(commands: Iterable[Command], *, namespace: str) -> Generator[
+        Trip, TripResult, tuple[list[Command], list[Command]]]:
+    """:func:`send_commands` as a sender of core.broker (:func:`core.broker.run_senders`, which
+    joins its trips to those of other senders): one round trip with the coalesced actors' wake-up
+    keys claimed and every other message, a second only for a coalesced actor whose key was free
+    (no message on its way). ``namespace``: the broker's."""
     sent: list[Command] = []
     failed: list[Command] = []
-    outgoing: list[tuple[Command, dramatiq.Message, int | None]] = []
+    direct: list[tuple[Command, dramatiq.Message, int | None]] = []
     coalesced: dict[str, list[tuple[Command, dramatiq.Message]]] = {}
     for command in commands:
         if getattr(command, "kept_back", False):
@@ -234,23 +240,32 @@ async def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) ->
         if getattr(command, "coalesce", False) and delay is None:
             coalesced.setdefault(command.actor_name, []).append((command, message))
         else:
-            outgoing.append((command, message, delay))
-    if coalesced:
-        # One wake-up per actor and per burst; the batch run takes these commands too. Once the
-        # actor's key is checked, its other commands here are covered either way: they had all
-        # committed before the check, so the run that the message on its way starts (it clears
-        # the key as it starts) reads them, whoever sent that message.
-        namespace = getattr(broker, "namespace", "")  # a RedisBroker's
-        claims = await claim_keys_async(broker, [(wake_key(namespace, actor_name), WAKE_TTL_MS)
-                                                 for actor_name in coalesced])
-        for (actor_name, waiting), claimed in zip(coalesced.items(), claims):
-            if isinstance(claimed, Exception):
-                logger.warning("outbox: could not wake %s: %s; the relay will retry", actor_name, type(claimed).__name__)
-                failed.extend(command for command, _ in waiting)
-            elif claimed:
-                first, message = waiting[0]
-                outgoing.append((first, message, None))
-    results = await enqueue_many_async(broker, [(message, delay) for _, message, delay in outgoing]) if outgoing else []
+            direct.append((command, message, delay))
+    if not direct and not coalesced:
+        return sent, failed
+    result = yield Trip(claims=[(wake_key(namespace, actor_name), WAKE_TTL_MS) for actor_name in coalesced],
+                        messages=[(message, delay) for _, message, delay in direct])
+    _record_results(direct, result.enqueued, sent, failed)
+    # One wake-up per actor and per burst; the batch run takes these commands too. Once the
+    # actor's key is claimed or found taken, its other commands here are covered either way: they
+    # had all committed before the check, so the run that the message on its way starts (it
+    # clears the key as it starts) reads them, whoever sent that message.
+    woken: list[tuple[Command, dramatiq.Message, int | None]] = []
+    for (actor_name, waiting), claimed in zip(coalesced.items(), result.claimed):
+        if isinstance(claimed, Exception):
+            logger.warning("outbox: could not wake %s: %s; the relay will retry", actor_name, type(claimed).__name__)
+            failed.extend(command for command, _ in waiting)
+        elif claimed:
+            first, message = waiting[0]
+            woken.append((first, message, None))
+    if woken:
+        result = yield Trip(messages=[(message, None) for _, message, _ in woken])
+        _record_results(woken, result.enqueued, sent, failed)
+    return sent, failed
+
+
+def _record_results(outgoing: list[tuple[Command, dramatiq.Message, int | None]],
+                    results: list[dramatiq.Message | Exception], sent: list[Command], failed: list[Command]) -> None:
     for (command, _, _), result in zip(outgoing, results):
         if isinstance(result, Exception):
             # any broker failure leaves the job to the relay
@@ -259,7 +274,6 @@ async def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) ->
             failed.append(command)
         else:
             sent.append(command)
-    return sent, failed
 
 
 async def record_sent(sent: Iterable[Command], failed: Iterable[Command]) -> None:

@@ -70,7 +70,7 @@ def test_messages_enqueued_together_leave_in_one_round_trip_each_with_its_own_ou
     from redis.asyncio.client import Pipeline as AsyncPipeline
     from redis.client import Pipeline
 
-    from core.broker import claim_keys, claim_keys_async
+    from core.broker import Trip, send_trip
 
     broker = create_broker(settings, namespace=f"{TEST_NAMESPACE}-many")
     refused = "refused.ping"
@@ -130,11 +130,13 @@ def test_messages_enqueued_together_leave_in_one_round_trip_each_with_its_own_ou
         results = asyncio.run(broker.enqueue_many_async([(ping("many.ping", n), None) for n in range(5)]))
         assert all(isinstance(r, Message) for r in results) and len(async_trips) == 1
         assert redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 17
-        # Claims: whether each key was free, in one round trip
+        # Claims and messages in one round trip: whether each key was free, each message's outcome
         async_trips.clear()
         claims = [(f"{TEST_NAMESPACE}-many:claim", 5000), (f"{TEST_NAMESPACE}-many:claim", 5000)]
-        assert asyncio.run(claim_keys_async(broker, claims)) == [True, False] and len(async_trips) == 1
-        assert claim_keys(broker, claims) == [False, False]
+        result = asyncio.run(send_trip(broker, Trip(claims=claims, messages=[(ping("many.ping", 30), None)])))
+        assert result.claimed == [True, False] and [type(r).__name__ for r in result.enqueued] == ["Message"]
+        assert len(async_trips) == 1 and redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 18
+        assert broker.send_trip(Trip(claims=claims)).claimed == [False, False]
     finally:
         for key in redis_client.scan_iter(match=f"{TEST_NAMESPACE}-many:*"):
             redis_client.delete(key)
