@@ -13,6 +13,7 @@ own running loop instead: actors then run on the loop that already holds the tes
 from __future__ import annotations
 
 import asyncio
+import functools
 import heapq
 import logging
 import math
@@ -20,14 +21,18 @@ import os
 import signal
 import threading
 import time
-from typing import Any, Awaitable, Callable, Optional, TypeVar
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Generator, Optional, Sequence, TypeVar
+from uuid import uuid4
 
 import dramatiq
 import redis
+import redis.asyncio
 from dramatiq.asyncio import get_event_loop_thread, set_event_loop_thread
 from dramatiq.broker import MessageProxy
 from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
-from dramatiq.common import compute_backoff, current_millis
+from dramatiq.common import compute_backoff, current_millis, dq_name
 from dramatiq.errors import ConnectionClosed
 from dramatiq.message import Message
 from dramatiq.middleware import AsyncIO, CurrentMessage, Middleware
@@ -113,22 +118,255 @@ class NotifyingRedisBroker(RedisBroker):
     """A Redis broker whose enqueue also pushes a wake-up token for the queue's idle consumers.
 
     Message storage, acknowledgement, dead letters and heartbeats are dramatiq's own; only the
-    idle wait differs (:class:`_NotifiedConsumer`). The token and the message go in one round
-    trip after the message is stored, so a woken consumer always finds it.
+    idle wait differs (:class:`_NotifiedConsumer`). The message and its token go in one round trip
+    (a pipeline: Redis runs the token's push after the script that stored the message, so a woken
+    consumer always finds it); :meth:`enqueue_many` sends several messages in that one round trip,
+    and :meth:`enqueue_many_async` does it from an event loop, on a client of that loop (no thread).
     """
+
+    def __init__(self, *, url: str | None = None, **kwargs: Any) -> None:
+        super().__init__(url=url, **kwargs)
+        self._url = url
+        #: The asyncio client of each event loop that sent (:meth:`async_client`).
+        self._async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis.asyncio.Redis] = (
+            weakref.WeakKeyDictionary())
 
     @property
     def consumer_class(self) -> type[_RedisConsumer]:
         return _NotifiedConsumer
 
+    def async_client(self) -> redis.asyncio.Redis | None:
+        """A client of the running event loop on the broker's Redis (same URL, same options as the
+        blocking one); None for a broker made from a client instead of a URL."""
+        if self._url is None:
+            return None
+        loop = asyncio.get_running_loop()
+        client = self._async_clients.get(loop)
+        if client is None:
+            client = self._async_clients[loop] = redis.asyncio.Redis.from_url(self._url)
+        return client
+
     def enqueue(self, message: Message, *, delay: Optional[int] = None) -> Message:
-        enqueued = super().enqueue(message, delay=delay)
-        key = notify_key(self.namespace, enqueued.queue_name)
-        pipe = self.client.pipeline(transaction=False)
-        pipe.rpush(key, b"1")
-        pipe.ltrim(key, -NOTIFY_TOKENS_KEPT, -1)
-        pipe.execute()
-        return enqueued
+        (result,) = self.enqueue_many([(message, delay)])
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    def enqueue_many(self, items: Sequence[tuple[Message, Optional[int]]]) -> list[Message | Exception]:
+        """Each ``(message, delay)`` enqueued as dramatiq's ``RedisBroker.enqueue`` does it (a
+        message id of its own in Redis, a delayed message on the delay queue with its eta, the
+        middleware's before and after hooks, dramatiq's dispatch script), all in one round trip,
+        then one wake-up token per queue. Returns, per item, the message enqueued or the error
+        that stopped it (a before-enqueue hook's, a script's, the connection's)."""
+        return self.send_trip(Trip(messages=list(items))).enqueued
+
+    def send_trip(self, trip: Trip) -> TripResult:
+        """The trip's claims and messages in one round trip (:class:`Trip`; a Redis that lost
+        dramatiq's script costs two more: its loading, the messages again)."""
+        steps = self._trip_steps(trip)
+        request = next(steps)
+        while True:
+            try:
+                request = steps.send(_execute(self.client, request))
+            except StopIteration as done:
+                return done.value
+
+    async def send_trip_async(self, trip: Trip) -> TripResult:
+        """:meth:`send_trip` from the running event loop, on its own client (:meth:`async_client`)."""
+        client = self.async_client()
+        if client is None:
+            return await asyncio.to_thread(self.send_trip, trip)
+        steps = self._trip_steps(trip)
+        request = next(steps)
+        while True:
+            try:
+                request = steps.send(await _execute_async(client, request))
+            except StopIteration as done:
+                return done.value
+
+    async def enqueue_many_async(self, items: Sequence[tuple[Message, Optional[int]]]) -> list[Message | Exception]:
+        """:meth:`enqueue_many` from the running event loop, on its own client (:meth:`async_client`)."""
+        return (await self.send_trip_async(Trip(messages=list(items)))).enqueued
+
+    def _trip_steps(self, trip: Trip) -> Generator[Callable[[Any], None], list[Any] | Exception, TripResult]:
+        """:meth:`send_trip` without its input and output: yields what to put in a pipeline,
+        receives the pipeline's replies (or the error that stopped it), returns the outcomes."""
+        results: list[Message | Exception | None] = [None] * len(trip.messages)
+        pending: list[tuple[int, Message, Optional[int]]] = []
+        for index, (message, delay) in enumerate(trip.messages):
+            try:
+                pending.append((index, *self._prepared(message, delay)))
+            except Exception as exc:  # noqa: BLE001 - that item's outcome
+                results[index] = exc
+        claims = trip.claims
+        claimed: list[bool | Exception] = []
+        for attempt in range(2):
+            if not pending and not claims:
+                break
+            replies = yield functools.partial(self._fill, claims, pending)
+            if claims:
+                claimed = _claimed(claims, replies if isinstance(replies, Exception) else replies[:len(claims)])
+                replies = replies if isinstance(replies, Exception) else replies[len(claims):]
+                claims = []
+            retry = []
+            for position, (index, message, delay) in enumerate(pending):
+                reply = replies if isinstance(replies, Exception) else replies[position]
+                if isinstance(reply, redis.exceptions.NoScriptError) and attempt == 0:
+                    retry.append((index, message, delay))  # a Redis that lost its scripts: load, send again
+                elif isinstance(reply, Exception):
+                    results[index] = reply
+                else:
+                    self.emit_after("enqueue", message, delay)
+                    results[index] = message
+            if retry:
+                script = self.scripts["dispatch"]
+                loaded = yield lambda pipe: pipe.script_load(script.script)
+                if isinstance(loaded, Exception) or isinstance(loaded[0], Exception):
+                    for index, _, _ in retry:
+                        results[index] = loaded if isinstance(loaded, Exception) else loaded[0]
+                    retry = []
+                else:
+                    script.sha = loaded[0].decode() if isinstance(loaded[0], bytes) else loaded[0]
+            pending = retry
+        return TripResult(claimed=claimed, enqueued=[result if result is not None else RuntimeError("not enqueued")
+                                                     for result in results])
+
+    def _prepared(self, message: Message, delay: Optional[int]) -> tuple[Message, Optional[int]]:
+        """What ``RedisBroker.enqueue`` makes of a message before its dispatch, its before hook run."""
+        message = message.copy(options={"redis_message_id": str(uuid4())})
+        if delay is not None:
+            message = message.copy(queue_name=dq_name(message.queue_name),
+                                   options={"eta": current_millis() + delay})
+        self.emit_before("enqueue", message, delay)
+        return message, delay
+
+    def _fill(self, claims: Sequence[tuple[str, int]], prepared: list[tuple[int, Message, Optional[int]]],
+              pipe: Any) -> None:
+        """The claims, then the dispatch script of each message (as ``RedisBroker.do_enqueue`` calls
+        it), then a wake-up token per queue: the pipeline's replies are the claims', the scripts', in order."""
+        _claims(claims, pipe)
+        sha = self.scripts["dispatch"].sha
+        queues: dict[str, None] = {}
+        for _, message, _ in prepared:
+            pipe.evalsha(sha, 1, self.namespace, "enqueue", current_millis(), message.queue_name, self.broker_id,
+                         self.heartbeat_timeout, self.dead_message_ttl, self._should_do_maintenance("enqueue"),
+                         self._max_unpack_size(), message.options["redis_message_id"], message.encode())
+            queues[message.queue_name] = None
+        for queue_name in queues:
+            key = notify_key(self.namespace, queue_name)
+            pipe.rpush(key, b"1")
+            pipe.ltrim(key, -NOTIFY_TOKENS_KEPT, -1)
+
+
+@dataclass
+class Trip:
+    """What one round trip to the broker's Redis carries: ``claims``, ``SET key 1 NX PX ttl_ms``
+    of each ``(key, ttl_ms)`` (whether the key was free, now taken: "a message is on its way"),
+    then ``messages``, each ``(message, delay)`` enqueued (:meth:`NotifyingRedisBroker.enqueue_many`)."""
+
+    claims: list[tuple[str, int]] = field(default_factory=list)
+    messages: list[tuple[Message, Optional[int]]] = field(default_factory=list)
+
+
+@dataclass
+class TripResult:
+    """A :class:`Trip`'s outcome, item by item: each claim's (taken, or not, or the error), each
+    message's (the message enqueued, or the error that stopped it)."""
+
+    claimed: list[bool | Exception]
+    enqueued: list[Message | Exception]
+
+
+#: A sender that needs a round trip or two: yields a :class:`Trip`, receives its :class:`TripResult`,
+#: and so on; returns its outcome (:func:`run_senders`).
+Sender = Generator[Trip, TripResult, Any]
+
+
+async def run_senders(broker: dramatiq.Broker, senders: Sequence[Sender]) -> list[Any]:
+    """Run the senders together: the trips they ask for at the same step go to Redis as one
+    (claims first, then messages, in the senders' order), so that a few senders cost as many
+    round trips as the longest of them. Returns each sender's outcome."""
+    outcomes: list[Any] = [None] * len(senders)
+    current: dict[int, Trip] = {}
+    for index, sender in enumerate(senders):
+        try:
+            current[index] = next(sender)
+        except StopIteration as done:
+            outcomes[index] = done.value
+    while current:
+        merged = Trip()
+        spans: dict[int, tuple[int, int, int, int]] = {}
+        for index, trip in current.items():
+            spans[index] = (len(merged.claims), len(trip.claims), len(merged.messages), len(trip.messages))
+            merged.claims += trip.claims
+            merged.messages += trip.messages
+        result = await send_trip(broker, merged)
+        following: dict[int, Trip] = {}
+        for index, (claims_at, claims, messages_at, messages) in spans.items():
+            try:
+                following[index] = senders[index].send(TripResult(
+                    claimed=result.claimed[claims_at:claims_at + claims],
+                    enqueued=result.enqueued[messages_at:messages_at + messages]))
+            except StopIteration as done:
+                outcomes[index] = done.value
+        current = following
+    return outcomes
+
+
+async def send_trip(broker: dramatiq.Broker, trip: Trip) -> TripResult:
+    """A :class:`Trip` from an event loop: a :class:`NotifyingRedisBroker` in one round trip on the
+    loop's own client, another broker in a thread (its client blocks), one call per item."""
+    if not trip.claims and not trip.messages:
+        return TripResult(claimed=[], enqueued=[])
+    if isinstance(broker, NotifyingRedisBroker):
+        return await broker.send_trip_async(trip)
+    return await asyncio.to_thread(_send_trip_blocking, broker, trip)
+
+
+def _send_trip_blocking(broker: dramatiq.Broker, trip: Trip) -> TripResult:
+    client = getattr(broker, "client", None)
+    claimed: list[bool | Exception] = [True] * len(trip.claims)  # no Redis (never in the service): free
+    if client is not None and trip.claims:
+        claimed = _claimed(trip.claims, _execute(client, functools.partial(_claims, trip.claims)))
+    enqueued: list[Message | Exception] = []
+    for message, delay in trip.messages:
+        try:
+            enqueued.append(broker.enqueue(message, delay=delay))
+        except Exception as exc:  # noqa: BLE001 - that item's outcome
+            enqueued.append(exc)
+    return TripResult(claimed=claimed, enqueued=enqueued)
+
+
+def _execute(client: redis.Redis, fill: Callable[[Any], None]) -> list[Any] | Exception:
+    """One pipeline (no MULTI) filled by ``fill``: its replies, each an error in place if it failed,
+    or the error that stopped it (the connection's)."""
+    pipe = client.pipeline(transaction=False)
+    fill(pipe)
+    try:
+        return pipe.execute(raise_on_error=False)
+    except Exception as exc:  # noqa: BLE001 - the caller's outcome
+        return exc
+
+
+async def _execute_async(client: redis.asyncio.Redis, fill: Callable[[Any], None]) -> list[Any] | Exception:
+    """:func:`_execute` on an asyncio client."""
+    pipe = client.pipeline(transaction=False)
+    fill(pipe)
+    try:
+        return await pipe.execute(raise_on_error=False)
+    except Exception as exc:  # noqa: BLE001 - the caller's outcome
+        return exc
+
+
+def _claims(claims: Sequence[tuple[str, int]], pipe: Any) -> None:
+    for key, ttl_ms in claims:
+        pipe.set(key, b"1", nx=True, px=ttl_ms)
+
+
+def _claimed(claims: Sequence[tuple[str, int]], replies: list[Any] | Exception) -> list[bool | Exception]:
+    if isinstance(replies, Exception):
+        return [replies] * len(claims)
+    return [reply if isinstance(reply, Exception) else bool(reply) for reply in replies]
 
 
 #: Coroutines a worker process runs on its event loop at shutdown, after its last message.

@@ -19,12 +19,11 @@ This module writes rows and sends messages; it never decides what a command does
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 from contextvars import ContextVar, Token
 from datetime import datetime, timedelta
-from typing import Any, Iterable
+from typing import Any, Generator, Iterable
 
 import dramatiq
 from tortoise import fields
@@ -32,7 +31,7 @@ from tortoise.expressions import F, Q
 from tortoise.models import Model
 
 from core import clock
-from core.broker import message
+from core.broker import Trip, TripResult, message, run_senders
 from core.rows import build
 from core.settings import get_settings
 
@@ -79,13 +78,6 @@ def wake_key(namespace: str, actor_name: str) -> str:
 def clear_wake(broker: dramatiq.Broker, actor_name: str) -> None:
     """Called by a batch actor as it starts: commands committed from now on send a new message."""
     broker.client.delete(wake_key(broker.namespace, actor_name))  # type: ignore[attr-defined]  # a RedisBroker
-
-
-def _needs_wake(broker: dramatiq.Broker, actor_name: str) -> bool:
-    client = getattr(broker, "client", None)
-    if client is None:  # not a Redis broker (never in the service): always send
-        return True
-    return bool(client.set(wake_key(broker.namespace, actor_name), b"1", nx=True, px=WAKE_TTL_MS))  # type: ignore[attr-defined]  # a RedisBroker
 
 
 async def add_command(
@@ -223,47 +215,65 @@ def _message_for(command: Command) -> tuple[dramatiq.Message, int | None]:
     return message(command.actor_name, str(command.id)), (delay_ms if delay_ms > 0 else None)
 
 
-def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) -> tuple[list[Command], list[Command]]:
-    """Send each command's message (blocking Redis calls: run it off the event loop). Returns the
-    commands sent and those whose send failed (logged; the relay covers them). A coalesced
-    command sends a message only when none is on its way for its actor (:func:`add_command`)."""
+async def send_commands(commands: Iterable[Command], broker: dramatiq.Broker) -> tuple[list[Command], list[Command]]:
+    """Send each command's message. Returns the commands sent and those whose send failed (logged;
+    the relay covers them). A coalesced command sends a message only when none is on its way for
+    its actor (:func:`add_command`). See :func:`command_sender`."""
+    (outcome,) = await run_senders(broker, [command_sender(commands, namespace=getattr(broker, "namespace", ""))])
+    return outcome
+
+
+def command_sender(commands: Iterable[Command], *, namespace: str) -> Generator[
+        Trip, TripResult, tuple[list[Command], list[Command]]]:
+    """:func:`send_commands` as a sender of core.broker (:func:`core.broker.run_senders`, which
+    joins its trips to those of other senders): one round trip with the coalesced actors' wake-up
+    keys claimed and every other message, a second only for a coalesced actor whose key was free
+    (no message on its way). ``namespace``: the broker's."""
     sent: list[Command] = []
     failed: list[Command] = []
-    woken: set[str] = set()
+    direct: list[tuple[Command, dramatiq.Message, int | None]] = []
+    coalesced: dict[str, list[tuple[Command, dramatiq.Message]]] = {}
     for command in commands:
         if getattr(command, "kept_back", False):
             continue  # its holder runs it (keep_back)
         message, delay = _message_for(command)
         if getattr(command, "coalesce", False) and delay is None:
-            # One wake-up per actor and per burst; the batch run takes this command too. Once the
-            # actor's key is checked, its other commands here are covered either way: they had all
-            # committed before the check, so the run that the message on its way starts (it clears
-            # the key as it starts) reads them, whoever sent that message.
-            if command.actor_name in woken:
-                continue
-            try:
-                needed = _needs_wake(broker, command.actor_name)
-            except Exception as exc:  # noqa: BLE001 - as below: the relay covers it
-                logger.warning("outbox: could not wake %s: %s; the relay will retry", command.actor_name,
-                               type(exc).__name__)
-                failed.append(command)
-                continue
-            woken.add(command.actor_name)
-            if not needed:
-                continue
-        try:
-            broker.enqueue(message, delay=delay)
-        except Exception as exc:  # noqa: BLE001 - any broker failure leaves the job to the relay
-            logger.warning(
-                "outbox: could not enqueue command %s (%s): %s; the relay will retry",
-                command.id,
-                command.actor_name,
-                type(exc).__name__,
-            )
-            failed.append(command)
-            continue
-        sent.append(command)
+            coalesced.setdefault(command.actor_name, []).append((command, message))
+        else:
+            direct.append((command, message, delay))
+    if not direct and not coalesced:
+        return sent, failed
+    result = yield Trip(claims=[(wake_key(namespace, actor_name), WAKE_TTL_MS) for actor_name in coalesced],
+                        messages=[(message, delay) for _, message, delay in direct])
+    _record_results(direct, result.enqueued, sent, failed)
+    # One wake-up per actor and per burst; the batch run takes these commands too. Once the
+    # actor's key is claimed or found taken, its other commands here are covered either way: they
+    # had all committed before the check, so the run that the message on its way starts (it
+    # clears the key as it starts) reads them, whoever sent that message.
+    woken: list[tuple[Command, dramatiq.Message, int | None]] = []
+    for (actor_name, waiting), claimed in zip(coalesced.items(), result.claimed):
+        if isinstance(claimed, Exception):
+            logger.warning("outbox: could not wake %s: %s; the relay will retry", actor_name, type(claimed).__name__)
+            failed.extend(command for command, _ in waiting)
+        elif claimed:
+            first, message = waiting[0]
+            woken.append((first, message, None))
+    if woken:
+        result = yield Trip(messages=[(message, None) for _, message, _ in woken])
+        _record_results(woken, result.enqueued, sent, failed)
     return sent, failed
+
+
+def _record_results(outgoing: list[tuple[Command, dramatiq.Message, int | None]],
+                    results: list[dramatiq.Message | Exception], sent: list[Command], failed: list[Command]) -> None:
+    for (command, _, _), result in zip(outgoing, results):
+        if isinstance(result, Exception):
+            # any broker failure leaves the job to the relay
+            logger.warning("outbox: could not enqueue command %s (%s): %s; the relay will retry", command.id,
+                           command.actor_name, type(result).__name__)
+            failed.append(command)
+        else:
+            sent.append(command)
 
 
 async def record_sent(sent: Iterable[Command], failed: Iterable[Command]) -> None:
@@ -294,8 +304,7 @@ async def dispatch(commands: Iterable[Command], *, broker: dramatiq.Broker | Non
     relay will enqueue it later. ``broker`` defaults to the process-wide broker.
     """
     target = broker or dramatiq.get_broker()
-    # The Redis client is blocking; keep the event loop free while it connects.
-    sent, failed = await asyncio.to_thread(send_commands, list(commands), target)
+    sent, failed = await send_commands(list(commands), target)
     await record_sent(sent, failed)
     return len(sent)
 

@@ -28,13 +28,13 @@ import logging
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Generator
 
 import dramatiq
 import dramatiq.broker
 
 from core import outbox
-from core.broker import message
+from core.broker import Trip, TripResult, message, run_senders
 from core.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -72,13 +72,17 @@ def wake_after_commit(actor_name: str, item: Any) -> None:
         pending.setdefault(actor_name, []).append(item)
 
 
-def _send_wakeups(broker: dramatiq.Broker, wakeups: dict[str, list[Any]]) -> None:
-    for actor_name, items in wakeups.items():
-        for first in range(0, len(items), WAKE_BATCH):
-            try:
-                broker.enqueue(message(actor_name, items[first:first + WAKE_BATCH]))
-            except Exception as exc:  # noqa: BLE001 - best effort; the actor's sweep covers it
-                logger.warning("could not wake %s: %s", actor_name, type(exc).__name__)
+def _wakeup_sender(wakeups: dict[str, list[Any]]) -> Generator[Trip, TripResult, None]:
+    """The wake-ups' messages (a sender of core.broker: one trip), best effort: the actor's sweep
+    covers a lost one."""
+    messages = [message(actor_name, items[first:first + WAKE_BATCH])
+                for actor_name, items in wakeups.items() for first in range(0, len(items), WAKE_BATCH)]
+    if not messages:
+        return
+    result = yield Trip(messages=[(wake_up, None) for wake_up in messages])
+    for wake_up, sent in zip(messages, result.enqueued):
+        if isinstance(sent, Exception):
+            logger.warning("could not wake %s: %s", wake_up.actor_name, type(sent).__name__)
 
 
 def nudge_key(namespace: str, actor_name: str, args: tuple[Any, ...]) -> str:
@@ -92,16 +96,27 @@ def clear_nudge(broker: dramatiq.Broker, actor_name: str, *args: Any) -> None:
         client.delete(nudge_key(broker.namespace, actor_name, args))  # type: ignore[attr-defined]  # a RedisBroker
 
 
-def _send_nudges(broker: dramatiq.Broker, nudges: list[tuple[tuple[str, tuple[Any, ...]], int]]) -> None:
-    client = getattr(broker, "client", None)
-    for (actor_name, args), delay_ms in nudges:
-        try:
-            if client is not None and not client.set(nudge_key(broker.namespace, actor_name, args), b"1",  # type: ignore[attr-defined]  # a RedisBroker
-                                                      nx=True, px=NUDGE_TTL_MS + delay_ms):
-                continue
-            broker.enqueue(message(actor_name, *args), delay=delay_ms or None)
-        except Exception as exc:  # noqa: BLE001 - a nudge is only a head start; the scheduler covers it
-            logger.warning("could not nudge %s%r: %s", actor_name, args, type(exc).__name__)
+def _nudge_sender(namespace: str, nudges: list[tuple[tuple[str, tuple[Any, ...]], int]]) -> Generator[
+        Trip, TripResult, None]:
+    """Each nudge not already on its way (a sender of core.broker: its key claimed in one trip,
+    the messages of those claimed in a second). A failure is only logged: a nudge is only a head
+    start, the scheduler covers it."""
+    if not nudges:
+        return
+    result = yield Trip(claims=[(nudge_key(namespace, actor_name, args), NUDGE_TTL_MS + delay_ms)
+                                for (actor_name, args), delay_ms in nudges])
+    due: list[tuple[tuple[str, tuple[Any, ...]], int]] = []
+    for ((actor_name, args), delay_ms), claimed in zip(nudges, result.claimed):
+        if isinstance(claimed, Exception):
+            logger.warning("could not nudge %s%r: %s", actor_name, args, type(claimed).__name__)
+        elif claimed:
+            due.append(((actor_name, args), delay_ms))
+    if not due:
+        return
+    result = yield Trip(messages=[(message(actor_name, *args), delay_ms or None) for (actor_name, args), delay_ms in due])
+    for ((actor_name, args), _), sent in zip(due, result.enqueued):
+        if isinstance(sent, Exception):
+            logger.warning("could not nudge %s%r: %s", actor_name, args, type(sent).__name__)
 
 
 def _commits(exc: BaseException) -> bool:
@@ -178,7 +193,8 @@ class _Outgoing:
 
 
 class _Messenger:
-    """One thread hop at a time for the messages of the units of work of this process.
+    """One hop at a time for the messages of the units of work of this process (a hop: the few
+    Redis pipelines of :func:`_send_all`, sent from the event loop).
 
     A unit of work that commits while a hop is on its way joins the next one, with every other
     unit that committed meanwhile: under load a hop carries several, so the hops, and the
@@ -210,7 +226,7 @@ class _Messenger:
             while self._waiting and self._loop is loop:
                 hop, self._waiting = self._waiting, []
                 try:
-                    results = await asyncio.to_thread(_send_all, [outgoing for outgoing, _ in hop])
+                    results = await _send_all([outgoing for outgoing, _ in hop])
                 except BaseException as exc:  # noqa: BLE001 - handed to every unit of work of the hop
                     for _, done in hop:
                         if not done.done():
@@ -229,9 +245,11 @@ class _Messenger:
 _messenger = _Messenger()
 
 
-def _send_all(hop: list[_Outgoing]) -> list[tuple[list[outbox.Command], list[outbox.Command]]]:
+async def _send_all(hop: list[_Outgoing]) -> list[tuple[list[outbox.Command], list[outbox.Command]]]:
     """The messages of the units of work of one hop, per broker, in their commit order; returns
-    each unit's commands sent and failed."""
+    each unit's commands sent and failed. The service's broker sends from the event loop, on a
+    Redis client of its own: the wake-ups, the commands and the nudges together, in one round
+    trip (a second only when a claimed key asks for a message: core.broker.run_senders)."""
     results: dict[int, tuple[list[outbox.Command], list[outbox.Command]]] = {}
     targets = {id(outgoing.target): outgoing.target for outgoing in hop}
     for key, target in targets.items():
@@ -242,18 +260,17 @@ def _send_all(hop: list[_Outgoing]) -> list[tuple[list[outbox.Command], list[out
         for outgoing in units:
             for actor_name, items in outgoing.wakeups.items():
                 wakeups.setdefault(actor_name, []).extend(items)
-        if wakeups:
-            _send_wakeups(target, wakeups)
         commands = [command for outgoing in units for command in outgoing.commands]
-        sent, failed = outbox.send_commands(commands, target) if commands else ([], [])
-        sent_ids, failed_ids = {id(c) for c in sent}, {id(c) for c in failed}
-        for outgoing in units:
-            results[id(outgoing)] = ([c for c in outgoing.commands if id(c) in sent_ids],
-                                     [c for c in outgoing.commands if id(c) in failed_ids])
         nudges: dict[tuple[str, tuple[Any, ...]], int] = {}
         for outgoing in units:
             for nudge, delay_ms in outgoing.nudges:
                 nudges[nudge] = max(delay_ms, nudges.get(nudge, 0))
-        if nudges:
-            _send_nudges(target, list(nudges.items()))
+        namespace = getattr(target, "namespace", "")  # a RedisBroker's
+        _, (sent, failed), _ = await run_senders(target, [
+            _wakeup_sender(wakeups), outbox.command_sender(commands, namespace=namespace),
+            _nudge_sender(namespace, list(nudges.items()))])
+        sent_ids, failed_ids = {id(c) for c in sent}, {id(c) for c in failed}
+        for outgoing in units:
+            results[id(outgoing)] = ([c for c in outgoing.commands if id(c) in sent_ids],
+                                     [c for c in outgoing.commands if id(c) in failed_ids])
     return [results[id(outgoing)] for outgoing in hop]

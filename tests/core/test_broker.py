@@ -108,6 +108,86 @@ def test_a_delay_queue_consumer_waits_no_longer_than_until_its_next_delayed_mess
     assert broker.waits[-1] > 1.0
 
 
+def test_messages_enqueued_together_leave_in_one_round_trip_each_with_its_own_outcome(settings, redis_client,
+                                                                                      monkeypatch):
+    from dramatiq.message import Message
+    from dramatiq.middleware import MiddlewareError
+    from redis.asyncio.client import Pipeline as AsyncPipeline
+    from redis.client import Pipeline
+
+    from core.broker import Trip, send_trip
+
+    broker = create_broker(settings, namespace=f"{TEST_NAMESPACE}-many")
+    refused = "refused.ping"
+
+    class Refuse(dramatiq.Middleware):
+        def before_enqueue(self, broker, message, delay):
+            if message.actor_name == refused:
+                raise MiddlewareError("refused by a middleware")
+
+    broker.add_middleware(Refuse())
+    trips: list[int] = []
+    execute = Pipeline.execute
+
+    def counted(pipe, *args, **kwargs):
+        trips.append(len(pipe.command_stack))
+        return execute(pipe, *args, **kwargs)
+
+    monkeypatch.setattr(Pipeline, "execute", counted)
+
+    def ping(actor_name: str, n: int) -> Message:
+        return Message(queue_name="many_probe", actor_name=actor_name, args=(n,), kwargs={}, options={})
+
+    try:
+        # A Redis that lost its scripts (restarted, SCRIPT FLUSH; here a script it never had, so as
+        # to leave other clients of this Redis alone): loaded again, sent again
+        broker.scripts["dispatch"].sha = "0" * 40
+        results = broker.enqueue_many([(ping("many.ping", 1), None), (ping(refused, 2), None),
+                                       (ping("many.ping", 3), 5000)])
+        # Each item has its outcome: enqueued (the delayed one on the delay queue), or the error
+        assert [type(r).__name__ for r in results] == ["Message", "MiddlewareError", "Message"]
+        assert results[0].queue_name == "many_probe" and results[2].queue_name == "many_probe.DQ"
+        assert redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 1
+        assert redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.DQ.msgs") == 1
+        # and wake-up tokens for the queue; round trips: the one that found no script, its loading, the resend
+        assert redis_client.llen(f"{TEST_NAMESPACE}-many:many_probe.notify") >= 1
+        assert len(trips) == 3
+        # Once loaded: one round trip for any number of messages
+        trips.clear()
+        assert all(isinstance(r, Message) for r in broker.enqueue_many([(ping("many.ping", n), None)
+                                                                        for n in range(10)]))
+        assert len(trips) == 1 and redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 11
+        # And from an event loop, on the loop's own client: the same, the script lost or not
+        broker.scripts["dispatch"].sha = "0" * 40
+        async_trips: list[int] = []
+        execute_async = AsyncPipeline.execute
+
+        async def counted_async(pipe, *args, **kwargs):
+            async_trips.append(len(pipe.command_stack))
+            return await execute_async(pipe, *args, **kwargs)
+
+        monkeypatch.setattr(AsyncPipeline, "execute", counted_async)
+        results = asyncio.run(broker.enqueue_many_async([(ping("many.ping", 20), None), (ping(refused, 21), None),
+                                                         (ping("many.ping", 22), 5000)]))
+        assert [type(r).__name__ for r in results] == ["Message", "MiddlewareError", "Message"]
+        assert len(async_trips) == 3 and redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 12
+        async_trips.clear()
+        results = asyncio.run(broker.enqueue_many_async([(ping("many.ping", n), None) for n in range(5)]))
+        assert all(isinstance(r, Message) for r in results) and len(async_trips) == 1
+        assert redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 17
+        # Claims and messages in one round trip: whether each key was free, each message's outcome
+        async_trips.clear()
+        claims = [(f"{TEST_NAMESPACE}-many:claim", 5000), (f"{TEST_NAMESPACE}-many:claim", 5000)]
+        result = asyncio.run(send_trip(broker, Trip(claims=claims, messages=[(ping("many.ping", 30), None)])))
+        assert result.claimed == [True, False] and [type(r).__name__ for r in result.enqueued] == ["Message"]
+        assert len(async_trips) == 1 and redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 18
+        assert broker.send_trip(Trip(claims=claims)).claimed == [False, False]
+    finally:
+        for key in redis_client.scan_iter(match=f"{TEST_NAMESPACE}-many:*"):
+            redis_client.delete(key)
+        broker.close()
+
+
 # --- a worker child whose pool's main process was killed (kill -9) ----------------------------
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -137,7 +137,10 @@ async def test_a_command_whose_message_never_left_is_relayed_after_the_bound(bro
     principal = await make_principal()
     # Given a unit of work whose process dies between its commit and its enqueue (nothing sent,
     # no bookkeeping: the row keeps the stamp it was written with)
-    monkeypatch.setattr(outbox, "send_commands", lambda commands, broker: ([], []))
+    async def nothing_sent(commands, broker):
+        return [], []
+
+    monkeypatch.setattr(outbox, "send_commands", nothing_sent)
     application = await _submit_application(principal)
     monkeypatch.undo()
     command = await Command.get(actor_name=companies.REVIEW_APPLICATION)

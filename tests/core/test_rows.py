@@ -10,8 +10,8 @@ import asyncpg
 import pytest
 
 from core import clock
-from core.outbox import Command
 from core.db import transaction
+from core.outbox import Command
 from core.rows import build, by_key, write_rows
 from models.audit import AuditEntry
 from models.transactions import Transaction

@@ -90,13 +90,11 @@ async def test_units_of_work_that_commit_together_share_a_hop_and_each_gets_its_
     hops: list[int] = []
     send_all = units._send_all  # noqa: SLF001
 
-    def slow_first_hop(hop: list) -> list:
+    async def slow_first_hop(hop: list) -> list:
         hops.append(len(hop))
         if len(hops) == 1:
-            import time
-
-            time.sleep(0.3)
-        return send_all(hop)
+            await asyncio.sleep(0.3)
+        return await send_all(hop)
 
     monkeypatch.setattr(units, "_send_all", slow_first_hop)
     unreachable = RedisBroker(url="redis://127.0.0.1:1/0", socket_connect_timeout=0.5)
@@ -120,3 +118,39 @@ async def test_units_of_work_that_commit_together_share_a_hop_and_each_gets_its_
         assert (stored.enqueue_count, stored.enqueued_at is None) == ((0, True) if name == "unreachable" else (1, False))
     # And the four messages that could be sent (the first unit's among them) are in Redis
     assert redis_client.hlen(f"{TEST_NAMESPACE}:companies.msgs") == queued_before + 4
+
+
+async def test_a_hop_sends_its_commands_wakeups_and_nudges_in_one_round_trip_once_their_keys_are_taken(
+        broker, redis_client, monkeypatch):
+    from redis.asyncio.client import Pipeline
+
+    from core import outbox
+    from core.unit_of_work import nudge_after_commit, wake_after_commit
+    from tests.support.environment import TEST_NAMESPACE
+
+    trips: list[int] = []
+    execute = Pipeline.execute
+
+    async def counted(pipe, *args, **kwargs):
+        trips.append(len(pipe.command_stack))
+        return await execute(pipe, *args, **kwargs)
+
+    monkeypatch.setattr(Pipeline, "execute", counted)
+
+    async def unit() -> None:
+        async with unit_of_work():
+            await outbox.add_command(actor_name="companies.review_application", payload={})
+            await outbox.add_command(actor_name="probe.batch", payload={}, coalesce=True)
+            nudge_after_commit("probe.nudged", "x", delay_ms=60_000)
+            wake_after_commit("probe.woken", "item")
+
+    # Given a unit of work with a command, a coalesced command, a nudge and a wake-up: the first
+    # time, the coalesced actor's and the nudge's keys are free, so their messages need a second trip
+    await unit()
+    assert len(trips) == 2
+    # When another commits while both messages are still on their way
+    trips.clear()
+    await unit()
+    # Then everything it sends leaves in one round trip
+    assert len(trips) == 1
+    assert redis_client.hlen(f"{TEST_NAMESPACE}:probe.msgs") == 3  # two wake-ups and the batch actor's message
