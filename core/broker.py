@@ -146,6 +146,14 @@ class NotifyingRedisBroker(RedisBroker):
             client = self._async_clients[loop] = redis.asyncio.Redis.from_url(self._url)
         return client
 
+    async def close_async_client(self) -> None:
+        """Close the running event loop's client (:meth:`async_client`), when it made one: what the
+        loop's process does as it stops (the API's ``after_server_stop``, a worker's last hook), so
+        that its connections end cleanly. A later send on the loop makes a new client."""
+        client = self._async_clients.pop(asyncio.get_running_loop(), None)
+        if client is not None:
+            await client.aclose()
+
     def enqueue(self, message: Message, *, delay: Optional[int] = None) -> Message:
         (result,) = self.enqueue_many([(message, delay)])
         if isinstance(result, BaseException):
@@ -399,7 +407,8 @@ class DatabaseLifecycle(Middleware):
         thread = get_event_loop_thread()
         if thread is None:
             return
-        for hook in self.on_shutdown:
+        hooks = [*self.on_shutdown, *([broker.close_async_client] if isinstance(broker, NotifyingRedisBroker) else [])]
+        for hook in hooks:
             try:
                 thread.run_coroutine(hook())
             except Exception:  # noqa: BLE001 - closing must go on

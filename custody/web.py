@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 
+import dramatiq
 from sanic import Sanic
 from sanic.worker.loader import AppLoader
 from sanic.worker.manager import WorkerManager
 
 from api.app import create_app
-from core.broker import install_broker
+from core.broker import NotifyingRedisBroker, install_broker
 from core.settings import get_settings
 from custody.wiring import close_database, open_database
 
@@ -32,6 +33,9 @@ def app_factory() -> Sanic:
 
     @app.after_server_stop
     async def close_resources(app: Sanic) -> None:
+        broker = dramatiq.get_broker()
+        if isinstance(broker, NotifyingRedisBroker):
+            await broker.close_async_client()  # the after-commit hop's client of this loop
         await close_database()
 
     return app

@@ -108,6 +108,31 @@ def test_a_delay_queue_consumer_waits_no_longer_than_until_its_next_delayed_mess
     assert broker.waits[-1] > 1.0
 
 
+async def test_a_loops_redis_client_is_closed_when_its_process_stops_and_made_again_if_needed(settings):
+    from core.broker import Trip, send_trip
+
+    # Given a broker that sent a message from this event loop (on a client of the loop)
+    broker = create_broker(settings, namespace=f"{TEST_NAMESPACE}-close")
+    try:
+        (sent,) = (await send_trip(broker, Trip(messages=[(Message(queue_name="close", actor_name="close.ping",
+                                                                   args=(), kwargs={}, options={}), None)]))).enqueued
+        assert not isinstance(sent, Exception)
+        client = broker.async_client()
+        assert client is not None
+        connection = await client.client_id()  # the connection the send used, back in the pool
+        assert connection in {int(c["id"]) for c in broker.client.client_list()}
+        # When the loop's process stops
+        await broker.close_async_client()
+        # Then its connection is closed on the server, and a later send on the loop makes a new client
+        assert connection not in {int(c["id"]) for c in broker.client.client_list()}
+        assert broker.async_client() is not client
+        await broker.close_async_client()
+        await broker.close_async_client()  # nothing left to close: no error
+    finally:
+        broker.client.delete(*broker.client.keys(f"{TEST_NAMESPACE}-close:*") or ["none"])
+        broker.close()
+
+
 def test_messages_enqueued_together_leave_in_one_round_trip_each_with_its_own_outcome(settings, redis_client,
                                                                                       monkeypatch):
     from dramatiq.message import Message
