@@ -1,6 +1,13 @@
 """Which adapter serves which network: each registry network (domain.currencies) names its
 ``adapter``; :func:`get_adapter` builds it. A real node adapter registers itself with
 :func:`register_adapter` and nothing else in the service changes.
+
+The real networks' adapters (Solana, Bitcoin, EVM) are imported by their factories, when a
+network of theirs is first used: their libraries (solders, embit, eth-account and py-evm's
+relatives) cost every process that imports this module about 0.3 s of CPU, and most of the
+service's processes (and the suite's) never use one. Their key schemes are declared here, so
+that :func:`key_scheme_of_network` needs no import (tests/domain/networks/test_registry.py checks
+them against the classes).
 """
 
 from __future__ import annotations
@@ -11,11 +18,9 @@ from domain.currencies import Network, registry
 from domain.errors import ValidationFailed
 from domain.networks.addresses import InvalidAddress
 from domain.networks.base import NetworkAdapter, key_scheme_of
-from domain.networks.bitcoin import BitcoinAdapter
 from domain.networks.devnet_account import DevnetAccountAdapter
 from domain.networks.devnet_utxo import DevnetUtxoAdapter
-from domain.networks.evm import EvmAdapter
-from domain.networks.solana import SolanaAdapter
+from threshold.scheme import ECDSA_SCHEME, ED25519_SCHEME, TAPROOT_SCHEME
 
 AdapterFactory = Callable[[Network], NetworkAdapter]
 
@@ -55,11 +60,29 @@ def get_adapter(network_id: str) -> NetworkAdapter:
     return adapter
 
 
+def solana_adapter(network: Network) -> NetworkAdapter:
+    from domain.networks.solana import SolanaAdapter
+
+    return SolanaAdapter(network)
+
+
+def bitcoin_adapter(network: Network) -> NetworkAdapter:
+    from domain.networks.bitcoin import BitcoinAdapter
+
+    return BitcoinAdapter(network)
+
+
+def evm_adapter(network: Network) -> NetworkAdapter:
+    from domain.networks.evm import EvmAdapter
+
+    return EvmAdapter(network)
+
+
 register_adapter("devnet", "account", DevnetAccountAdapter)
 register_adapter("devnet", "utxo", DevnetUtxoAdapter)
-register_adapter("solana", "account", SolanaAdapter)
-register_adapter("bitcoin", "utxo", BitcoinAdapter)
-register_adapter("evm", "account", EvmAdapter)
+register_adapter("solana", "account", solana_adapter, key_scheme=ED25519_SCHEME)
+register_adapter("bitcoin", "utxo", bitcoin_adapter, key_scheme=TAPROOT_SCHEME)
+register_adapter("evm", "account", evm_adapter, key_scheme=ECDSA_SCHEME)
 
 
 def key_scheme_of_network(network_id: str) -> str:
