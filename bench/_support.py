@@ -98,19 +98,33 @@ def machine_ticks() -> tuple[int, int]:
     return sum(values) - idle, sum(values)
 
 
+def _process_stat(path: Path) -> tuple[str, list[str]]:
+    """A process's name and the fields of its ``/proc/<pid>/stat`` after the name (OSError once it
+    ended): ``[11]`` utime, ``[12]`` stime, ``[13]`` cutime, ``[14]`` cstime, in clock ticks."""
+    name, _, rest = path.read_text().partition(" (")[2].rpartition(")")
+    return name, rest.split()
+
+
+def _cpu_seconds(fields: list[str], *, children: bool) -> float:
+    return sum(int(value) for value in fields[11:15 if children else 13]) / os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu_seconds(pid: int, *, children: bool = False) -> float:
+    """CPU seconds (user and system) the process used so far; with ``children``, also those of its
+    children that ended and were reaped. OSError once the process is gone."""
+    return _cpu_seconds(_process_stat(Path(f"/proc/{pid}/stat"))[1], children=children)
+
+
 def server_cpu_seconds(command: str) -> float:
     """CPU seconds used so far by the processes named ``command`` on this machine (``postgres``,
     ``redis-server``): their own and that of their children that ended (a PostgreSQL backend's,
     counted in the postmaster once it is reaped). The whole server: every database's work."""
-    total = 0
+    total = 0.0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            text = stat.read_text()
+            name, fields = _process_stat(stat)
         except OSError:  # ended meanwhile
             continue
-        name, _, rest = text.partition(" (")[2].rpartition(")")
-        if name != command:
-            continue
-        fields = rest.split()
-        total += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
-    return total / os.sysconf("SC_CLK_TCK")
+        if name == command:
+            total += _cpu_seconds(fields, children=True)
+    return total

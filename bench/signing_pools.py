@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from _support import machine_ticks  # noqa: E402  (bench/ is importable once on the path)
+from _support import machine_ticks, process_cpu_seconds  # noqa: E402  (bench/ is importable once on the path)
 
 TARGET_RATE = 150.0
 TARGET_OF_IN_PROCESS = 0.4
@@ -299,15 +299,13 @@ def descendants(pid: int) -> list[int]:
 
 def cpu_seconds(groups: dict[str, list[int]]) -> dict[int, float]:
     """User + system CPU seconds of every process of ``groups`` so far (/proc/<pid>/stat)."""
-    ticks = os.sysconf("SC_CLK_TCK")
     found = {}
     for pids in groups.values():
         for pid in pids:
             try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+                found[pid] = process_cpu_seconds(pid)
             except OSError:
                 continue
-            found[pid] = (int(fields[11]) + int(fields[12])) / ticks
     return found
 
 

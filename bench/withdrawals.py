@@ -344,8 +344,9 @@ def machine_seconds(before: tuple[int, int]) -> tuple[float, float]:
 
 def cpu_seconds(pid: int) -> float:
     """CPU time (user and system) the process used so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    from _support import process_cpu_seconds
+
+    return process_cpu_seconds(pid)
 
 
 async def create_to_finished(settings: Any, namespace: str, withdrawals: int, vault_count: int,

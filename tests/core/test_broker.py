@@ -23,6 +23,7 @@ from core.broker import DatabaseLifecycle, ParentWatch, _NotifiedConsumer, creat
 from custody.embedded import process_alive
 from models import ORM_APP
 from tests.support.environment import TEST_NAMESPACE
+from tests.support.redis_trips import count_trips
 from tests.support.worker import wait_for
 
 
@@ -139,8 +140,6 @@ def test_messages_enqueued_together_leave_in_one_round_trip_each_with_its_own_ou
                                                                                       monkeypatch):
     from dramatiq.message import Message
     from dramatiq.middleware import MiddlewareError
-    from redis.asyncio.client import Pipeline as AsyncPipeline
-    from redis.client import Pipeline
 
     from core.broker import Trip, send_trip
 
@@ -153,14 +152,7 @@ def test_messages_enqueued_together_leave_in_one_round_trip_each_with_its_own_ou
                 raise MiddlewareError("refused by a middleware")
 
     broker.add_middleware(Refuse())
-    trips: list[int] = []
-    execute = Pipeline.execute
-
-    def counted(pipe, *args, **kwargs):
-        trips.append(len(pipe.command_stack))
-        return execute(pipe, *args, **kwargs)
-
-    monkeypatch.setattr(Pipeline, "execute", counted)
+    trips = count_trips(monkeypatch)
 
     def ping(actor_name: str, n: int) -> Message:
         return Message(queue_name="many_probe", actor_name=actor_name, args=(n,), kwargs={}, options={})
@@ -186,14 +178,7 @@ def test_messages_enqueued_together_leave_in_one_round_trip_each_with_its_own_ou
         assert len(trips) == 1 and redis_client.hlen(f"{TEST_NAMESPACE}-many:many_probe.msgs") == 11
         # And from an event loop, on the loop's own client: the same, the script lost or not
         broker.scripts["dispatch"].sha = "0" * 40
-        async_trips: list[int] = []
-        execute_async = AsyncPipeline.execute
-
-        async def counted_async(pipe, *args, **kwargs):
-            async_trips.append(len(pipe.command_stack))
-            return await execute_async(pipe, *args, **kwargs)
-
-        monkeypatch.setattr(AsyncPipeline, "execute", counted_async)
+        async_trips = count_trips(monkeypatch, asynchronous=True)
         results = asyncio.run(broker.enqueue_many_async([(ping("many.ping", 20), None), (ping(refused, 21), None),
                                                          (ping("many.ping", 22), 5000)]))
         assert [type(r).__name__ for r in results] == ["Message", "MiddlewareError", "Message"]

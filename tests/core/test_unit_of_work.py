@@ -122,20 +122,12 @@ async def test_units_of_work_that_commit_together_share_a_hop_and_each_gets_its_
 
 async def test_a_hop_sends_its_commands_wakeups_and_nudges_in_one_round_trip_once_their_keys_are_taken(
         broker, redis_client, monkeypatch):
-    from redis.asyncio.client import Pipeline
-
     from core import outbox
     from core.unit_of_work import nudge_after_commit, wake_after_commit
     from tests.support.environment import TEST_NAMESPACE
+    from tests.support.redis_trips import count_trips
 
-    trips: list[int] = []
-    execute = Pipeline.execute
-
-    async def counted(pipe, *args, **kwargs):
-        trips.append(len(pipe.command_stack))
-        return await execute(pipe, *args, **kwargs)
-
-    monkeypatch.setattr(Pipeline, "execute", counted)
+    trips = count_trips(monkeypatch, asynchronous=True)
 
     async def unit() -> None:
         async with unit_of_work():
