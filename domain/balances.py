@@ -198,6 +198,47 @@ async def _apply(wallet: Wallet, total: int, frozen: int, held: int, block_heigh
     return int(rows[0]["balance_version"]), int(rows[0].get("position") or 0)
 
 
+#: A hold on one wallet that is not locked yet, in one statement: its address is locked by the
+#: update of its balance_version (a CTE the wallet's update joins, so it runs first: the lock
+#: order of lock_wallets), then the wallet's row by its own update, which takes the hold only
+#: while available covers it (checked on the row's latest version once locked), and the
+#: change-log position of this database transaction. No row: available did not cover it.
+_HOLD_TAKING_POSITION = f"""
+WITH version AS (
+    UPDATE wallet_addresses SET balance_version = balance_version + 1, updated_at = $3
+    WHERE id = (SELECT address_id FROM wallets WHERE id = $1)
+    RETURNING balance_version
+)
+UPDATE wallets w SET held = w.held + $2, updated_at = $3
+FROM version
+WHERE w.id = $1 AND w.total - w.frozen - w.held >= $2
+RETURNING w.*, version.balance_version AS "version.balance_version", {NEXT_POSITION_SQL} AS "version.position"
+"""
+
+
+async def hold_taking_position(*, wallet_id: uuid.UUID, held: int) -> tuple[Wallet, int, int]:
+    """Lock a wallet (and its address, in :func:`lock_wallets`'s order) and move ``held`` (> 0)
+    from available into held, in one statement that also takes the next change-log position of
+    this database transaction: returns the wallet as written, its address's new balance_version
+    and the position. 409 INSUFFICIENT_BALANCE when available does not cover ``held`` (the
+    caller's transaction must then roll back: the address's version was raised).
+
+    For a writer whose only balance change is this hold, with no other wallet to lock (one lock
+    round trip less than :func:`lock_wallets` then :func:`apply_change_taking_position`)."""
+    if held <= 0:
+        raise ValueError("a hold moves a positive amount")
+    rows = await connections.get("default").execute_query_dict(_HOLD_TAKING_POSITION, [wallet_id, held, clock.now()])
+    if not rows:
+        wallet = await Wallet.get(id=wallet_id)
+        raise InsufficientBalance(
+            "the wallet's available balance does not cover this",
+            details={"wallet_id": str(wallet_id), "available_atomic": str(parts_of(wallet).available)},
+        )
+    row = dict(rows[0])
+    version, position = int(row.pop("version.balance_version")), int(row.pop("version.position"))
+    return Wallet._init_from_db(**row), version, position  # noqa: SLF001  (tortoise's own row → model)
+
+
 # --------------------------------------------------------------------------------------------
 # Aggregates and the snapshot
 # --------------------------------------------------------------------------------------------

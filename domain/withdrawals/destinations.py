@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 from tortoise import connections
 
@@ -52,25 +53,52 @@ def _mismatch(field: str, reason: str, code: str) -> ValidationFailed:
     return ValidationFailed(f"{field}: {reason}", code=code, details={"field": field, "reason": reason})
 
 
-#: What a plain target address is, in one statement: an address of the workspace (and its wallet of
-#: the currency), else a live whitelist entry of the currency, else whether one-time addresses are
-#: allowed (forbidden without a settings row: domain.whitelist.get_settings).
-_WHAT_ADDRESS_IS = """
+def what_address_is(*, workspace_id: str, network: str, address: str, currency_id: str) -> str:
+    """What a plain target address is, as one row of SQL over the expressions given for its inputs
+    (parameters, or columns of a statement it is joined into, whose aliases must not be ``one``,
+    ``own``, ``ow``, ``e`` or ``s``): an address of the workspace (and
+    its wallet of the currency), else a live whitelist entry of the currency, else whether
+    one-time addresses are allowed (forbidden without a settings row: domain.whitelist.get_settings)."""
+    return f"""
 SELECT own.vault_id AS own_vault_id,
-       (SELECT w.id FROM wallets w WHERE w.address_id = own.id AND w.currency_id = $4) AS own_wallet_id,
-       (SELECT e.id FROM whitelisted_wallets e WHERE e.workspace_id = $1 AND e.currency_id = $4
-          AND e.address = $3 AND e.deleted_at IS NULL LIMIT 1) AS whitelisted_id,
-       coalesce((SELECT s.one_time_addresses_allowed FROM whitelist_settings s WHERE s.workspace_id = $1), false)
-           AS one_time_allowed
+       (SELECT ow.id FROM wallets ow WHERE ow.address_id = own.id AND ow.currency_id = {currency_id})
+           AS own_wallet_id,
+       (SELECT e.id FROM whitelisted_wallets e WHERE e.workspace_id = {workspace_id} AND e.currency_id = {currency_id}
+          AND e.address = {address} AND e.deleted_at IS NULL LIMIT 1) AS whitelisted_id,
+       coalesce((SELECT s.one_time_addresses_allowed FROM whitelist_settings s WHERE s.workspace_id = {workspace_id}),
+                false) AS one_time_allowed
 FROM (SELECT 1) one
-LEFT JOIN wallet_addresses own ON own.workspace_id = $1 AND own.network = $2 AND own.address = $3
+LEFT JOIN wallet_addresses own ON own.workspace_id = {workspace_id} AND own.network = {network}
+    AND own.address = {address}
 """
+
+
+_WHAT_ADDRESS_IS = what_address_is(workspace_id="$1", network="$2", address="$3", currency_id="$4")
+
+
+@dataclass(frozen=True)
+class KnownAddress:
+    """What ``address`` is (the columns of :func:`what_address_is`), read ahead by the caller in a
+    statement of its own (POST /transaction reads it with the source wallet)."""
+
+    address: str
+    own_vault_id: uuid.UUID | None
+    own_wallet_id: uuid.UUID | None
+    whitelisted_id: uuid.UUID | None
+    one_time_allowed: bool
+
+    @classmethod
+    def of(cls, address: str, row: dict[str, Any]) -> "KnownAddress":
+        return cls(address, row["own_vault_id"], row["own_wallet_id"], row["whitelisted_id"],
+                   bool(row["one_time_allowed"]))
 
 
 async def resolve(*, workspace_id: uuid.UUID, currency: Currency, source: Wallet, source_address: str,
                   target_address: str, target_wallet_id: uuid.UUID | None,
-                  target_whitelisted_asset_id: uuid.UUID | None) -> Destination:
-    """The destination of a withdrawal (see the module docstring)."""
+                  target_whitelisted_asset_id: uuid.UUID | None, known: KnownAddress | None = None) -> Destination:
+    """The destination of a withdrawal (see the module docstring). ``known``: what the caller
+    read ahead about a plain target address; used only when it was read for the address in its
+    canonical form, else the address is looked up here."""
     if target_wallet_id is not None and target_whitelisted_asset_id is not None:
         raise _mismatch("target_wallet_id", "give target_wallet_id or target_whitelisted_asset_id, not both",
                         "TARGET_AMBIGUOUS")
@@ -97,20 +125,22 @@ async def resolve(*, workspace_id: uuid.UUID, currency: Currency, source: Wallet
             raise _mismatch("target_address", "is not the address of target_whitelisted_asset_id",
                             "TARGET_ADDRESS_MISMATCH")
         return Destination(address, WHITELISTED, whitelisted=entry)
-    (known,) = await connections.get("default").execute_query_dict(
-        _WHAT_ADDRESS_IS, [workspace_id, currency.network.id, address, currency.id])
-    if known["own_vault_id"] is not None:
-        target = await Wallet.get_or_none(id=known["own_wallet_id"]).prefetch_related("address") \
-            if known["own_wallet_id"] is not None else None
+    if known is None or known.address != address:
+        (row,) = await connections.get("default").execute_query_dict(
+            _WHAT_ADDRESS_IS, [workspace_id, currency.network.id, address, currency.id])
+        known = KnownAddress.of(address, row)
+    if known.own_vault_id is not None:
+        target = await Wallet.get_or_none(id=known.own_wallet_id).prefetch_related("address") \
+            if known.own_wallet_id is not None else None
         if target is None:
             raise Conflict(f"target_address belongs to a vault of this workspace that has no {currency.symbol} wallet: "
                            "open one there first", code="TARGET_WALLET_NOT_FOUND",
-                           details={"field": "target_address", "vault_id": str(known["own_vault_id"])})
+                           details={"field": "target_address", "vault_id": str(known.own_vault_id)})
         return Destination(address, INTERNAL, wallet=target)
-    if known["whitelisted_id"] is not None:
-        entry = await WhitelistedWallet.get(id=known["whitelisted_id"])
+    if known.whitelisted_id is not None:
+        entry = await WhitelistedWallet.get(id=known.whitelisted_id)
         return Destination(address, WHITELISTED, whitelisted=entry)
-    if not known["one_time_allowed"]:
+    if not known.one_time_allowed:
         raise OneTimeAddressNotAllowed(
             "this workspace sends only to whitelisted or internal addresses: whitelist the address "
             "(POST /api/v1/whitelist/wallets) or allow one-time addresses (PUT /api/v1/whitelist/settings)",

@@ -109,12 +109,8 @@ async def hold(parties: Parties, *, take_position: bool = False) -> None:
     tx = parties.tx
     amount, fee_limit = int(tx.amount), int(tx.fee_limit)
     if parties.same_fee_wallet and take_position and parties.target is None:
-        source = parties.source
-        version, position = await balances.apply_change_taking_position(wallet=source, held=amount + fee_limit)
-        state = transactions.WalletState(wallet_id=source.id, vault_id=source.vault_id, currency_id=source.currency_id,
-                                         address=tx.from_address or "", parts=balances.parts_of(source),
-                                         balance_version=version)
-        parties.taken = ({source.id: state}, position)
+        version, position = await balances.apply_change_taking_position(wallet=parties.source, held=amount + fee_limit)
+        _take(parties, version=version, position=position)
     elif parties.same_fee_wallet:
         await balances.apply_change(wallet=parties.source, held=amount + fee_limit)
     else:
@@ -131,6 +127,31 @@ async def hold(parties: Parties, *, take_position: bool = False) -> None:
             tx.awaiting_gas = True
     tx.holding = True
 
+
+async def lock_and_hold(parties: Parties) -> None:
+    """:func:`hold` with ``take_position`` for a new withdrawal whose wallets are not locked yet,
+    when one wallet pays amount and fee and nothing else changes (no internal target): the
+    source's address and row are locked, the hold written and the change-log position taken in
+    one statement (balances.hold_taking_position), in the lock order of the module docstring.
+    ``parties.source`` (and ``fee_wallet``, the same wallet) become the wallet as written."""
+    tx = parties.tx
+    if not (parties.same_fee_wallet and parties.target is None):
+        raise ValueError("lock_and_hold takes one wallet paying amount and fee, with no internal target")
+    source, version, position = await balances.hold_taking_position(
+        wallet_id=parties.source.id, held=int(tx.amount) + int(tx.fee_limit))
+    parties.source = parties.fee_wallet = source
+    _take(parties, version=version, position=position)
+    tx.holding = True
+
+
+def _take(parties: Parties, *, version: int, position: int) -> None:
+    """What a hold taking the position read: the source's state as written, for the next
+    :func:`write_change` (``Parties.taken``)."""
+    source = parties.source
+    state = transactions.WalletState(wallet_id=source.id, vault_id=source.vault_id, currency_id=source.currency_id,
+                                     address=parties.tx.from_address or "", parts=balances.parts_of(source),
+                                     balance_version=version)
+    parties.taken = ({source.id: state}, position)
 
 async def hold_gas(parties: Parties) -> bool:
     """Hold the fee of a withdrawal ``awaiting_gas`` if its address has the gas now (wallets locked).

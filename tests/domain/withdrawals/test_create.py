@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import random
 import uuid
+from typing import Any
 
+import asyncpg
 import pytest
 
 from core.unit_of_work import unit_of_work
@@ -15,7 +17,7 @@ from domain.errors import DomainError
 from domain.withdrawals import fees
 from models.audit import AuditEntry
 from models.transactions import Transaction
-from models.wallets import Wallet
+from models.wallets import Wallet, WalletAddress
 from models.webhooks import WebhookEvent
 from tests.support.changelog import until_final
 from tests.support.wallets import address_of, fund, open_wallet, reload, vault_with_key, watch, workspace
@@ -142,6 +144,56 @@ async def test_a_thousand_concurrent_withdrawals_never_overdraw_a_balance_of_100
     native = balances.parts_of(await Wallet.get(vault_id=tv.vault.id, currency_id="DETH_TEST"))
     assert native.held == len(accepted) * 65_000 * GWEI
 
+
+def _recorded_statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every statement asyncpg sends from now on (tortoise's and raw SQL, BEGIN and COMMIT too)."""
+    sent: list[str] = []
+    for name in ("fetch", "execute"):
+        original = getattr(asyncpg.Connection, name)
+
+        def recording(connection: Any, query: str, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            sent.append(" ".join(query.split()))
+            return _original(connection, query, *args, **kwargs)
+        monkeypatch.setattr(asyncpg.Connection, name, recording)
+    return sent
+
+
+async def test_a_native_withdrawal_is_locked_and_held_in_one_statement_and_racing_ones_never_overdraw(
+        broker, monkeypatch):
+    # Given a DETH wallet holding exactly three withdrawals of 0.1 DETH with their fee limits
+    ws = await workspace()
+    await allow_one_time_addresses(ws.id)
+    each = ETH // 10 + 21_000 * GWEI
+    wallet = await funded_wallet(await vault_with_key(ws), "DETH_TEST", 3 * each)
+    version_before = (await WalletAddress.get(id=wallet.address_id)).balance_version
+    # When one is created, the statements it sends are counted
+    sent = _recorded_statements(monkeypatch)
+    first = (await withdraw(ws, wallet, ELSEWHERE_EVM, ETH // 10)).transaction
+    # Then BEGIN, the source wallet with what the target address is, the lock with the hold and the
+    # change-log position, the rows, and COMMIT: no lock of its own, no lookup of the address
+    assert len(sent) == 5, sent
+    assert not [q for q in sent if "FOR NO KEY UPDATE" in q or ("whitelisted_wallets" in q and "JOIN vaults" not in q)]
+    monkeypatch.undo()
+    # When ten more race for the two that are left
+    async def one() -> str:
+        try:
+            await withdraw(ws, wallet, ELSEWHERE_EVM, ETH // 10)
+            return "accepted"
+        except DomainError as exc:
+            return exc.code
+    outcomes = await asyncio.gather(*(one() for _ in range(10)))
+    # Then two are accepted and eight refused for the balance, and what is held is exactly theirs
+    assert sorted(outcomes) == ["INSUFFICIENT_BALANCE"] * 8 + ["accepted"] * 2
+    parts = balances.parts_of(await reload(wallet))
+    assert (parts.total, parts.held, parts.available) == (3 * each, 3 * each, 0)
+    # And each accepted one raised the address's balance version once, the refused ones not at all
+    versions = sorted(tx.balance_version for tx in await Transaction.filter(direction="withdrawal"))
+    assert versions == [version_before + 1, version_before + 2, version_before + 3]
+    assert first.balance_version == version_before + 1
+    assert (await WalletAddress.get(id=wallet.address_id)).balance_version == version_before + 3
+    # And a refusal says what was available, like any other
+    refused = await _refused(withdraw(ws, wallet, ELSEWHERE_EVM, 1))
+    assert (refused.code, refused.details["available_atomic"]) == ("INSUFFICIENT_BALANCE", "0")
 
 async def test_utxo_fees_follow_the_rate_with_headroom_or_the_callers_limit(broker):
     ws = await workspace()
