@@ -156,7 +156,7 @@ def _load_main(pipe: Any, url: str, headers: dict[str, str], sources: list[str],
     """The load generator (a child process, so its CPU is not the API's): POSTs over real HTTP."""
     import aiohttp
 
-    async def go() -> tuple[float, list[float], dict[int, int]]:
+    async def go() -> tuple[float, list[float], dict[int, int], dict[str, float]]:
         latencies: list[float] = []
         statuses: dict[int, int] = {}
         limit = asyncio.Semaphore(concurrency)
@@ -173,9 +173,11 @@ def _load_main(pipe: Any, url: str, headers: dict[str, str], sources: list[str],
                         statuses[response.status] = statuses.get(response.status, 0) + 1
 
             await asyncio.gather(*(post(-1 - i, False) for i in range(min(100, requests))))  # warm up
+            before = machine_cpu()
             start = time.perf_counter()
             await asyncio.gather(*(post(i, True) for i in range(requests)))
-            return time.perf_counter() - start, latencies, statuses
+            elapsed = time.perf_counter() - start
+            return elapsed, latencies, statuses, machine_cpu_since(before)
 
     pipe.send(asyncio.run(go()))
 
@@ -184,7 +186,7 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     import multiprocessing
 
     import asyncpg
-    from _support import counting_statements
+    from _support import counting_statements, machine_ticks, server_cpu_seconds
     from tortoise import connections
 
     from core.commit_order import NEXT_POSITION_SQL
@@ -222,7 +224,7 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
             try:
                 while not parent.poll():
                     await asyncio.sleep(0.05)
-                elapsed, latencies, statuses = parent.recv()
+                elapsed, latencies, statuses, api_machine = parent.recv()
                 api_cpu = time.process_time() - cpu_before
             finally:
                 load.join(timeout=10)
@@ -286,16 +288,22 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
             raw_latencies.append(time.perf_counter() - start)
 
     try:
-        start, cpu_before = time.perf_counter(), time.process_time()
+        start, cpu_before, machine_before = time.perf_counter(), time.process_time(), machine_cpu()
         await asyncio.gather(*(raw(i) for i in range(requests)))
         raw_rate = requests / (time.perf_counter() - start)
         raw_cpu = time.process_time() - cpu_before
+        raw_machine = machine_cpu_since(machine_before)
     finally:
         await pool.close()
     return {"api_rate": api_rate, "api_p50": statistics.median(latencies), "api_p99": percentile(latencies, 0.99),
             "api_cpu_ms": 1000 * api_cpu / posted, "raw_cpu_ms": 1000 * raw_cpu / requests,
             "raw_rate": raw_rate, "raw_p50": statistics.median(raw_latencies),
-            "raw_p99": percentile(raw_latencies, 0.99), "pool": pool_size}
+            "raw_p99": percentile(raw_latencies, 0.99), "pool": pool_size,
+            # Per request or transaction, in ms, over the measured ones (the API's: from the load generator)
+            "api_machine": {name: 1000 * value / requests for name, value in api_machine.items() if name != "busy"},
+            "api_busy": api_machine["busy"],
+            "raw_machine": {name: 1000 * value / requests for name, value in raw_machine.items() if name != "busy"},
+            "raw_busy": raw_machine["busy"]}
 
 
 # --------------------------------------------------------------------------------------------
@@ -340,6 +348,23 @@ def machine_seconds(before: tuple[int, int]) -> tuple[float, float]:
     busy, total = machine_ticks()
     busy_ticks, all_ticks = busy - before[0], max(total - before[1], 1)
     return busy_ticks / os.sysconf("SC_CLK_TCK"), busy_ticks / all_ticks * (os.cpu_count() or 1)
+
+
+def machine_cpu() -> dict[str, Any]:
+    """Where the machine's CPU stands now (read again by :func:`machine_cpu_since`): every core's,
+    PostgreSQL's and Redis's (every database's work) and this process's."""
+    from _support import machine_ticks, server_cpu_seconds
+
+    return {"ticks": machine_ticks(), "postgres": server_cpu_seconds("postgres"),
+            "redis-server": server_cpu_seconds("redis-server"), "this process": time.process_time()}
+
+
+def machine_cpu_since(before: dict[str, Any]) -> dict[str, float]:
+    """CPU seconds spent since ``before`` (:func:`machine_cpu`): ``machine`` (with ``busy``, the
+    cores it kept busy on average), ``postgres``, ``redis-server`` and ``this process``."""
+    now = machine_cpu()
+    machine, busy = machine_seconds(before["ticks"])
+    return {"machine": machine, "busy": busy, **{name: now[name] - before[name] for name in now if name != "ticks"}}
 
 
 def cpu_seconds(pid: int) -> float:
@@ -654,6 +679,13 @@ async def run(args: argparse.Namespace) -> None:
         print(f"  raw asyncpg, the same rows (same pool, same concurrency): {api['raw_rate']:.0f} transactions/s, "
               f"p50 {api['raw_p50'] * 1000:.1f} ms, p99 {api['raw_p99'] * 1000:.1f} ms; CPU of this process "
               f"{api['raw_cpu_ms']:.2f} ms per transaction")
+        api_cpu, raw_cpu = api["api_machine"], api["raw_machine"]
+        print(f"  the machine's CPU ({os.cpu_count()} cores; read it on a quiet machine): per request accepted "
+              f"{api_cpu['machine']:.2f} ms with {api['api_busy']:.2f} cores busy (the load generator "
+              f"{api_cpu['this process']:.2f}, postgres {api_cpu['postgres']:.2f}, redis-server "
+              f"{api_cpu['redis-server']:.2f}); per raw transaction {raw_cpu['machine']:.2f} ms with "
+              f"{api['raw_busy']:.2f} cores busy (this process {raw_cpu['this process']:.2f}, postgres "
+              f"{raw_cpu['postgres']:.2f}, redis-server {raw_cpu['redis-server']:.2f})")
         print(f"  ratio accepted/s : raw/s = {api['api_rate'] / api['raw_rate']:.3f} "
               f"(1 : {api['raw_rate'] / api['api_rate']:.1f})")
         if not args.no_e2e:
