@@ -226,7 +226,7 @@ cannot set headers on a WebSocket). The server only sends; every message is one 
 
 @bp.websocket("/change-approvals/ws")
 @websocket(summary="Follow change approval progress: a WebSocket of JSON messages (ready, event, error)",
-           description=WEBSOCKET_DESCRIPTION, tag="change_approvals",
+           description=WEBSOCKET_DESCRIPTION, tag=_TAG,
            query=[("access_token", {"type": "string"}, "The access token, for clients that cannot send Authorization."),
                   ("after", {"type": "string", "pattern": "^[0-9]{1,18}$"}, "Resume after this event cursor.")])
 async def change_approval_events(request: Request, ws: WebsocketImplProtocol) -> None:

@@ -100,6 +100,10 @@ async def test_the_document_declares_the_backup_file_the_websocket_and_optional_
         assert message in socket["description"]
     assert {p["name"] for p in socket["parameters"]} == {"access_token", "after"}
     assert "101" in socket["responses"]
+    # And it is listed with the other change approval operations, under their one tag
+    approvals = {tag for path, operations in paths.items() if path.startswith("/api/v2/admin/change-approvals")
+                 for operation in operations.values() for tag in operation.get("tags", [])}
+    assert socket["tags"] == ["change approvals"] and approvals == {"change approvals"}
     # And a body whose every field is optional is not required (release, tag and webhook updates)
     for path, method in (("/api/v1/transactions/{transaction_id}/release", "post"),
                          ("/api/v1/tags/{tag_id}", "patch")):
