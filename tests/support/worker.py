@@ -69,7 +69,7 @@ class InProcessWorker:
             while True:
                 for queue in self.broker.get_declared_queues():
                     left_ms = int(max(deadline - time.monotonic(), 0.1) * 1000)
-                    self.broker.join(queue, interval=int(POLL * 1000), timeout=left_ms)
+                    self.broker.join(queue, interval=int(POLL * 1000), timeout=left_ms)  # type: ignore[call-arg]  # a RedisBroker
                 self.worker.join()
                 # A message enqueued by the last one's actor on a queue joined before: again.
                 if self._queued() == 0:
