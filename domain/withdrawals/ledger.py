@@ -42,7 +42,7 @@ from domain.gas_station import autofuel
 from domain.withdrawals import fees
 from models.transactions import Transaction
 from models.vaults import Vault
-from models.wallets import Wallet
+from models.wallets import Wallet, WalletAddress
 from models.workspaces import Workspace
 
 
@@ -281,6 +281,25 @@ async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | N
 #: The signing sessions' wake-up of their withdrawal (actors.withdrawals.signed), named by the
 #: pipeline and by the stuck-transaction replacement alike.
 SIGNED = "withdrawals.signed"
+
+
+#: The source addresses' public keys, by address id, as this process read them. An address's key
+#: never changes (the address is derived from it when the row is created, domain.wallets, and
+#: nothing updates it), so the build step and the signature check read it once per process.
+_public_keys: dict[uuid.UUID, bytes] = {}
+#: How many keys :data:`_public_keys` keeps before it starts again (a bound, not a tuning knob).
+PUBLIC_KEYS_KEPT = 100_000
+
+
+async def public_key_of(address_id: uuid.UUID) -> bytes:
+    """The public key of the wallet address ``address_id`` (read once per process, see above)."""
+    key = _public_keys.get(address_id)
+    if key is None:
+        key = bytes((await get_by_key(WalletAddress, address_id)).public_key)
+        if len(_public_keys) >= PUBLIC_KEYS_KEPT:
+            _public_keys.clear()
+        _public_keys[address_id] = key
+    return key
 
 
 async def lock_withdrawal(transaction_id: uuid.UUID | str) -> Transaction | None:

@@ -83,7 +83,6 @@ from domain.withdrawals.create import CHECK
 from models.sessions import SigningSession
 from models.transactions import Transaction
 from models.vaults import Vault
-from models.wallets import WalletAddress
 from threshold.suites import suite_of
 
 logger = logging.getLogger(__name__)
@@ -312,11 +311,11 @@ async def _build_and_sign(tx: Transaction, parties: ledger.Parties, vault: Vault
     """Build the transfer and request one signing session per payload (approved or, after an
     expired blockhash, awaiting_broadcast → signing); fail the withdrawal when that is refused."""
     adapter = get_adapter(tx.network)
-    address = await get_by_key(WalletAddress, parties.source.address_id)
+    public_key = await ledger.public_key_of(parties.source.address_id)
     extra = {"intent_key": intent_key(tx)} if hasattr(adapter, "release_inputs") else {}
     try:
         unsigned = await adapter.build_transfer(currency=parties.currency, from_address=tx.from_address or "",
-                                                public_key=bytes(address.public_key), to_address=tx.to_address or "",
+                                                public_key=public_key, to_address=tx.to_address or "",
                                                 amount=int(tx.amount),
                                                 fee_rate=None if tx.fee_rate is None else int(tx.fee_rate),
                                                 **extra)
@@ -391,14 +390,14 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
     if failed is None and all(s.status == "completed" for s in found):
         signatures = [bytes(s.signature) for s in found]  # type: ignore[arg-type]  # set once signed
         parties = await ledger.load(tx, lock=False)
-        address = await get_by_key(WalletAddress, parties.source.address_id)
+        public_key = await ledger.public_key_of(parties.source.address_id)
         for s, signature in zip(found, signatures):
             # Checked with the chain's own primitive (RFC 8032, or BIP-340 for the Taproot output
             # key of the address), against the address's key: not only the key set's word for it.
             scheme = (await sessions.ready_key_sets([s.key_set_id]))[s.key_set_id].scheme  # cached once ready
             merkle_root = None if s.merkle_root is None else bytes(s.merkle_root)
             if len(signature) != SIGNATURE_SIZE or not suite_of(scheme).verify(
-                    bytes(address.public_key), bytes(s.message), signature, merkle_root):
+                    public_key, bytes(s.message), signature, merkle_root):
                 parties = await ledger.load(tx, lock=True)
                 await fail(parties, code="SIGNING_FAILED",
                            message="the signature does not verify under the vault's key")

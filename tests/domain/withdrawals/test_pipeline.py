@@ -20,6 +20,7 @@ from models.sessions import SigningSession
 from models.transactions import Transaction
 from models.wallets import Wallet
 from models.webhooks import WebhookEvent
+from tests.support.statements import statements_sent
 from tests.support.wallets import address_of, mine_block, open_wallet, reload, send, vault_with_key, watch, workspace
 from tests.support.withdrawals import (
     ELSEWHERE_EVM,
@@ -168,6 +169,21 @@ async def test_one_withdrawal_per_address_is_built_and_signed_at_a_time(broker):
     await mine_block(EVM)
     for tx in (first, second):
         assert (await step(pipeline.track, tx)).status == "finished"
+
+
+async def test_the_signature_check_does_not_read_the_address_key_the_build_step_read(broker):
+    ws, tv, wallet = await _setup()
+    tx = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    await step(pipeline.run_checks, tx)
+    # Given the sign step built the transfer with the source address's public key
+    assert (await step(pipeline.start_signing, tx)).status == "signing"
+    await sign_with_test_key(tx, tv.key)
+    # When the signature is collected and checked against that key
+    with statements_sent() as sent:
+        row = await step(pipeline.collect_signature, tx)
+    # Then it is checked without reading the address again (its key never changes)
+    assert row.status == "awaiting_broadcast"
+    assert [s for s in sent if 'FROM "wallet_addresses"' in s] == []
 
 
 async def to_broadcast_from_approved(tx: Transaction, tv) -> Transaction:
