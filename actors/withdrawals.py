@@ -9,12 +9,14 @@ its own unit of work, so one failure does not hold up the others.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import uuid
+from typing import Awaitable, Callable
 
 import domain.policies  # noqa: F401 - installs the policy check (first) and the AML policy's evaluator
 from core.jobs import actor, command_actor, execute_command
-from core.outbox import Command, keep_back, send_kept_back
+from core.outbox import Command, send_kept_back
 from core.unit_of_work import unit_of_work
 from domain.aml import screening as aml_screening
 from domain.withdrawals import lifecycle, pipeline, replacement
@@ -46,7 +48,7 @@ async def collect_signature(command_id: str) -> None:
     following: list[Command | None] = []
 
     async def handler(*, command: Command, transaction_id: str, poll: int = 0) -> None:
-        following.append(_kept_back(await pipeline.collect_signature(transaction_id=transaction_id, poll=poll)))
+        following.append(await pipeline.collect_signature(transaction_id=transaction_id, poll=poll, carried=True))
 
     await execute_command(command_id, handler)
     await carry_on(following[0] if following else None)
@@ -69,23 +71,11 @@ async def signed(session_ids: list[str]) -> None:
     async def one(transaction_id: uuid.UUID) -> None:
         async with limit:
             async with unit_of_work():
-                issued = _kept_back(await pipeline.collect_signature(transaction_id=transaction_id,
-                                                                     reschedule=False))
+                issued = await pipeline.collect_signature(transaction_id=transaction_id, reschedule=False,
+                                                          carried=True)
             await carry_on(issued)
 
     await asyncio.gather(*(one(transaction_id) for transaction_id in found))
-
-
-#: The steps :func:`carry_on` runs in the process that issued them.
-CARRIED = (pipeline.BROADCAST, pipeline.SIGN)
-
-
-def _kept_back(issued: Command | None) -> Command | None:
-    """Call in the unit of work that issues ``issued``: a step :func:`carry_on` will run once
-    it commits is not enqueued then (core.outbox.keep_back)."""
-    if issued is not None and issued.actor_name in CARRIED:
-        keep_back(issued)
-    return issued
 
 
 async def carry_on(issued: Command | None) -> None:
@@ -93,19 +83,21 @@ async def carry_on(issued: Command | None) -> None:
     issues in turn: a withdrawal's broadcast right after its signature is stored, then the sign
     step of the next withdrawal of the lane, without a queue hop each.
 
-    The command was kept back from the enqueue after its commit (core.outbox.keep_back): it is
+    The command was kept back from the enqueue after its commit (core.outbox.keep_back, by the
+    step that issued it, told it is ``carried``: domain.withdrawals.pipeline.carried_step): it is
     run here (core.jobs.execute_command locks its row and marks it done in the step's
     transaction), and sent to the queue only when that run fails, so its message and its
     retries take it from there. A process that dies before or during the run leaves the
     command pending and never enqueued: the outbox relay sends it (the outbox's durability is
     unchanged; only its wait, outbox_relay_after_seconds, is that of a broker outage). A
     command already done or failed (run elsewhere: a relay, a duplicate) is left as it is."""
-    steps = {pipeline.BROADCAST: pipeline.broadcast, pipeline.SIGN: pipeline.start_signing}
+    steps: dict[str, Callable[..., Awaitable[Command | None]]] = {
+        pipeline.BROADCAST: functools.partial(pipeline.broadcast, carried=True), pipeline.SIGN: pipeline.start_signing}
     while issued is not None and issued.actor_name in steps:
         step, following = steps[issued.actor_name], []
 
         async def handler(*, command: Command, transaction_id: str, **_: object) -> None:
-            following.append(_kept_back(await step(transaction_id=transaction_id)))
+            following.append(await step(transaction_id=transaction_id))
 
         try:
             # Never marked failed for good from here (that is its own message's last retry's call).
@@ -125,7 +117,7 @@ async def broadcast(command_id: str) -> None:
     following: list[Command | None] = []
 
     async def handler(*, command: Command, transaction_id: str, **_: object) -> None:
-        following.append(_kept_back(await pipeline.broadcast(transaction_id=transaction_id)))
+        following.append(await pipeline.broadcast(transaction_id=transaction_id, carried=True))
 
     await execute_command(command_id, handler)
     await carry_on(following[0] if following else None)

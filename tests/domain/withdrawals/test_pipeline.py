@@ -4,6 +4,7 @@ confirmations, finality, network refusals, internal transfers, and steps that ru
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -184,6 +185,37 @@ async def test_the_signature_check_does_not_read_the_address_key_the_build_step_
     # Then it is checked without reading the address again (its key never changes)
     assert row.status == "awaiting_broadcast"
     assert [s for s in sent if 'FROM "wallet_addresses"' in s] == []
+
+
+async def test_the_steps_that_issue_the_next_step_write_its_command_with_their_change(broker):
+    ws, tv, wallet = await _setup()
+    first = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    second = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
+    for tx in (first, second):
+        await step(pipeline.run_checks, tx)
+    # Given the first holds the lane and the second waits in approved
+    assert (await step(pipeline.start_signing, first)).status == "signing"
+    with statements_sent() as sign_sent:
+        assert (await step(pipeline.start_signing, second)).status == "approved"
+    await sign_with_test_key(first, tv.key)
+    # When the first's signature is collected (issuing its broadcast) and it is broadcast (freeing
+    # the lane: the second's sign step is issued)
+    with statements_sent() as collect_sent:
+        assert (await step(pipeline.collect_signature, first)).status == "awaiting_broadcast"
+    with statements_sent() as broadcast_sent:
+        assert (await step(pipeline.broadcast, first)).status == "broadcast"
+    # Then each issued command went into the change's one statement: no INSERT of its own
+    for sent in (collect_sent, broadcast_sent):
+        assert [s for s in sent if s.startswith('INSERT INTO "outbox_commands"')] == []
+    assert await Command.filter(actor_name=pipeline.BROADCAST, payload__contains={"transaction_id": str(first.id)},
+                                status="pending").exists()
+    assert await Command.filter(actor_name=pipeline.SIGN, payload__contains={"transaction_id": str(second.id)},
+                                status="pending").exists()
+    # And the lane is asked about in one statement, each time (the sign step's with the vault's freeze)
+    lane_reads = [[s for s in sent if re.search(r'FROM "?transactions\b.* WHERE .*from_address"? ?= ?\$', s)]
+                  for sent in (sign_sent, broadcast_sent)]
+    assert [len(reads) for reads in lane_reads] == [1, 1]
+    assert not [s for s in sign_sent if 'FROM "vaults"' in s]
 
 
 async def to_broadcast_from_approved(tx: Transaction, tv) -> Transaction:
