@@ -7,6 +7,7 @@ import pytest
 from core.unit_of_work import unit_of_work
 from domain.errors import DomainError
 from domain.networks import devnet
+from tests.support.statements import statements_sent
 from tests.support.wallets import Holder, fund, mine_block
 
 EVM = "devnet-evm-testnet"
@@ -68,3 +69,22 @@ async def test_a_token_transfer_fails_without_native_gas_and_succeeds_with_it(da
     with pytest.raises(DomainError) as refused:
         await alice.send("DETH_TEST", bob.address, ETH)
     assert refused.value.code == "INSUFFICIENT_FUNDS"
+
+
+async def test_a_submission_is_checked_in_one_statement_once_its_sender_is_locked(database):
+    alice, bob = Holder(EVM), Holder(EVM)
+    await fund(EVM, alice.address, ETH)
+    await alice.send("DETH_TEST", bob.address, 1000)  # the sender's account exists from here on
+    unsigned = await alice.build("DETH_TEST", bob.address, 2000)
+    # When a second transfer is submitted
+    with statements_sent() as sent:
+        tx_hash = await alice.submit(unsigned)
+    # Then the sender is locked, what the submission checks is read in one statement (the same
+    # transfer already there, the nonce, the mempool's promises, the balances), and it is written
+    work = [s for s in sent if s not in ("BEGIN;", "COMMIT;")]
+    assert len(work) == 3, work
+    assert "FOR UPDATE" in work[0] and work[2].startswith('INSERT INTO "devnet_transactions"')
+    # And the same transfer again is found by that statement: nothing more is written
+    with statements_sent() as again:
+        assert await alice.submit(unsigned) == tx_hash
+    assert len([s for s in again if s not in ("BEGIN;", "COMMIT;")]) == 2
