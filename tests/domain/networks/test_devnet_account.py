@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from core.unit_of_work import unit_of_work
 from domain.errors import DomainError
 from domain.networks import devnet
+from models.devnet import DevnetTransaction
 from tests.support.statements import statements_sent
 from tests.support.wallets import Holder, fund, mine_block
 
@@ -88,3 +91,30 @@ async def test_a_submission_is_checked_in_one_statement_once_its_sender_is_locke
     with statements_sent() as again:
         assert await alice.submit(unsigned) == tx_hash
     assert len([s for s in again if s not in ("BEGIN;", "COMMIT;")]) == 2
+
+
+async def test_the_same_transfer_submitted_twice_at_once_is_one_transfer_both_times(database):
+    alice, bob = Holder(EVM), Holder(EVM)
+    await fund(EVM, alice.address, ETH)
+    await alice.send("DETH_TEST", bob.address, 1000)
+    unsigned = await alice.build("DETH_TEST", bob.address, 2000)
+    signature = alice.key.sign(unsigned.signing_payload).signature
+    submitted = asyncio.Event()
+
+    async def first() -> str:
+        async with unit_of_work():
+            tx_hash = await alice.adapter.submit_transfer(body=unsigned.body, signature=signature)
+            submitted.set()
+            await asyncio.sleep(0.3)  # still uncommitted while the second arrives
+            return tx_hash
+
+    async def second() -> str:
+        await submitted.wait()
+        async with unit_of_work():  # waits for the sender's lock, then finds the first's transfer
+            return await alice.adapter.submit_transfer(body=unsigned.body, signature=signature)
+
+    # When the very same signed transfer is submitted again while the first submission commits
+    hashes = await asyncio.gather(first(), second())
+    # Then both answer its hash (not NONCE_MISMATCH: the second counted the first in the mempool)
+    assert hashes[0] == hashes[1]
+    assert await DevnetTransaction.filter(tx_hash=hashes[0]).count() == 1
