@@ -3,8 +3,9 @@
 :func:`actor` declares an async Dramatiq actor named ``"domain.verb"`` on the queue of its job
 family (the ``domain`` part unless told otherwise), with retry defaults from settings and the
 request id context set. :func:`command_actor` builds on it for outbox commands: the message
-carries only a command id; the actor loads the command, runs the handler and marks the command
-done in one transaction, so a second delivery of the same message changes nothing.
+carries only a command id; the actor claims the command (locks it and marks it done, one
+statement), runs the handler in the same transaction and commits both, so a second delivery of
+the same message changes nothing.
 
 Actor declarations are deferred: :func:`declare` binds every collected actor to a broker,
 which lets tests and processes choose the broker first.
@@ -22,8 +23,9 @@ from typing import Any, Awaitable, Callable, Iterable
 
 import dramatiq
 from dramatiq.middleware import CurrentMessage
+from tortoise import connections
 
-from core import clock, outbox, rows
+from core import clock
 from core.broker import message, queue_of
 from core.context import current_request_id
 from core.db import transaction
@@ -92,38 +94,59 @@ def command_actor(name: str, **options: Any) -> Callable[[Handler], Handler]:
     return decorator
 
 
+#: The claim of a command (:func:`execute_command`): its row locked and marked done in one
+#: statement, the row as it is now and its run's fields as they were (``was_*``); no row when the
+#: command is unknown, done or failed. The locking subquery waits for a run of the same command in
+#: another transaction and then sees that run's outcome (PostgreSQL rereads a row it waited for),
+#: so a second delivery finds it done and claims nothing.
+_CLAIM = """
+UPDATE outbox_commands c
+SET status = 'done', started_at = $2, finished_at = $2, attempts = c.attempts + 1, last_error = NULL
+FROM (SELECT id, status, started_at, finished_at, last_error FROM outbox_commands WHERE id = $1 FOR UPDATE) was
+WHERE c.id = was.id AND was.status NOT IN ('done', 'failed')
+RETURNING c.*, was.status AS was_status, was.started_at AS was_started_at, was.finished_at AS was_finished_at,
+          was.last_error AS was_last_error
+"""
+
+
+async def _claim(command_id: str) -> tuple[Command, tuple[Any, ...]] | None:
+    """Lock ``command_id`` and mark it done (see :data:`_CLAIM`): the command, and what its
+    run's fields were (status, started_at, attempts, finished_at, last_error)."""
+    found = await connections.get("default").execute_query_dict(_CLAIM, [command_id, clock.now()])
+    if not found:
+        return None
+    row = found[0]
+    was = (row.pop("was_status"), row.pop("was_started_at"), row["attempts"] - 1, row.pop("was_finished_at"),
+           row.pop("was_last_error"))
+    return Command._init_from_db(**row), was  # noqa: SLF001  (tortoise's own row -> model)
+
+
 async def execute_command(command_id: str, handler: Handler, *, max_retries: int | None = None) -> bool:
-    """Run ``handler`` for the command once. Returns False when there was nothing to do."""
+    """Run ``handler`` for the command once. Returns False when there was nothing to do.
+
+    The command is claimed first: its row locked and marked done in one statement (:data:`_CLAIM`),
+    in the transaction the handler then writes in, so both commit together and nothing is
+    written about the command afterwards. An error rolls both back (the failure is then recorded,
+    :func:`_record_failure`), and the status is only ever read after the commit."""
     token = current_request_id.set(command_id)
     try:
         try:
             async with unit_of_work():
-                command = await rows.by_key(Command, command_id, lock="update")
-                if command is None or command.status in ("done", "failed"):
+                claimed = await _claim(command_id)
+                if claimed is None:
                     # Delivered again after it ran (at-least-once broker) or unknown: no effect.
                     return False
-                before = (command.status, command.started_at, command.attempts, command.finished_at,
-                          command.last_error)
-                # Marked done before the handler runs, so that the change it writes carries the
-                # command's row in its one statement (core.outbox.run_with): one UPDATE less. An
-                # error rolls both back, and the status is only ever read after the commit.
-                now = clock.now()
-                command.status, command.started_at, command.attempts = "done", now, command.attempts + 1
-                command.finished_at, command.last_error = now, None  # type: ignore[assignment]  # nullable
-                running = outbox.run_with(command)
+                command, was = claimed
                 try:
                     await handler(command=command, **command.payload)
                 except Exception as exc:
-                    if getattr(exc, "commit_unit_of_work", False) and getattr(command, "written_with_change", False):
-                        # This error commits what the handler wrote: the command must not say done.
+                    if getattr(exc, "commit_unit_of_work", False):
+                        # This error commits what the handler wrote, the claim with it: the command
+                        # must not say done.
                         (command.status, command.started_at, command.attempts, command.finished_at,
-                         command.last_error) = before
+                         command.last_error) = was
                         await command.save()
                     raise
-                finally:
-                    outbox.stop_running(running)
-                if not getattr(command, "written_with_change", False):
-                    await command.save()
                 return True
         except Exception as exc:
             await _record_failure(command_id, exc, max_retries=max_retries)

@@ -135,31 +135,11 @@ def unsaved_commands() -> list[Command]:
     return [c for c in _pending_commands.get() or [] if not c._saved_in_db]  # noqa: SLF001
 
 
-#: The command being run by core.jobs.execute_command, already marked done in memory: the first
-#: change its handler writes carries its row (:func:`commands_to_write`).
-_running: ContextVar[Command | None] = ContextVar("running_command", default=None)
-
-
-def run_with(command: Command) -> Token[Command | None]:
-    """``command`` (its row locked, marked done) is what the current unit of work carries out:
-    a change written with :func:`commands_to_write` writes it too, in the same statement."""
-    command.written_with_change = False
-    return _running.set(command)
-
-
-def stop_running(token: Token[Command | None]) -> None:
-    _running.reset(token)
-
-
 def commands_to_write() -> list[Command]:
     """The command rows a change writes with its own (core.rows.write_rows, one statement): the
-    unit of work's commands not written yet, and once, the command being run (:func:`run_with`)."""
-    rows = unsaved_commands()
-    running = _running.get()
-    if running is not None and not getattr(running, "written_with_change", True):
-        running.written_with_change = True
-        rows.append(running)
-    return rows
+    unit of work's commands not written yet. (The command being run needs no row written: its
+    claim marked it done, core.jobs.execute_command.)"""
+    return unsaved_commands()
 
 
 async def write_unsaved() -> None:

@@ -272,8 +272,8 @@ async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | N
                                      "balance_version": tx.balance_version, **(details or {})})
     tx.updated_at = clock.now()
     event = transactions.new_event(tx, created=created)
-    # The row, its audit entry, its event, the commands this unit of work wrote so far (the
-    # event's fan-out among them) and the command being run, marked done: one statement.
+    # The row, its audit entry, its event and the commands this unit of work wrote so far (the
+    # event's fan-out among them): one statement.
     await write_rows([entry, event, *commands_to_write(), tx])
     return tx
 
