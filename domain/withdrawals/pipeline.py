@@ -32,7 +32,8 @@ The signing lane
     the first is in the network's mempool. A withdrawal in ``signing`` or
     ``awaiting_broadcast`` holds its source address's lane; an approved one whose lane is held
     waits in ``approved`` and is started (:func:`kick_lane`) when the lane frees, oldest first.
-    All lane decisions are made under the source address's row lock.
+    All lane decisions are made under the source address's row lock; the check stage issues the
+    sign step only when the lane is free (else the withdrawal waits for :func:`kick_lane`).
 
 Waiting for gas
     A token withdrawal of a vault with autofuel on may be accepted without the gas for its fee
@@ -229,7 +230,13 @@ async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
     elif outcome.verdict is checks.Verdict.REQUIRE_APPROVAL:
         await ledger.write_change(parties, status=statuses.AWAITING_APPROVALS, actor_id=None, details=results)
     else:
-        await _command(SIGN, tx)  # written with the change (ledger.add_step)
+        # The sign step, unless it would only find the lane held (the signing lane, above): then the
+        # withdrawal waits in approved and kick_lane starts it when the lane frees. Both are decided
+        # under the source address's lock, held here since ledger.load; a frozen vault's sign step
+        # is issued at once (it freezes the withdrawal).
+        vault_frozen, lane_busy = await _vault_frozen_and_lane_busy(tx)
+        if vault_frozen or not lane_busy:
+            await _command(SIGN, tx)  # written with the change (ledger.add_step)
         await ledger.write_change(parties, status=statuses.APPROVED, actor_id=None, details=results)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
-from domain import balances, transactions
+from domain import balances, transactions, vaults
 from domain.currencies import registry
 from domain.networks.registry import get_adapter
 from domain.signing import sessions
@@ -216,6 +216,41 @@ async def test_the_steps_that_issue_the_next_step_write_its_command_with_their_c
                   for sent in (sign_sent, broadcast_sent)]
     assert [len(reads) for reads in lane_reads] == [1, 1]
     assert not [s for s in sign_sent if 'FROM "vaults"' in s]
+
+
+async def test_a_withdrawal_approved_while_its_lane_is_held_waits_for_the_lane_without_a_sign_step(broker):
+    ws, tv, wallet = await _setup()
+    first = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    second = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
+    await step(pipeline.run_checks, first)
+    assert (await step(pipeline.start_signing, first)).status == "signing"
+    # When the second passes its checks while the first holds the lane
+    assert (await step(pipeline.run_checks, second)).status == "approved"
+    # Then no sign step is issued for it (it would only find the lane held)
+    sign_steps = Command.filter(actor_name=pipeline.SIGN, payload__contains={"transaction_id": str(second.id)})
+    assert not await sign_steps.exists()
+    # And when the first leaves the lane, the second's sign step is issued and starts it
+    await sign_with_test_key(first, tv.key)
+    await step(pipeline.collect_signature, first)
+    await step(pipeline.broadcast, first)
+    assert await sign_steps.filter(status="pending").count() == 1
+    assert (await step(pipeline.start_signing, second)).status == "signing"
+
+
+async def test_a_withdrawal_approved_in_a_frozen_vault_still_gets_its_sign_step_which_freezes_it(broker):
+    ws, tv, wallet = await _setup()
+    first = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    second = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
+    await step(pipeline.run_checks, first)
+    assert (await step(pipeline.start_signing, first)).status == "signing"
+    async with unit_of_work():
+        await vaults.set_frozen(principal=None, workspace_id=ws.id, vault_id=tv.vault.id, frozen=True)
+    # When the second passes its checks while the lane is held and the vault is frozen
+    assert (await step(pipeline.run_checks, second)).status == "approved"
+    # Then its sign step is issued all the same, and freezes it at once
+    assert await Command.filter(actor_name=pipeline.SIGN, payload__contains={"transaction_id": str(second.id)},
+                                status="pending").exists()
+    assert (await step(pipeline.start_signing, second)).status == "frozen"
 
 
 async def to_broadcast_from_approved(tx: Transaction, tv) -> Transaction:
