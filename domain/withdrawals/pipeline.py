@@ -66,6 +66,7 @@ An expired Solana blockhash
 
 from __future__ import annotations
 
+import functools
 import logging
 import uuid
 from dataclasses import dataclass
@@ -77,7 +78,6 @@ from tortoise.exceptions import DoesNotExist
 from core import clock
 from core.faults import crash_point
 from core.outbox import Command, keep_back
-from core.rows import get_by_key
 from domain import transaction_statuses as statuses
 from domain.errors import DomainError
 from domain.networks.base import InsufficientFunds, TransferRejected, signing_payloads, submit_signed
@@ -196,8 +196,9 @@ async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
     parties = await ledger.load(tx, lock=True)
     if tx.status == statuses.PENDING:
         await ledger.write_change(parties, status=statuses.CHECKS, actor_id=None)
+    vault, lane_busy = await _vault_and_lane(tx)  # (the lane: for the sign step, below)
     subject = checks.CheckSubject(
-        transaction=tx, workspace_id=tx.workspace_id, vault=await get_by_key(Vault, tx.vault_id),
+        transaction=tx, workspace_id=tx.workspace_id, vault=vault,
         source_wallet=parties.source, currency=parties.currency, amount=int(tx.amount),
         destination_type=tx.destination_type or "", target_address=tx.to_address or "",
         target_wallet_id=tx.target_wallet_id, whitelisted_wallet_id=tx.whitelisted_wallet_id,
@@ -234,8 +235,7 @@ async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
         # withdrawal waits in approved and kick_lane starts it when the lane frees. Both are decided
         # under the source address's lock, held here since ledger.load; a frozen vault's sign step
         # is issued at once (it freezes the withdrawal).
-        vault_frozen, lane_busy = await _vault_frozen_and_lane_busy(tx)
-        if vault_frozen or not lane_busy:
+        if vault.is_frozen or not lane_busy:
             await _command(SIGN, tx)  # written with the change (ledger.add_step)
         await ledger.write_change(parties, status=statuses.APPROVED, actor_id=None, details=results)
 
@@ -267,23 +267,31 @@ async def resolve_approvals(*, transaction_id: uuid.UUID | str, approved: bool, 
 # --------------------------------------------------------------------------------------------
 
 
-#: Whether the withdrawal's vault is frozen, and whether another withdrawal holds its source
-#: address's lane: the sign step's two questions before it builds, in one statement.
-_VAULT_AND_LANE = """
-SELECT v.is_frozen AS vault_frozen,
+@functools.cache
+def _vault_and_lane_sql() -> str:
+    """The withdrawal's vault (every column), and whether another withdrawal holds its source
+    address's lane, in one statement: what the check stage and the sign step ask before they issue
+    or build the transfer. (Made on first use: tortoise knows every column once it is set up.)"""
+    columns = ", ".join(f'v."{column}"' for column in Vault._meta.fields_db_projection.values())  # noqa: SLF001
+    return f"""
+SELECT {columns},
        EXISTS (SELECT 1 FROM transactions t WHERE t.network = $3 AND t.from_address = $4
-               AND t.status = ANY($5::text[]) AND t.id <> $6) AS lane_busy
+               AND t.status = ANY($5::text[]) AND t.id <> $6) AS "lane__busy"
 FROM vaults v WHERE v.id = $1 AND v.workspace_id = $2
 """
 
 
-async def _vault_frozen_and_lane_busy(tx: Transaction) -> tuple[bool, bool]:
-    """(the vault is frozen, a withdrawal other than ``tx`` holds ``tx``'s source address's lane)."""
+async def _vault_and_lane(tx: Transaction) -> tuple[Vault, bool]:
+    """(the withdrawal's vault, whether a withdrawal other than ``tx`` holds ``tx``'s source
+    address's lane); call with the source address locked (ledger.load), which every lane
+    decision is made under."""
     rows = await connections.get("default").execute_query_dict(
-        _VAULT_AND_LANE, [tx.vault_id, tx.workspace_id, tx.network, tx.from_address, sorted(statuses.IN_LANE), tx.id])
+        _vault_and_lane_sql(), [tx.vault_id, tx.workspace_id, tx.network, tx.from_address, sorted(statuses.IN_LANE), tx.id])
     if not rows:
         raise DoesNotExist(Vault)
-    return bool(rows[0]["vault_frozen"]), bool(rows[0]["lane_busy"])
+    row = rows[0]
+    lane_busy = bool(row.pop("lane__busy"))
+    return Vault._init_from_db(**row), lane_busy  # noqa: SLF001  (tortoise's own row -> model)
 
 
 async def _unconfirmed_in_lane(tx: Transaction) -> bool:
@@ -346,8 +354,8 @@ async def start_signing(*, transaction_id: uuid.UUID | str) -> None:
     if tx is None or tx.status != statuses.APPROVED or tx.signing_session_id is not None:
         return
     parties = await ledger.load(tx, lock=True)  # the source address's lock guards the lane
-    vault_frozen, lane_busy = await _vault_frozen_and_lane_busy(tx)
-    if vault_frozen:
+    vault, lane_busy = await _vault_and_lane(tx)
+    if vault.is_frozen:
         # A frozen vault signs nothing: hold the withdrawal like a manual freeze would.
         await ledger.release(parties)
         tx.frozen_from, tx.frozen_at = statuses.APPROVED, clock.now()

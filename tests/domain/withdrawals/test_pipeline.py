@@ -225,10 +225,13 @@ async def test_a_withdrawal_approved_while_its_lane_is_held_waits_for_the_lane_w
     await step(pipeline.run_checks, first)
     assert (await step(pipeline.start_signing, first)).status == "signing"
     # When the second passes its checks while the first holds the lane
-    assert (await step(pipeline.run_checks, second)).status == "approved"
+    with statements_sent() as sent:
+        assert (await step(pipeline.run_checks, second)).status == "approved"
     # Then no sign step is issued for it (it would only find the lane held)
     sign_steps = Command.filter(actor_name=pipeline.SIGN, payload__contains={"transaction_id": str(second.id)})
     assert not await sign_steps.exists()
+    # (the lane was read with the vault the checks see, in one statement)
+    assert len([s for s in sent if re.search(r'FROM "?vaults"? v?\b', s)]) == 1
     # And when the first leaves the lane, the second's sign step is issued and starts it
     await sign_with_test_key(first, tv.key)
     await step(pipeline.collect_signature, first)
