@@ -34,7 +34,7 @@ from typing import Any, Awaitable, Callable
 
 from core import clock
 from core.outbox import Command, commands_to_write, new_command
-from core.rows import by_key, get_by_key, write_rows
+from core.rows import build, by_key, get_by_key, write_rows
 from domain import audit, balances, transactions
 from domain import transaction_statuses as statuses
 from domain.currencies import Currency, registry
@@ -82,7 +82,16 @@ async def load(tx: Transaction, *, lock: bool) -> Parties:
 
     One statement for a withdrawal paying its fee in its own currency (the source wallet, the
     internal target, locked or read by id, both named by the row); a token's fee wallet (the
-    vault's wallet of the fee currency) is looked up first."""
+    vault's wallet of the fee currency) is looked up first.
+
+    Without ``lock``, the parties are for :func:`write_change` only, which reads every balance it
+    writes itself (:func:`_sides`): a withdrawal with one wallet (its own fee, no internal target)
+    reads nothing then, its wallet is named by the row (id, vault, workspace, currency; no
+    balance, no address id: never change or read a balance through it)."""
+    if not lock and tx.target_wallet_id is None and tx.fee_currency_id == tx.currency_id:
+        source = build(Wallet, id=tx.wallet_id, workspace_id=tx.workspace_id, vault_id=tx.vault_id,
+                       currency_id=tx.currency_id)
+        return Parties(tx, source, source, None, registry().currency(tx.currency_id))
     ids = [tx.wallet_id, *([tx.target_wallet_id] if tx.target_wallet_id else [])]
     fee_wallet_id = tx.wallet_id
     if tx.fee_currency_id != tx.currency_id:  # the source is in the withdrawal's vault and currency
@@ -283,22 +292,25 @@ async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | N
 SIGNED = "withdrawals.signed"
 
 
-#: The source addresses' public keys, by address id, as this process read them. An address's key
-#: never changes (the address is derived from it when the row is created, domain.wallets, and
-#: nothing updates it), so the build step and the signature check read it once per process.
-_public_keys: dict[uuid.UUID, bytes] = {}
+#: The source addresses' public keys, by network and address, as this process read them. An
+#: address's key never changes (the address is derived from it when the row is created,
+#: domain.wallets, and nothing updates it; a network has each address once), so the build step
+#: and the signature check read it once per process.
+_public_keys: dict[tuple[str, str], bytes] = {}
 #: How many keys :data:`_public_keys` keeps before it starts again (a bound, not a tuning knob).
 PUBLIC_KEYS_KEPT = 100_000
 
 
-async def public_key_of(address_id: uuid.UUID) -> bytes:
-    """The public key of the wallet address ``address_id`` (read once per process, see above)."""
-    key = _public_keys.get(address_id)
+async def public_key_of(tx: Transaction) -> bytes:
+    """The public key of the withdrawal's source address (read once per process, see above)."""
+    name = (tx.network, tx.from_address or "")
+    key = _public_keys.get(name)
     if key is None:
-        key = bytes((await get_by_key(WalletAddress, address_id)).public_key)
+        address = await WalletAddress.get(network=tx.network, address=tx.from_address, workspace_id=tx.workspace_id)
+        key = bytes(address.public_key)
         if len(_public_keys) >= PUBLIC_KEYS_KEPT:
             _public_keys.clear()
-        _public_keys[address_id] = key
+        _public_keys[name] = key
     return key
 
 

@@ -374,7 +374,7 @@ async def _build_and_sign(tx: Transaction, parties: ledger.Parties, *, details: 
     """Build the transfer and request one signing session per payload (approved or, after an
     expired blockhash, awaiting_broadcast → signing); fail the withdrawal when that is refused."""
     adapter = get_adapter(tx.network)
-    public_key = await ledger.public_key_of(parties.source.address_id)
+    public_key = await ledger.public_key_of(tx)
     extra = {"intent_key": intent_key(tx)} if hasattr(adapter, "release_inputs") else {}
     try:
         unsigned = await adapter.build_transfer(currency=parties.currency, from_address=tx.from_address or "",
@@ -454,7 +454,7 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
     if failed is None and all(s.status == "completed" for s in found):
         signatures = [bytes(s.signature) for s in found]  # type: ignore[arg-type]  # set once signed
         parties = await ledger.load(tx, lock=False)
-        public_key = await ledger.public_key_of(parties.source.address_id)
+        public_key = await ledger.public_key_of(tx)
         for s, signature in zip(found, signatures):
             # Checked with the chain's own primitive (RFC 8032, or BIP-340 for the Taproot output
             # key of the address), against the address's key: not only the key set's word for it.

@@ -138,7 +138,7 @@ async def replace_if_stuck(tx: Transaction, adapter: Any) -> WithdrawalReplaceme
         return None
     number = (last.number if last is not None else 0) + 1
     parties = await ledger.load(tx, lock=True)
-    public_key = await ledger.public_key_of(parties.source.address_id)
+    public_key = await ledger.public_key_of(tx)
     key = str((tx.transfer or {}).get("intent_key") or f"withdrawal:{tx.id}")
     try:
         unsigned = await adapter.build_replacement(

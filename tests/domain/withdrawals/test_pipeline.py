@@ -19,8 +19,10 @@ from models.audit import AuditEntry
 from models.devnet import DevnetTransaction
 from models.sessions import SigningSession
 from models.transactions import Transaction
+from models.vaults import Vault
 from models.wallets import Wallet
 from models.webhooks import WebhookEvent
+from models.workspaces import Workspace
 from tests.support.statements import statements_sent
 from tests.support.wallets import address_of, mine_block, open_wallet, reload, send, vault_with_key, watch, workspace
 from tests.support.withdrawals import (
@@ -185,6 +187,9 @@ async def test_the_signature_check_does_not_read_the_address_key_the_build_step_
     # Then it is checked without reading the address again (its key never changes)
     assert row.status == "awaiting_broadcast"
     assert [s for s in sent if 'FROM "wallet_addresses"' in s] == []
+    # And the change is written without reading the wallet first (write_change reads its balance)
+    assert [s for s in sent if 'FROM "wallets"' in s] == []
+    assert row.from_side["balance"] == (await _wallet_side(wallet))["balance"]
 
 
 async def test_the_steps_that_issue_the_next_step_write_its_command_with_their_change(broker):
@@ -254,6 +259,14 @@ async def test_a_withdrawal_approved_in_a_frozen_vault_still_gets_its_sign_step_
     assert await Command.filter(actor_name=pipeline.SIGN, payload__contains={"transaction_id": str(second.id)},
                                 status="pending").exists()
     assert (await step(pipeline.start_signing, second)).status == "frozen"
+
+
+async def _wallet_side(wallet: Wallet) -> dict:
+    row = await reload(wallet)
+    state = (await transactions.wallet_states_and_position([row.id])).states[row.id]
+    return transactions.wallet_side(state=state, vault=await Vault.get(id=row.vault_id),
+                                    workspace=await Workspace.get(id=row.workspace_id),
+                                    currency=registry().currency(row.currency_id))
 
 
 async def to_broadcast_from_approved(tx: Transaction, tv) -> Transaction:
