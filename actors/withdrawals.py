@@ -61,11 +61,11 @@ NEVER_FINAL = 2**31
 
 
 @actor(pipeline.SIGNED)
-async def signed(session_ids: list[str]) -> None:
+async def signed(session_ids: list[str] | list[list[str]]) -> None:
     """Signing sessions of withdrawals ended: collect each withdrawal's signature now (its own
     unit of work; the collect_signature polls cover a lost or failed wake-up), then carry it on
     here: its broadcast, then the sign step of the next withdrawal of its lane (:func:`carry_on`)."""
-    found = await pipeline.withdrawals_signed(session_ids=session_ids)  # one read, no transaction needed
+    found = await pipeline.withdrawals_signed(session_ids=session_ids)  # their purposes name them
     limit = asyncio.Semaphore(SIGNED_CONCURRENCY)
 
     async def one(transaction_id: uuid.UUID) -> None:

@@ -416,10 +416,16 @@ async def _build_and_sign(tx: Transaction, parties: ledger.Parties, *, details: 
                                        "participants": requested[0].participants, **(details or {})})
 
 
-async def withdrawals_signed(*, session_ids: list[str]) -> list[uuid.UUID]:
+async def withdrawals_signed(*, session_ids: list[str] | list[list[str]]) -> list[uuid.UUID]:
     """The withdrawals whose signing sessions among ``session_ids`` ended (their purpose names
-    them: ``withdrawal:<id>[:payload:<n>]``)."""
-    purposes = await SigningSession.filter(id__in=session_ids).values_list("purpose", flat=True)
+    them: ``withdrawal:<id>[:payload:<n>]``). Each is ``[session id, purpose]``, as the sessions'
+    wake-up sends it (domain.signing.sessions), or a session id alone (a wake-up sent before they
+    carried the purpose: its purpose is read)."""
+    purposes = [item[1] for item in session_ids if not isinstance(item, str)]
+    bare = [item for item in session_ids if isinstance(item, str)]
+    if bare:
+        purposes += [str(purpose) for purpose in await SigningSession.filter(id__in=bare).values_list(
+            "purpose", flat=True)]
     found = []
     for purpose in purposes:
         kind, _, rest = str(purpose).partition(":")

@@ -23,6 +23,7 @@ from models.vaults import Vault
 from models.wallets import Wallet
 from models.webhooks import WebhookEvent
 from models.workspaces import Workspace
+from tests.support.environment import TEST_NAMESPACE
 from tests.support.statements import statements_sent
 from tests.support.wallets import address_of, mine_block, open_wallet, reload, send, vault_with_key, watch, workspace
 from tests.support.withdrawals import (
@@ -267,6 +268,26 @@ async def _wallet_side(wallet: Wallet) -> dict:
     return transactions.wallet_side(state=state, vault=await Vault.get(id=row.vault_id),
                                     workspace=await Workspace.get(id=row.workspace_id),
                                     currency=registry().currency(row.currency_id))
+
+
+async def test_the_wake_up_of_an_ended_session_names_its_purpose_so_nothing_is_read_to_find_the_withdrawal(
+        broker, redis_client):
+    ws, tv, wallet = await _setup()
+    tx = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    await step(pipeline.run_checks, tx)
+    tx = await step(pipeline.start_signing, tx)
+    # When its session ends (here: it fails)
+    async with unit_of_work():
+        session = await sessions.lock_session(tx.signing_session_id)
+        await sessions.fail_session(session, participant=None, reason="a signer refused")
+    # Then the wake-up names the session and its purpose
+    woken = [message["args"][0] for key in redis_client.scan_iter(match=f"{TEST_NAMESPACE}:*.msgs")
+             for message in map(json.loads, redis_client.hvals(key)) if message["actor_name"] == pipeline.SIGNED]
+    assert woken == [[[str(session.id), f"withdrawal:{tx.id}"]]]
+    # And the withdrawal is found from it without a statement
+    with statements_sent() as sent:
+        assert await pipeline.withdrawals_signed(session_ids=woken[0]) == [tx.id]
+    assert sent == []
 
 
 async def to_broadcast_from_approved(tx: Transaction, tv) -> Transaction:
