@@ -23,6 +23,7 @@ from typing import Any
 
 from tortoise import connections
 
+from core import clock
 from domain.currencies import Currency, Network, registry
 from domain.networks import addresses
 from domain.networks.base import (
@@ -50,6 +51,16 @@ from domain.networks.devnet import (
 from models.devnet import DevnetAccount, DevnetBalance, DevnetBlock, DevnetTransaction
 
 NATIVE = ""
+
+#: The sender's account row, locked (DevnetAccountAdapter._lock_account).
+_LOCK_ACCOUNT = "SELECT id, network, address, nonce FROM devnet_accounts WHERE network = $1 AND address = $2 FOR UPDATE"
+#: A submitted transfer into the mempool (``pending``; the serial id is its place there).
+_INSERT_TRANSFER = (
+    "INSERT INTO devnet_transactions (network, tx_hash, kind, status, from_address, to_address, asset, amount, fee, "
+    "nonce, gas_limit, gas_price, body, signature, submitted_at) "
+    "VALUES ($1, $2, 'transfer', 'pending', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)")
+#: How the body column is written (tortoise's JSON field, as DevnetTransaction.create writes it).
+_BODY = DevnetTransaction._meta.fields_map["body"]  # noqa: SLF001
 
 #: A submission's checks, read in one statement (DevnetAccountAdapter._sender_state): $1 network,
 #: $2 sender, $3 the transfer's hash, $4 its asset, $5 the native coin's asset ("").
@@ -143,17 +154,16 @@ class DevnetAccountAdapter:
 
     async def _lock_account(self, address: str) -> DevnetAccount:
         """The sender's account row, locked (made first when the address never sent anything)."""
-        query = DevnetAccount.filter(network=self.network.id, address=address).select_for_update()
-        account = await query.first()
-        if account is None:
-            await connections.get("default").execute_query(
+        db = connections.get("default")
+        _, rows = await db.execute_query(_LOCK_ACCOUNT, [self.network.id, address])
+        if not rows:
+            await db.execute_query(
                 "INSERT INTO devnet_accounts (network, address, nonce) VALUES ($1, $2, 0) "
                 "ON CONFLICT (network, address) DO NOTHING",
                 [self.network.id, address],
             )
-            account = await query.first()
-        assert account is not None
-        return account
+            _, rows = await db.execute_query(_LOCK_ACCOUNT, [self.network.id, address])
+        return DevnetAccount._init_from_db(**rows[0])  # noqa: SLF001  (tortoise's own row -> model)
 
     async def _balance(self, address: str, asset: str) -> int:
         row = await DevnetBalance.get_or_none(network=self.network.id, address=address, asset=asset)
@@ -230,11 +240,9 @@ class DevnetAccountAdapter:
             if amount > token_available:
                 raise InsufficientFunds("the sender does not hold enough of the token",
                                         details={"available": str(token_available), "needed": str(amount)})
-        await DevnetTransaction.create(
-            network=self.network.id, tx_hash=tx_hash, kind="transfer", from_address=sender, to_address=body["to"],
-            asset=asset, amount=amount, fee=max_fee, nonce=nonce, gas_limit=gas_limit, gas_price=gas_price,
-            body=body, signature=bytes(signature),
-        )
+        await connections.get("default").execute_query(_INSERT_TRANSFER, [
+            self.network.id, tx_hash, sender, body["to"], asset, Decimal(amount), Decimal(max_fee), nonce, gas_limit,
+            Decimal(gas_price), _BODY.to_db_value(body, DevnetTransaction), bytes(signature), clock.now()])
         return tx_hash
 
     async def faucet_transaction(self, *, to_address: str, currency: Currency, amount: int, salt: bytes) -> str:

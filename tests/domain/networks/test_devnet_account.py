@@ -86,7 +86,10 @@ async def test_a_submission_is_checked_in_one_statement_once_its_sender_is_locke
     # transfer already there, the nonce, the mempool's promises, the balances), and it is written
     work = [s for s in sent if s not in ("BEGIN;", "COMMIT;")]
     assert len(work) == 3, work
-    assert "FOR UPDATE" in work[0] and work[2].startswith('INSERT INTO "devnet_transactions"')
+    assert "FOR UPDATE" in work[0] and work[2].startswith("INSERT INTO devnet_transactions")
+    stored = await DevnetTransaction.get(tx_hash=tx_hash)
+    assert (stored.body, stored.nonce, stored.status, int(stored.amount)) == (unsigned.body, 1, "pending", 2000)
+    assert int(stored.fee) == 21_000 * alice.adapter.gas_price and stored.submitted_at is not None
     # And the same transfer again is found by that statement: nothing more is written
     with statements_sent() as again:
         assert await alice.submit(unsigned) == tx_hash
