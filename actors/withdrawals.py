@@ -19,7 +19,7 @@ from core.jobs import actor, command_actor, execute_command
 from core.outbox import Command, send_kept_back
 from core.unit_of_work import unit_of_work
 from domain.aml import screening as aml_screening
-from domain.withdrawals import lifecycle, pipeline, replacement
+from domain.withdrawals import ledger, lifecycle, pipeline, replacement
 from domain.withdrawals.create import CHECK
 
 logger = logging.getLogger(__name__)
@@ -29,13 +29,13 @@ logger = logging.getLogger(__name__)
 aml_screening.install()
 
 
-@command_actor(CHECK)
+@command_actor(CHECK, lock=ledger.WITHDRAWAL_ROW)
 async def check(*, command: Command, transaction_id: str) -> None:
     """pending → checks → approved | awaiting_approvals | declined."""
     await pipeline.run_checks(transaction_id=transaction_id)
 
 
-@command_actor(pipeline.SIGN)
+@command_actor(pipeline.SIGN, lock=ledger.WITHDRAWAL_ROW)
 async def sign(*, command: Command, transaction_id: str) -> None:
     """approved → signing: build the transfer and request its one threshold signature."""
     await pipeline.start_signing(transaction_id=transaction_id)
@@ -50,7 +50,7 @@ async def collect_signature(command_id: str) -> None:
     async def handler(*, command: Command, transaction_id: str, poll: int = 0) -> None:
         following.append(await pipeline.collect_signature(transaction_id=transaction_id, poll=poll, carried=True))
 
-    await execute_command(command_id, handler)
+    await execute_command(command_id, handler, lock=ledger.WITHDRAWAL_ROW)
     await carry_on(following[0] if following else None)
 
 
@@ -101,7 +101,7 @@ async def carry_on(issued: Command | None) -> None:
 
         try:
             # Never marked failed for good from here (that is its own message's last retry's call).
-            await execute_command(str(issued.id), handler, max_retries=NEVER_FINAL)
+            await execute_command(str(issued.id), handler, max_retries=NEVER_FINAL, lock=ledger.WITHDRAWAL_ROW)
         except Exception:  # noqa: BLE001 - recorded on the command; its own message retries it
             logger.warning("withdrawals: %s of command %s failed here; its message retries it", issued.actor_name,
                            issued.id, exc_info=True)
@@ -119,17 +119,17 @@ async def broadcast(command_id: str) -> None:
     async def handler(*, command: Command, transaction_id: str, **_: object) -> None:
         following.append(await pipeline.broadcast(transaction_id=transaction_id, carried=True))
 
-    await execute_command(command_id, handler)
+    await execute_command(command_id, handler, lock=ledger.WITHDRAWAL_ROW)
     await carry_on(following[0] if following else None)
 
 
-@command_actor(replacement.COLLECT_REPLACEMENT)
+@command_actor(replacement.COLLECT_REPLACEMENT, lock=ledger.WITHDRAWAL_ROW)
 async def collect_replacement(*, command: Command, transaction_id: str, poll: int = 0) -> None:
     """A stuck transfer's replacement: store its signature once signed (else look again later)."""
     await replacement.collect_replacement(transaction_id=transaction_id, poll=poll)
 
 
-@command_actor(replacement.BROADCAST_REPLACEMENT)
+@command_actor(replacement.BROADCAST_REPLACEMENT, lock=ledger.WITHDRAWAL_ROW)
 async def broadcast_replacement(*, command: Command, transaction_id: str) -> None:
     """Submit a stuck transfer's stored signed replacement."""
     await replacement.broadcast_replacement(transaction_id=transaction_id)

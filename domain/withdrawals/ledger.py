@@ -33,7 +33,7 @@ from datetime import timedelta
 from typing import Any, Awaitable, Callable
 
 from core import clock
-from core.outbox import Command, commands_to_write, new_command
+from core.outbox import Command, RowLock, commands_to_write, new_command, take_locked
 from core.rows import build, by_key, get_by_key, write_rows
 from domain import audit, balances, transactions
 from domain import transaction_statuses as statuses
@@ -314,9 +314,17 @@ async def public_key_of(tx: Transaction) -> bytes:
     return key
 
 
+#: A pipeline step's command locks its withdrawal's row with its claim (core.jobs.execute_command):
+#: the row :func:`lock_withdrawal` then takes without a statement of its own. The claim locks the
+#: command's row first and then this one, the order in which the step would.
+WITHDRAWAL_ROW = RowLock(model=Transaction, payload_key="transaction_id", filters=(("direction", "withdrawal"),))
+
+
 async def lock_withdrawal(transaction_id: uuid.UUID | str) -> Transaction | None:
-    """The withdrawal's row, locked until the end of the transaction (None: no such withdrawal)."""
-    return await by_key(Transaction, transaction_id, lock="update", direction="withdrawal")
+    """The withdrawal's row, locked until the end of the transaction (None: no such withdrawal);
+    the one the running command's claim locked when it did (:data:`WITHDRAWAL_ROW`)."""
+    return take_locked(Transaction, transaction_id) or await by_key(
+        Transaction, transaction_id, lock="update", direction="withdrawal")
 
 
 async def add_step(step: str, tx: Transaction, *, delay: timedelta | None = None, **payload: object) -> Command:

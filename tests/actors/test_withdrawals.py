@@ -12,7 +12,7 @@ import sys
 import time
 
 from actors import withdrawals as withdrawal_actors
-from core import outbox
+from core import jobs, outbox
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
 from domain import balances, wallets
@@ -27,6 +27,7 @@ from models.webhooks import WebhookEvent
 from models.workspaces import Workspace
 from tests.support.environment import ROOT, TEST_NAMESPACE
 from tests.support.signing import SigningSetup, ready_vault
+from tests.support.statements import statements_sent
 from tests.support.wallets import address_of, fund, mine_block, reload, vault_with_key, watch, workspace
 from tests.support.withdrawals import (
     ELSEWHERE_EVM,
@@ -263,3 +264,29 @@ async def test_a_step_that_fails_where_it_was_carried_is_sent_to_its_queue_and_r
     assert (await Command.get(id=command.id)).status == "done"
     assert (await Transaction.get(id=second.id)).status == "signing"
     assert await DevnetTransaction.filter(kind="transfer").count() == 1
+
+
+async def test_each_step_locks_its_withdrawal_with_its_commands_claim(broker):
+    ws = await workspace()
+    await allow_one_time_addresses(ws.id)
+    tv = await vault_with_key(ws)
+    wallet = await funded_wallet(tv, "DETH_TEST", ETH)
+    tx = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+
+    async def run(step_name: str) -> list[str]:
+        command = await Command.get(actor_name=step_name, status="pending",
+                                    payload__contains={"transaction_id": str(tx.id)})
+        with statements_sent() as sent:
+            await jobs._declarations[step_name].fn(str(command.id))  # noqa: SLF001 - the actor as its worker runs it
+        return sent
+
+    # When the check and sign steps run as their commands, and the broadcast after the signature
+    sent = [await run(CHECK), await run(pipeline.SIGN)]
+    await sign_with_test_key(tx, tv.key)
+    await step(pipeline.collect_signature, tx)
+    sent.append(await run(pipeline.BROADCAST))
+    # Then each went on, and none locked the withdrawal's row with a statement of its own
+    assert (await Transaction.get(id=tx.id)).status == "broadcast"
+    for statements in sent:
+        assert "FOR UPDATE) r ON true" in statements[1]  # the claim
+        assert not [s for s in statements[2:] if 'FROM "transactions" WHERE "id"' in s and "FOR UPDATE" in s]

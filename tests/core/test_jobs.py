@@ -105,3 +105,33 @@ async def test_an_error_that_commits_the_handlers_change_leaves_its_command_not_
     # Then the command is not done: its failure is recorded, and its retry will run it again
     stored = await Command.get(id=command.id)
     assert stored.status == "pending" and stored.attempts == 1 and "refused" in (stored.last_error or "")
+
+
+async def test_the_claim_locks_the_row_the_handler_locks_first_and_hands_it_over(database):
+    command = await _command()
+    async with unit_of_work():
+        other = await outbox.add_command(actor_name="tests.other", payload={"n": 2})
+        command.payload = {"n": 1, "other": str(other.id)}
+        await command.save()
+    lock = outbox.RowLock(model=Command, payload_key="other", filters=(("actor_name", "tests.other"),))
+    taken = []
+
+    async def handler(*, command: Command, n: int, other: str) -> None:
+        taken.append(outbox.take_locked(Command, other))
+        taken.append(outbox.take_locked(Command, other))  # given once: a second lock reads it again
+
+    # When the command runs with the other command's row to lock
+    with statements_sent() as sent:
+        assert await execute_command(str(command.id), handler, lock=lock)
+    # Then its claim's one statement locked that row too (after the command's) and handed it over
+    assert sent == ["BEGIN;", sent[1], "COMMIT;"] and "FOR UPDATE) r ON true" in sent[1]
+    assert taken[0] is not None and taken[0].id == other.id and taken[0].actor_name == "tests.other"
+    assert taken[1] is None
+    # And a row that is not there (or not as filtered) is handed over as nothing: the handler looks itself
+    missing = await _command()
+    async with unit_of_work():
+        missing.payload = {"n": 1, "other": str(command.id)}  # not a tests.other command
+        await missing.save()
+    taken.clear()
+    assert await execute_command(str(missing.id), handler, lock=lock)
+    assert taken == [None, None]
