@@ -29,10 +29,17 @@ logger = logging.getLogger(__name__)
 aml_screening.install()
 
 
-@command_actor(CHECK, lock=ledger.WITHDRAWAL_ROW)
-async def check(*, command: Command, transaction_id: str) -> None:
-    """pending → checks → approved | awaiting_approvals | declined."""
-    await pipeline.run_checks(transaction_id=transaction_id)
+@actor(CHECK)
+async def check(command_id: str) -> None:
+    """pending → checks → approved | awaiting_approvals | declined; then, approved with its lane
+    free, its sign step here (:func:`carry_on`). An outbox command."""
+    following: list[Command | None] = []
+
+    async def handler(*, command: Command, transaction_id: str) -> None:
+        following.append(await pipeline.run_checks(transaction_id=transaction_id, carried=True))
+
+    await execute_command(command_id, handler, lock=ledger.WITHDRAWAL_ROW)
+    await carry_on(following[0] if following else None)
 
 
 @command_actor(pipeline.SIGN, lock=ledger.WITHDRAWAL_ROW)

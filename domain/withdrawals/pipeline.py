@@ -186,11 +186,14 @@ async def fail(parties: ledger.Parties, *, code: str, message: str, actor_id: uu
 # --------------------------------------------------------------------------------------------
 
 
-async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
-    """pending → checks, run the registered checks (domain.withdrawals.checks), act on the outcome."""
+async def run_checks(*, transaction_id: uuid.UUID | str, carried: bool = False) -> Command | None:
+    """pending → checks, run the registered checks (domain.withdrawals.checks), act on the outcome.
+
+    Returns the sign step's command when it issued one (approved, the lane free); ``carried``:
+    its caller runs it once this commits (see :func:`carried_step`)."""
     tx = await lock_withdrawal(transaction_id)
     if tx is None or tx.status not in (statuses.PENDING, statuses.CHECKS):
-        return
+        return None
     # Lock order (domain.withdrawals.ledger): the withdrawal row, then its wallets, before the
     # checks take the policy windows' locks; a block or a freeze releases under these locks.
     parties = await ledger.load(tx, lock=True)
@@ -235,9 +238,12 @@ async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
         # withdrawal waits in approved and kick_lane starts it when the lane frees. Both are decided
         # under the source address's lock, held here since ledger.load; a frozen vault's sign step
         # is issued at once (it freezes the withdrawal).
+        following = None
         if vault.is_frozen or not lane_busy:
-            await _command(SIGN, tx)  # written with the change (ledger.add_step)
+            following = carried_step(await _command(SIGN, tx), carried)  # written with the change
         await ledger.write_change(parties, status=statuses.APPROVED, actor_id=None, details=results)
+        return following
+    return None
 
 
 async def resolve_approvals(*, transaction_id: uuid.UUID | str, approved: bool, actor_id: uuid.UUID | None = None,

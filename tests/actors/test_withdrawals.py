@@ -280,13 +280,33 @@ async def test_each_step_locks_its_withdrawal_with_its_commands_claim(broker):
             await jobs._declarations[step_name].fn(str(command.id))  # noqa: SLF001 - the actor as its worker runs it
         return sent
 
-    # When the check and sign steps run as their commands, and the broadcast after the signature
-    sent = [await run(CHECK), await run(pipeline.SIGN)]
+    # When the check step runs as its command (its sign step carried on after it), and the
+    # broadcast after the signature
+    sent = [await run(CHECK)]
+    assert (await Transaction.get(id=tx.id)).status == "signing"
     await sign_with_test_key(tx, tv.key)
     await step(pipeline.collect_signature, tx)
     sent.append(await run(pipeline.BROADCAST))
-    # Then each went on, and none locked the withdrawal's row with a statement of its own
+    # Then each went on, each command's claim locked the withdrawal, and no step locked its row
+    # with a statement of its own
     assert (await Transaction.get(id=tx.id)).status == "broadcast"
+    claims = [[s for s in statements if s.startswith("WITH claimed AS")] for statements in sent]
+    assert [len(c) for c in claims] == [2, 1] and all("FOR UPDATE) r ON true" in s for c in claims for s in c)
     for statements in sent:
-        assert "FOR UPDATE) r ON true" in statements[1]  # the claim
-        assert not [s for s in statements[2:] if 'FROM "transactions" WHERE "id"' in s and "FOR UPDATE" in s]
+        assert not [s for s in statements if s.startswith("SELECT") and 'FROM "transactions" WHERE "id"' in s]
+
+
+async def test_a_withdrawal_approved_with_its_lane_free_is_signed_in_the_same_process(broker, redis_client):
+    ws = await workspace()
+    await allow_one_time_addresses(ws.id)
+    tv = await vault_with_key(ws)
+    wallet = await funded_wallet(tv, "DETH_TEST", ETH)
+    tx = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    command = await Command.get(actor_name=CHECK, payload__contains={"transaction_id": str(tx.id)})
+    # When its check step runs as its command and approves it, its lane free
+    await jobs._declarations[CHECK].fn(str(command.id))  # noqa: SLF001 - the actor as its worker runs it
+    # Then its sign step ran here at once, as its command, and was never sent to a queue (kept back)
+    assert (await Transaction.get(id=tx.id)).status == "signing"
+    sign = await Command.get(actor_name=pipeline.SIGN, payload__contains={"transaction_id": str(tx.id)})
+    assert (sign.status, sign.attempts, sign.enqueue_count) == ("done", 1, 0)
+    assert str(sign.id).encode() not in _queued(redis_client)
