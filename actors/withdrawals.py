@@ -9,15 +9,17 @@ its own unit of work, so one failure does not hold up the others.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import uuid
+from typing import Awaitable, Callable
 
 import domain.policies  # noqa: F401 - installs the policy check (first) and the AML policy's evaluator
 from core.jobs import actor, command_actor, execute_command
-from core.outbox import Command, keep_back, send_kept_back
+from core.outbox import Command, send_kept_back
 from core.unit_of_work import unit_of_work
 from domain.aml import screening as aml_screening
-from domain.withdrawals import lifecycle, pipeline, replacement
+from domain.withdrawals import ledger, lifecycle, pipeline, replacement
 from domain.withdrawals.create import CHECK
 
 logger = logging.getLogger(__name__)
@@ -27,13 +29,20 @@ logger = logging.getLogger(__name__)
 aml_screening.install()
 
 
-@command_actor(CHECK)
-async def check(*, command: Command, transaction_id: str) -> None:
-    """pending → checks → approved | awaiting_approvals | declined."""
-    await pipeline.run_checks(transaction_id=transaction_id)
+@actor(CHECK)
+async def check(command_id: str) -> None:
+    """pending → checks → approved | awaiting_approvals | declined; then, approved with its lane
+    free, its sign step here (:func:`carry_on`). An outbox command."""
+    following: list[Command | None] = []
+
+    async def handler(*, command: Command, transaction_id: str) -> None:
+        following.append(await pipeline.run_checks(transaction_id=transaction_id, carried=True))
+
+    await execute_command(command_id, handler, lock=ledger.WITHDRAWAL_ROW)
+    await carry_on(following[0] if following else None)
 
 
-@command_actor(pipeline.SIGN)
+@command_actor(pipeline.SIGN, lock=ledger.WITHDRAWAL_ROW)
 async def sign(*, command: Command, transaction_id: str) -> None:
     """approved → signing: build the transfer and request its one threshold signature."""
     await pipeline.start_signing(transaction_id=transaction_id)
@@ -46,9 +55,9 @@ async def collect_signature(command_id: str) -> None:
     following: list[Command | None] = []
 
     async def handler(*, command: Command, transaction_id: str, poll: int = 0) -> None:
-        following.append(_kept_back(await pipeline.collect_signature(transaction_id=transaction_id, poll=poll)))
+        following.append(await pipeline.collect_signature(transaction_id=transaction_id, poll=poll, carried=True))
 
-    await execute_command(command_id, handler)
+    await execute_command(command_id, handler, lock=ledger.WITHDRAWAL_ROW)
     await carry_on(following[0] if following else None)
 
 
@@ -59,33 +68,21 @@ NEVER_FINAL = 2**31
 
 
 @actor(pipeline.SIGNED)
-async def signed(session_ids: list[str]) -> None:
+async def signed(session_ids: list[str] | list[list[str]]) -> None:
     """Signing sessions of withdrawals ended: collect each withdrawal's signature now (its own
     unit of work; the collect_signature polls cover a lost or failed wake-up), then carry it on
     here: its broadcast, then the sign step of the next withdrawal of its lane (:func:`carry_on`)."""
-    found = await pipeline.withdrawals_signed(session_ids=session_ids)  # one read, no transaction needed
+    found = await pipeline.withdrawals_signed(session_ids=session_ids)  # their purposes name them
     limit = asyncio.Semaphore(SIGNED_CONCURRENCY)
 
     async def one(transaction_id: uuid.UUID) -> None:
         async with limit:
             async with unit_of_work():
-                issued = _kept_back(await pipeline.collect_signature(transaction_id=transaction_id,
-                                                                     reschedule=False))
+                issued = await pipeline.collect_signature(transaction_id=transaction_id, reschedule=False,
+                                                          carried=True)
             await carry_on(issued)
 
     await asyncio.gather(*(one(transaction_id) for transaction_id in found))
-
-
-#: The steps :func:`carry_on` runs in the process that issued them.
-CARRIED = (pipeline.BROADCAST, pipeline.SIGN)
-
-
-def _kept_back(issued: Command | None) -> Command | None:
-    """Call in the unit of work that issues ``issued``: a step :func:`carry_on` will run once
-    it commits is not enqueued then (core.outbox.keep_back)."""
-    if issued is not None and issued.actor_name in CARRIED:
-        keep_back(issued)
-    return issued
 
 
 async def carry_on(issued: Command | None) -> None:
@@ -93,23 +90,25 @@ async def carry_on(issued: Command | None) -> None:
     issues in turn: a withdrawal's broadcast right after its signature is stored, then the sign
     step of the next withdrawal of the lane, without a queue hop each.
 
-    The command was kept back from the enqueue after its commit (core.outbox.keep_back): it is
+    The command was kept back from the enqueue after its commit (core.outbox.keep_back, by the
+    step that issued it, told it is ``carried``: domain.withdrawals.pipeline.carried_step): it is
     run here (core.jobs.execute_command locks its row and marks it done in the step's
     transaction), and sent to the queue only when that run fails, so its message and its
     retries take it from there. A process that dies before or during the run leaves the
     command pending and never enqueued: the outbox relay sends it (the outbox's durability is
     unchanged; only its wait, outbox_relay_after_seconds, is that of a broker outage). A
     command already done or failed (run elsewhere: a relay, a duplicate) is left as it is."""
-    steps = {pipeline.BROADCAST: pipeline.broadcast, pipeline.SIGN: pipeline.start_signing}
+    steps: dict[str, Callable[..., Awaitable[Command | None]]] = {
+        pipeline.BROADCAST: functools.partial(pipeline.broadcast, carried=True), pipeline.SIGN: pipeline.start_signing}
     while issued is not None and issued.actor_name in steps:
         step, following = steps[issued.actor_name], []
 
         async def handler(*, command: Command, transaction_id: str, **_: object) -> None:
-            following.append(_kept_back(await step(transaction_id=transaction_id)))
+            following.append(await step(transaction_id=transaction_id))
 
         try:
             # Never marked failed for good from here (that is its own message's last retry's call).
-            await execute_command(str(issued.id), handler, max_retries=NEVER_FINAL)
+            await execute_command(str(issued.id), handler, max_retries=NEVER_FINAL, lock=ledger.WITHDRAWAL_ROW)
         except Exception:  # noqa: BLE001 - recorded on the command; its own message retries it
             logger.warning("withdrawals: %s of command %s failed here; its message retries it", issued.actor_name,
                            issued.id, exc_info=True)
@@ -125,19 +124,19 @@ async def broadcast(command_id: str) -> None:
     following: list[Command | None] = []
 
     async def handler(*, command: Command, transaction_id: str, **_: object) -> None:
-        following.append(_kept_back(await pipeline.broadcast(transaction_id=transaction_id)))
+        following.append(await pipeline.broadcast(transaction_id=transaction_id, carried=True))
 
-    await execute_command(command_id, handler)
+    await execute_command(command_id, handler, lock=ledger.WITHDRAWAL_ROW)
     await carry_on(following[0] if following else None)
 
 
-@command_actor(replacement.COLLECT_REPLACEMENT)
+@command_actor(replacement.COLLECT_REPLACEMENT, lock=ledger.WITHDRAWAL_ROW)
 async def collect_replacement(*, command: Command, transaction_id: str, poll: int = 0) -> None:
     """A stuck transfer's replacement: store its signature once signed (else look again later)."""
     await replacement.collect_replacement(transaction_id=transaction_id, poll=poll)
 
 
-@command_actor(replacement.BROADCAST_REPLACEMENT)
+@command_actor(replacement.BROADCAST_REPLACEMENT, lock=ledger.WITHDRAWAL_ROW)
 async def broadcast_replacement(*, command: Command, transaction_id: str) -> None:
     """Submit a stuck transfer's stored signed replacement."""
     await replacement.broadcast_replacement(transaction_id=transaction_id)

@@ -22,8 +22,9 @@ from __future__ import annotations
 import logging
 import uuid
 from contextvars import ContextVar, Token
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Generator, Iterable
+from typing import Any, Generator, Iterable, TypeVar
 
 import dramatiq
 from tortoise import fields
@@ -36,6 +37,8 @@ from core.rows import build
 from core.settings import get_settings
 
 logger = logging.getLogger(__name__)
+
+M = TypeVar("M", bound=Model)
 
 
 class Command(Model):
@@ -135,31 +138,49 @@ def unsaved_commands() -> list[Command]:
     return [c for c in _pending_commands.get() or [] if not c._saved_in_db]  # noqa: SLF001
 
 
-#: The command being run by core.jobs.execute_command, already marked done in memory: the first
-#: change its handler writes carries its row (:func:`commands_to_write`).
-_running: ContextVar[Command | None] = ContextVar("running_command", default=None)
+@dataclass(frozen=True)
+class RowLock:
+    """A row that a command's claim (core.jobs.execute_command) locks ``FOR UPDATE`` in its own
+    statement, right after the command's row: the row of ``model`` whose primary key is the
+    payload's ``payload_key`` (of SQL type ``key_type``) and whose columns equal ``filters``. The
+    handler's first lock of that row takes it with :func:`take_locked` instead of a statement."""
+
+    model: type[Model]
+    payload_key: str
+    key_type: str = "uuid"
+    filters: tuple[tuple[str, str], ...] = ()
 
 
-def run_with(command: Command) -> Token[Command | None]:
-    """``command`` (its row locked, marked done) is what the current unit of work carries out:
-    a change written with :func:`commands_to_write` writes it too, in the same statement."""
-    command.written_with_change = False
-    return _running.set(command)
+#: The row the running command's claim locked (:class:`RowLock`), until the handler takes it.
+_locked_with_claim: ContextVar[Model | None] = ContextVar("locked_with_claim", default=None)
 
 
-def stop_running(token: Token[Command | None]) -> None:
-    _running.reset(token)
+def hand_over(row: Model | None) -> Token[Model | None]:
+    """core.jobs.execute_command: ``row`` (locked by the claim, in this transaction) is the
+    handler's to take (:func:`take_locked`)."""
+    return _locked_with_claim.set(row)
+
+
+def stop_handing_over(token: Token[Model | None]) -> None:
+    _locked_with_claim.reset(token)
+
+
+def take_locked(model: type[M], key: Any) -> M | None:
+    """The row of ``model`` with primary key ``key`` when the running command's claim locked it
+    in this transaction and nobody took it yet (it is given once: a second lock reads it again);
+    None otherwise (the caller locks it itself)."""
+    row = _locked_with_claim.get()
+    if row is None or type(row) is not model or str(row.pk) != str(key):
+        return None
+    _locked_with_claim.set(None)
+    return row
 
 
 def commands_to_write() -> list[Command]:
     """The command rows a change writes with its own (core.rows.write_rows, one statement): the
-    unit of work's commands not written yet, and once, the command being run (:func:`run_with`)."""
-    rows = unsaved_commands()
-    running = _running.get()
-    if running is not None and not getattr(running, "written_with_change", True):
-        running.written_with_change = True
-        rows.append(running)
-    return rows
+    unit of work's commands not written yet. (The command being run needs no row written: its
+    claim marked it done, core.jobs.execute_command.)"""
+    return unsaved_commands()
 
 
 async def write_unsaved() -> None:

@@ -34,12 +34,16 @@ Every decision, update and release is audited (``aml.screened``, ``aml.updated``
 
 from __future__ import annotations
 
+import functools
 import logging
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
+
+from tortoise import connections
+from tortoise.models import Model
 
 from core import clock
 from core.clock import rfc3339
@@ -65,7 +69,7 @@ from domain.webhooks import catalogue
 from domain.webhooks.events import emit_event
 from domain.withdrawals.checks import CheckResult, CheckSubject, Verdict
 from domain.withdrawals.create import CHECK
-from models.aml import AmlScreening
+from models.aml import AmlScreening, AmlSettings
 from models.transactions import Transaction
 from models.vaults import Vault
 from models.workspaces import Workspace
@@ -223,14 +227,43 @@ def _verdict(rec: AmlScreening) -> CheckResult:
     return CheckResult(Verdict.ALLOW, CHECK_NAME, reason=rec.decision_reason, details=details)
 
 
+@functools.cache
+def _screening_and_settings_sql() -> str:
+    """A withdrawal's screening record (locked) and its workspace's AML settings, either missing,
+    in one statement (made on first use: tortoise knows every column once it is set up)."""
+    def columns(model: type[Model], alias: str) -> str:
+        return ", ".join(f'{alias}."{column}" AS "{alias}__{column}"'
+                         for column in model._meta.fields_db_projection.values())  # noqa: SLF001
+
+    return f"""
+SELECT {columns(AmlScreening, "s")}, {columns(AmlSettings, "t")}
+FROM (SELECT 1) AS one
+LEFT JOIN LATERAL (SELECT * FROM aml_screenings WHERE transaction_id = $1 FOR UPDATE) AS s ON true
+LEFT JOIN aml_settings AS t ON t.workspace_id = $2
+"""
+
+
+async def _screening_and_settings(transaction_id: uuid.UUID,
+                                  workspace_id: uuid.UUID) -> tuple[AmlScreening | None, aml_settings.Settings]:
+    """(the withdrawal's screening record, locked, or None; the workspace's settings)."""
+    (row,) = await connections.get("default").execute_query_dict(_screening_and_settings_sql(),
+                                                                 [transaction_id, workspace_id])
+    parts: dict[str, dict[str, Any]] = {"s": {}, "t": {}}
+    for name, value in row.items():
+        alias, _, column = name.partition("__")
+        parts[alias][column] = value
+    rec = AmlScreening._init_from_db(**parts["s"]) if parts["s"]["id"] is not None else None  # noqa: SLF001
+    settings_row = AmlSettings._init_from_db(**parts["t"]) if parts["t"]["id"] is not None else None  # noqa: SLF001
+    return rec, aml_settings.of_row(settings_row, workspace_id)
+
+
 async def screen_withdrawal(subject: CheckSubject) -> CheckResult:
     """The ``aml`` check (see the module docstring); runs with the withdrawal row locked."""
     tx = subject.transaction
-    rec = await AmlScreening.filter(transaction_id=tx.id).select_for_update().first()
+    rec, current = await _screening_and_settings(tx.id, subject.workspace_id)
     if rec is not None and rec.status != PENDING:
         return _verdict(rec)
     if rec is None:
-        current = await aml_settings.load(subject.workspace_id)
         if not current.enabled:
             return CheckResult(Verdict.ALLOW, CHECK_NAME, reason="AML screening is off for the workspace",
                                details={"screening": "off"})

@@ -75,7 +75,8 @@ _parsed: dict[tuple[uuid.UUID, Any], AmlConfig] = {}
 _PARSED_MAX = 256
 
 
-def _of(row: AmlSettings | None, workspace_id: uuid.UUID) -> Settings:
+def of_row(row: AmlSettings | None, workspace_id: uuid.UUID) -> Settings:
+    """The settings a workspace's row says (None: it never saved any, the defaults)."""
     if row is None:
         return Settings(workspace_id, False, BUILTIN, default_config(), None, None)
     return Settings(workspace_id, row.enabled, row.provider, {**default_config(), **row.config}, row.updated_by,
@@ -84,7 +85,7 @@ def _of(row: AmlSettings | None, workspace_id: uuid.UUID) -> Settings:
 
 async def load(workspace_id: uuid.UUID) -> Settings:
     """The workspace's settings (the defaults, screening off, when it never saved any)."""
-    return _of(await AmlSettings.get_or_none(workspace_id=workspace_id), workspace_id)
+    return of_row(await AmlSettings.get_or_none(workspace_id=workspace_id), workspace_id)
 
 
 async def get_settings(*, principal: Principal | None, workspace_id: uuid.UUID) -> Settings:
@@ -211,7 +212,7 @@ async def set_settings(*, principal: Principal | None, workspace: Workspace, ena
                                         "value": provider})
     stored = validate_config(config, workspace)
     row = await AmlSettings.filter(workspace_id=workspace.id).select_for_update().first()
-    before = _of(row, workspace.id)
+    before = of_row(row, workspace.id)
     actor = principal.user.id if principal else None
     if row is None:
         row = AmlSettings(workspace_id=workspace.id)
@@ -229,4 +230,4 @@ async def set_settings(*, principal: Principal | None, workspace: Workspace, ena
                                 "blocked_addresses": len(stored["blocked_addresses"]),
                                 "trusted_addresses": len(stored["trusted_addresses"]),
                                 "address_exposures": len(stored["address_exposures"])})
-    return _of(row, workspace.id)
+    return of_row(row, workspace.id)

@@ -22,8 +22,8 @@ from decimal import Decimal
 from typing import Any
 
 from tortoise import connections
-from tortoise.functions import Sum
 
+from core import clock
 from domain.currencies import Currency, Network, registry
 from domain.networks import addresses
 from domain.networks.base import (
@@ -51,6 +51,35 @@ from domain.networks.devnet import (
 from models.devnet import DevnetAccount, DevnetBalance, DevnetBlock, DevnetTransaction
 
 NATIVE = ""
+
+#: The sender's account row, locked (DevnetAccountAdapter._lock_account).
+_LOCK_ACCOUNT = "SELECT id, network, address, nonce FROM devnet_accounts WHERE network = $1 AND address = $2 FOR UPDATE"
+#: A submitted transfer into the mempool (``pending``; the serial id is its place there).
+_INSERT_TRANSFER = (
+    "INSERT INTO devnet_transactions (network, tx_hash, kind, status, from_address, to_address, asset, amount, fee, "
+    "nonce, gas_limit, gas_price, body, signature, submitted_at) "
+    "VALUES ($1, $2, 'transfer', 'pending', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)")
+#: How the body column is written (tortoise's JSON field, as DevnetTransaction.create writes it).
+_BODY = DevnetTransaction._meta.fields_map["body"]  # noqa: SLF001
+
+#: A submission's checks, read in one statement (DevnetAccountAdapter._sender_state): $1 network,
+#: $2 sender, $3 the transfer's hash, $4 its asset, $5 the native coin's asset ("").
+_SENDER_STATE = """
+WITH pending AS (
+    SELECT asset, amount, fee FROM devnet_transactions
+    WHERE network = $1 AND from_address = $2 AND kind = 'transfer' AND status = 'pending'
+)
+SELECT EXISTS (SELECT 1 FROM devnet_transactions WHERE network = $1 AND tx_hash = $3) AS known,
+       coalesce((SELECT nonce FROM devnet_accounts WHERE network = $1 AND address = $2), 0)
+         + (SELECT count(*) FROM pending) AS next_nonce,
+       (SELECT coalesce(sum(fee), 0) + coalesce(sum(amount) FILTER (WHERE asset = $5), 0) FROM pending)
+         AS pending_native,
+       (SELECT coalesce(sum(amount), 0) FROM pending WHERE asset = $4) AS pending_asset,
+       coalesce((SELECT balance FROM devnet_balances WHERE network = $1 AND address = $2 AND asset = $5), 0)
+         AS native_balance,
+       coalesce((SELECT balance FROM devnet_balances WHERE network = $1 AND address = $2 AND asset = $4), 0)
+         AS asset_balance
+"""
 
 
 class DevnetAccountAdapter:
@@ -124,14 +153,17 @@ class DevnetAccountAdapter:
     # --- state helpers -------------------------------------------------------------------------
 
     async def _lock_account(self, address: str) -> DevnetAccount:
-        await connections.get("default").execute_query(
-            "INSERT INTO devnet_accounts (network, address, nonce) VALUES ($1, $2, 0) "
-            "ON CONFLICT (network, address) DO NOTHING",
-            [self.network.id, address],
-        )
-        account = await DevnetAccount.filter(network=self.network.id, address=address).select_for_update().first()
-        assert account is not None
-        return account
+        """The sender's account row, locked (made first when the address never sent anything)."""
+        db = connections.get("default")
+        _, rows = await db.execute_query(_LOCK_ACCOUNT, [self.network.id, address])
+        if not rows:
+            await db.execute_query(
+                "INSERT INTO devnet_accounts (network, address, nonce) VALUES ($1, $2, 0) "
+                "ON CONFLICT (network, address) DO NOTHING",
+                [self.network.id, address],
+            )
+            _, rows = await db.execute_query(_LOCK_ACCOUNT, [self.network.id, address])
+        return DevnetAccount._init_from_db(**rows[0])  # noqa: SLF001  (tortoise's own row -> model)
 
     async def _balance(self, address: str, asset: str) -> int:
         row = await DevnetBalance.get_or_none(network=self.network.id, address=address, asset=asset)
@@ -144,20 +176,14 @@ class DevnetAccountAdapter:
             [self.network.id, address, asset, Decimal(delta)],
         )
 
-    async def _pending_outflow(self, address: str) -> tuple[int, dict[str, int]]:
-        """Native coin (amounts + fee limits) and token amounts already promised by the mempool."""
-        rows = await DevnetTransaction.filter(
-            network=self.network.id, from_address=address, kind="transfer", status="pending"
-        ).annotate(total_amount=Sum("amount"), total_fee=Sum("fee")).group_by("asset").values(
-            "asset", "total_amount", "total_fee")
-        native, tokens = 0, {}
-        for row in rows:
-            native += int(row["total_fee"] or 0)
-            if row["asset"] == NATIVE:
-                native += int(row["total_amount"] or 0)
-            else:
-                tokens[row["asset"]] = int(row["total_amount"] or 0)
-        return native, tokens
+    async def _sender_state(self, address: str, asset: str, tx_hash: str) -> dict[str, Any]:
+        """What a submission checks, in one statement (the sender's account locked): whether the
+        network has ``tx_hash`` already (``known``), the sender's next nonce (:meth:`next_nonce`),
+        what the mempool already promised of the native coin (amounts plus every pending
+        transfer's fee limit) and of ``asset``, and the balances of both."""
+        rows = await connections.get("default").execute_query_dict(_SENDER_STATE, [self.network.id, address, tx_hash,
+                                                                                    asset, NATIVE])
+        return {name: value if name == "known" else int(value) for name, value in rows[0].items()}
 
     # --- submitting ----------------------------------------------------------------------------
 
@@ -187,11 +213,12 @@ class DevnetAccountAdapter:
         gas_price = amount_field(body, "gas_price")
         payload = verify_sender(self, body, signature)
         tx_hash = transaction_hash(self.network.id, payload, bytes(signature), prefix="0x")
-        if await DevnetTransaction.exists(network=self.network.id, tx_hash=tx_hash):
-            return tx_hash  # the same signed transfer again: idempotent
         sender = body["from"]
         await self._lock_account(sender)  # serializes this sender's submissions (nonce, funds)
-        expected = await self.next_nonce(sender)
+        state = await self._sender_state(sender, asset, tx_hash)  # type: ignore[arg-type]  # checked above
+        if state["known"]:
+            return tx_hash  # the same signed transfer again: idempotent
+        expected = state["next_nonce"]
         if nonce != expected:
             raise TransferRejected(f"nonce must be {expected}", code="NONCE_MISMATCH",
                                    details={"expected_nonce": expected, "nonce": nonce})
@@ -200,8 +227,7 @@ class DevnetAccountAdapter:
         if gas_price < self.gas_price:
             raise TransferRejected(f"gas_price must be at least {self.gas_price}", code="GAS_PRICE_TOO_LOW")
         max_fee = gas_limit * gas_price
-        pending_native, pending_tokens = await self._pending_outflow(sender)
-        native_available = await self._balance(sender, NATIVE) - pending_native
+        native_available = state["native_balance"] - state["pending_native"]
         if asset == NATIVE:
             if amount + max_fee > native_available:
                 raise InsufficientFunds("the sender cannot pay amount plus fee",
@@ -210,15 +236,13 @@ class DevnetAccountAdapter:
             if max_fee > native_available:
                 raise InsufficientGas("a token transfer needs native coin for gas",
                                       details={"available_gas": str(native_available), "needed": str(max_fee)})
-            token_available = await self._balance(sender, asset) - pending_tokens.get(asset, 0)  # type: ignore[arg-type]  # checked above
+            token_available = state["asset_balance"] - state["pending_asset"]
             if amount > token_available:
                 raise InsufficientFunds("the sender does not hold enough of the token",
                                         details={"available": str(token_available), "needed": str(amount)})
-        await DevnetTransaction.create(
-            network=self.network.id, tx_hash=tx_hash, kind="transfer", from_address=sender, to_address=body["to"],
-            asset=asset, amount=amount, fee=max_fee, nonce=nonce, gas_limit=gas_limit, gas_price=gas_price,
-            body=body, signature=bytes(signature),
-        )
+        await connections.get("default").execute_query(_INSERT_TRANSFER, [
+            self.network.id, tx_hash, sender, body["to"], asset, Decimal(amount), Decimal(max_fee), nonce, gas_limit,
+            Decimal(gas_price), _BODY.to_db_value(body, DevnetTransaction), bytes(signature), clock.now()])
         return tx_hash
 
     async def faucet_transaction(self, *, to_address: str, currency: Currency, amount: int, salt: bytes) -> str:

@@ -193,8 +193,9 @@ async def request_signature(
     ``SigningPayload.scheme``); ``merkle_root`` is the Taproot tweak of a Taproot scheme's payload
     (``b""``: the key-path-only output a Bitcoin address is) and must be None for other schemes.
 
-    ``notify``: an actor woken with ``[session id, ...]`` (best effort, after the commit that
-    ends the session, completed or failed): the requester's cue to collect, so it need not poll.
+    ``notify``: an actor woken with ``[[session id, purpose], ...]`` (best effort, after the
+    commit that ends the session, completed or failed): the requester's cue to collect, so it
+    need not poll.
     """
     if principal is not None:
         principal.require(workspace_id, Permission.SIGN_TRANSACTION)
@@ -503,9 +504,10 @@ def _mark_completed(session: SigningSession, signature: bytes) -> None:
 
 
 def _notify(session: SigningSession) -> None:
-    """Wake the session's requester once the unit of work that ended it commits."""
+    """Wake the session's requester once the unit of work that ended it commits: the session's
+    id and its purpose (what the requester finds its own work by, without reading the session)."""
     if session.notify:
-        wake_after_commit(session.notify, str(session.id))
+        wake_after_commit(session.notify, [str(session.id), session.purpose])
 
 
 async def _audit_completed(completed: Sequence[SigningSession]) -> None:

@@ -33,8 +33,8 @@ from datetime import timedelta
 from typing import Any, Awaitable, Callable
 
 from core import clock
-from core.outbox import Command, commands_to_write, new_command
-from core.rows import by_key, get_by_key, write_rows
+from core.outbox import Command, RowLock, commands_to_write, new_command, take_locked
+from core.rows import build, by_key, get_by_key, write_rows
 from domain import audit, balances, transactions
 from domain import transaction_statuses as statuses
 from domain.currencies import Currency, registry
@@ -42,7 +42,7 @@ from domain.gas_station import autofuel
 from domain.withdrawals import fees
 from models.transactions import Transaction
 from models.vaults import Vault
-from models.wallets import Wallet
+from models.wallets import Wallet, WalletAddress
 from models.workspaces import Workspace
 
 
@@ -82,7 +82,16 @@ async def load(tx: Transaction, *, lock: bool) -> Parties:
 
     One statement for a withdrawal paying its fee in its own currency (the source wallet, the
     internal target, locked or read by id, both named by the row); a token's fee wallet (the
-    vault's wallet of the fee currency) is looked up first."""
+    vault's wallet of the fee currency) is looked up first.
+
+    Without ``lock``, the parties are for :func:`write_change` only, which reads every balance it
+    writes itself (:func:`_sides`): a withdrawal with one wallet (its own fee, no internal target)
+    reads nothing then, its wallet is named by the row (id, vault, workspace, currency; no
+    balance, no address id: never change or read a balance through it)."""
+    if not lock and tx.target_wallet_id is None and tx.fee_currency_id == tx.currency_id:
+        source = build(Wallet, id=tx.wallet_id, workspace_id=tx.workspace_id, vault_id=tx.vault_id,
+                       currency_id=tx.currency_id)
+        return Parties(tx, source, source, None, registry().currency(tx.currency_id))
     ids = [tx.wallet_id, *([tx.target_wallet_id] if tx.target_wallet_id else [])]
     fee_wallet_id = tx.wallet_id
     if tx.fee_currency_id != tx.currency_id:  # the source is in the withdrawal's vault and currency
@@ -293,8 +302,8 @@ async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | N
                                      "balance_version": tx.balance_version, **(details or {})})
     tx.updated_at = clock.now()
     event = transactions.new_event(tx, created=created)
-    # The row, its audit entry, its event, the commands this unit of work wrote so far (the
-    # event's fan-out among them) and the command being run, marked done: one statement.
+    # The row, its audit entry, its event and the commands this unit of work wrote so far (the
+    # event's fan-out among them): one statement.
     await write_rows([entry, event, *commands_to_write(), tx])
     return tx
 
@@ -304,9 +313,39 @@ async def write_change(parties: Parties, *, status: str, actor_id: uuid.UUID | N
 SIGNED = "withdrawals.signed"
 
 
+#: The source addresses' public keys, by network and address, as this process read them. An
+#: address's key never changes (the address is derived from it when the row is created,
+#: domain.wallets, and nothing updates it; a network has each address once), so the build step
+#: and the signature check read it once per process.
+_public_keys: dict[tuple[str, str], bytes] = {}
+#: How many keys :data:`_public_keys` keeps before it starts again (a bound, not a tuning knob).
+PUBLIC_KEYS_KEPT = 100_000
+
+
+async def public_key_of(tx: Transaction) -> bytes:
+    """The public key of the withdrawal's source address (read once per process, see above)."""
+    name = (tx.network, tx.from_address or "")
+    key = _public_keys.get(name)
+    if key is None:
+        address = await WalletAddress.get(network=tx.network, address=tx.from_address, workspace_id=tx.workspace_id)
+        key = bytes(address.public_key)
+        if len(_public_keys) >= PUBLIC_KEYS_KEPT:
+            _public_keys.clear()
+        _public_keys[name] = key
+    return key
+
+
+#: A pipeline step's command locks its withdrawal's row with its claim (core.jobs.execute_command):
+#: the row :func:`lock_withdrawal` then takes without a statement of its own. The claim locks the
+#: command's row first and then this one, the order in which the step would.
+WITHDRAWAL_ROW = RowLock(model=Transaction, payload_key="transaction_id", filters=(("direction", "withdrawal"),))
+
+
 async def lock_withdrawal(transaction_id: uuid.UUID | str) -> Transaction | None:
-    """The withdrawal's row, locked until the end of the transaction (None: no such withdrawal)."""
-    return await by_key(Transaction, transaction_id, lock="update", direction="withdrawal")
+    """The withdrawal's row, locked until the end of the transaction (None: no such withdrawal);
+    the one the running command's claim locked when it did (:data:`WITHDRAWAL_ROW`)."""
+    return take_locked(Transaction, transaction_id) or await by_key(
+        Transaction, transaction_id, lock="update", direction="withdrawal")
 
 
 async def add_step(step: str, tx: Transaction, *, delay: timedelta | None = None, **payload: object) -> Command:

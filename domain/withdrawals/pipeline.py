@@ -32,7 +32,8 @@ The signing lane
     the first is in the network's mempool. A withdrawal in ``signing`` or
     ``awaiting_broadcast`` holds its source address's lane; an approved one whose lane is held
     waits in ``approved`` and is started (:func:`kick_lane`) when the lane frees, oldest first.
-    All lane decisions are made under the source address's row lock.
+    All lane decisions are made under the source address's row lock; the check stage issues the
+    sign step only when the lane is free (else the withdrawal waits for :func:`kick_lane`).
 
 Waiting for gas
     A token withdrawal of a vault with autofuel on may be accepted without the gas for its fee
@@ -65,14 +66,18 @@ An expired Solana blockhash
 
 from __future__ import annotations
 
+import functools
 import logging
 import uuid
+from dataclasses import dataclass
 from datetime import timedelta
+
+from tortoise import connections
+from tortoise.exceptions import DoesNotExist
 
 from core import clock
 from core.faults import crash_point
-from core.outbox import Command
-from core.rows import get_by_key
+from core.outbox import Command, keep_back
 from domain import transaction_statuses as statuses
 from domain.errors import DomainError
 from domain.networks.base import InsufficientFunds, TransferRejected, signing_payloads, submit_signed
@@ -83,7 +88,6 @@ from domain.withdrawals.create import CHECK
 from models.sessions import SigningSession
 from models.transactions import Transaction
 from models.vaults import Vault
-from models.wallets import WalletAddress
 from threshold.suites import suite_of
 
 logger = logging.getLogger(__name__)
@@ -156,6 +160,16 @@ lock_withdrawal = ledger.lock_withdrawal
 _command = ledger.add_step
 
 
+def carried_step(issued: Command | None, carried: bool) -> Command | None:
+    """``issued``, the step a step returns to its caller; ``carried``: that caller runs it in this
+    process once this unit of work commits (actors.withdrawals.carry_on), so it is kept back from
+    the enqueue (core.outbox.keep_back) before its row is written: written unstamped, never sent
+    unless that run fails."""
+    if carried and issued is not None:
+        keep_back(issued)
+    return issued
+
+
 async def fail(parties: ledger.Parties, *, code: str, message: str, actor_id: uuid.UUID | None = None,
                details: dict | None = None) -> None:
     """End the withdrawal ``failed`` with ``code``, releasing what it holds (wallets locked) and
@@ -172,18 +186,22 @@ async def fail(parties: ledger.Parties, *, code: str, message: str, actor_id: uu
 # --------------------------------------------------------------------------------------------
 
 
-async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
-    """pending → checks, run the registered checks (domain.withdrawals.checks), act on the outcome."""
+async def run_checks(*, transaction_id: uuid.UUID | str, carried: bool = False) -> Command | None:
+    """pending → checks, run the registered checks (domain.withdrawals.checks), act on the outcome.
+
+    Returns the sign step's command when it issued one (approved, the lane free); ``carried``:
+    its caller runs it once this commits (see :func:`carried_step`)."""
     tx = await lock_withdrawal(transaction_id)
     if tx is None or tx.status not in (statuses.PENDING, statuses.CHECKS):
-        return
+        return None
     # Lock order (domain.withdrawals.ledger): the withdrawal row, then its wallets, before the
     # checks take the policy windows' locks; a block or a freeze releases under these locks.
     parties = await ledger.load(tx, lock=True)
     if tx.status == statuses.PENDING:
         await ledger.write_change(parties, status=statuses.CHECKS, actor_id=None)
+    vault, lane_busy = await _vault_and_lane(tx)  # (the lane: for the sign step, below)
     subject = checks.CheckSubject(
-        transaction=tx, workspace_id=tx.workspace_id, vault=await get_by_key(Vault, tx.vault_id),
+        transaction=tx, workspace_id=tx.workspace_id, vault=vault,
         source_wallet=parties.source, currency=parties.currency, amount=int(tx.amount),
         destination_type=tx.destination_type or "", target_address=tx.to_address or "",
         target_wallet_id=tx.target_wallet_id, whitelisted_wallet_id=tx.whitelisted_wallet_id,
@@ -216,8 +234,16 @@ async def run_checks(*, transaction_id: uuid.UUID | str) -> None:
     elif outcome.verdict is checks.Verdict.REQUIRE_APPROVAL:
         await ledger.write_change(parties, status=statuses.AWAITING_APPROVALS, actor_id=None, details=results)
     else:
-        await _command(SIGN, tx)  # written with the change (ledger.add_step)
+        # The sign step, unless it would only find the lane held (the signing lane, above): then the
+        # withdrawal waits in approved and kick_lane starts it when the lane frees. Both are decided
+        # under the source address's lock, held here since ledger.load; a frozen vault's sign step
+        # is issued at once (it freezes the withdrawal).
+        following = None
+        if vault.is_frozen or not lane_busy:
+            following = carried_step(await _command(SIGN, tx), carried)  # written with the change
         await ledger.write_change(parties, status=statuses.APPROVED, actor_id=None, details=results)
+        return following
+    return None
 
 
 async def resolve_approvals(*, transaction_id: uuid.UUID | str, approved: bool, actor_id: uuid.UUID | None = None,
@@ -247,10 +273,31 @@ async def resolve_approvals(*, transaction_id: uuid.UUID | str, approved: bool, 
 # --------------------------------------------------------------------------------------------
 
 
-async def _lane_busy(tx: Transaction, *, besides: bool = True) -> bool:
-    """Whether a withdrawal (other than ``tx`` when ``besides``) holds ``tx``'s source address's lane."""
-    query = Transaction.filter(network=tx.network, from_address=tx.from_address, status__in=list(statuses.IN_LANE))
-    return await (query.exclude(id=tx.id) if besides else query).exists()
+@functools.cache
+def _vault_and_lane_sql() -> str:
+    """The withdrawal's vault (every column), and whether another withdrawal holds its source
+    address's lane, in one statement: what the check stage and the sign step ask before they issue
+    or build the transfer. (Made on first use: tortoise knows every column once it is set up.)"""
+    columns = ", ".join(f'v."{column}"' for column in Vault._meta.fields_db_projection.values())  # noqa: SLF001
+    return f"""
+SELECT {columns},
+       EXISTS (SELECT 1 FROM transactions t WHERE t.network = $3 AND t.from_address = $4
+               AND t.status = ANY($5::text[]) AND t.id <> $6) AS "lane__busy"
+FROM vaults v WHERE v.id = $1 AND v.workspace_id = $2
+"""
+
+
+async def _vault_and_lane(tx: Transaction) -> tuple[Vault, bool]:
+    """(the withdrawal's vault, whether a withdrawal other than ``tx`` holds ``tx``'s source
+    address's lane); call with the source address locked (ledger.load), which every lane
+    decision is made under."""
+    rows = await connections.get("default").execute_query_dict(
+        _vault_and_lane_sql(), [tx.vault_id, tx.workspace_id, tx.network, tx.from_address, sorted(statuses.IN_LANE), tx.id])
+    if not rows:
+        raise DoesNotExist(Vault)
+    row = rows[0]
+    lane_busy = bool(row.pop("lane__busy"))
+    return Vault._init_from_db(**row), lane_busy  # noqa: SLF001  (tortoise's own row -> model)
 
 
 async def _unconfirmed_in_lane(tx: Transaction) -> bool:
@@ -258,17 +305,39 @@ async def _unconfirmed_in_lane(tx: Transaction) -> bool:
                                     status=statuses.BROADCAST).exclude(id=tx.id).exists()
 
 
-async def kick_lane(tx: Transaction) -> Command | None:
+#: The oldest approved withdrawal of an address waiting for its lane (other than ``$3``), when the
+#: lane is free: one statement for :func:`kick_lane`'s two questions. ``{besides}``: whether ``$3``
+#: itself is left out of the lane's holders (it is leaving the lane in this transaction).
+_NEXT_IN_LANE = """
+SELECT t.id, t.workspace_id FROM transactions t
+WHERE t.network = $1 AND t.from_address = $2 AND t.status = $4 AND t.signing_session_id IS NULL AND t.id <> $3
+  AND NOT EXISTS (SELECT 1 FROM transactions h WHERE h.network = $1 AND h.from_address = $2
+                  AND h.status = ANY($5::text[]){besides})
+ORDER BY t.created_at, t.id LIMIT 1
+"""
+_NEXT_IN_LANE_SQL = {False: _NEXT_IN_LANE.format(besides=""), True: _NEXT_IN_LANE.format(besides=" AND h.id <> $3")}
+
+
+@dataclass(frozen=True)
+class _Waiting:
+    """A withdrawal waiting in ``approved`` for its lane: what its sign step's command names."""
+
+    id: uuid.UUID
+    workspace_id: uuid.UUID
+
+
+async def kick_lane(tx: Transaction, *, leaving: bool = False) -> Command | None:
     """Start the oldest approved withdrawal of ``tx``'s source address if its lane is free
     (call with the address locked, after ``tx`` left the lane or confirmed); returns the sign
-    step's command when one was issued."""
-    if await _lane_busy(tx, besides=False):
-        return None
-    waiting = await Transaction.filter(network=tx.network, from_address=tx.from_address, status=statuses.APPROVED,
-                                       signing_session_id__isnull=True).exclude(id=tx.id).order_by(
-        "created_at", "id").first()
-    if waiting is not None:
-        return await _command(SIGN, waiting)
+    step's command when one was issued.
+
+    ``leaving``: ``tx`` is still in the lane in the database but leaves it with the change its
+    caller writes next (in this transaction): it does not count as holding the lane, and the
+    sign step's command is written with that change (ledger.add_step: issue it first)."""
+    rows = await connections.get("default").execute_query_dict(
+        _NEXT_IN_LANE_SQL[leaving], [tx.network, tx.from_address, tx.id, statuses.APPROVED, sorted(statuses.IN_LANE)])
+    if rows:
+        return await _command(SIGN, _Waiting(id=rows[0]["id"], workspace_id=rows[0]["workspace_id"]))  # type: ignore[arg-type]  # add_step reads id and workspace_id
     return None
 
 
@@ -291,32 +360,31 @@ async def start_signing(*, transaction_id: uuid.UUID | str) -> None:
     if tx is None or tx.status != statuses.APPROVED or tx.signing_session_id is not None:
         return
     parties = await ledger.load(tx, lock=True)  # the source address's lock guards the lane
-    vault = parties.vault = await get_by_key(Vault, tx.vault_id)  # (write_change reads it too)
+    vault, lane_busy = await _vault_and_lane(tx)
     if vault.is_frozen:
         # A frozen vault signs nothing: hold the withdrawal like a manual freeze would.
         await ledger.release(parties)
         tx.frozen_from, tx.frozen_at = statuses.APPROVED, clock.now()
         await ledger.write_change(parties, status=statuses.FROZEN, actor_id=None, details={"reason": "vault_frozen"})
         return
-    if await _lane_busy(tx):
+    if lane_busy:
         return  # started by kick_lane when the withdrawal holding the lane leaves it
     if tx.awaiting_gas:
         if not await ledger.hold_gas(parties):
             return  # the gas station's refuel has not landed yet: resume_awaiting_gas starts it again
         await tx.save(update_fields=["awaiting_gas"])
-    await _build_and_sign(tx, parties, vault)
+    await _build_and_sign(tx, parties)
 
 
-async def _build_and_sign(tx: Transaction, parties: ledger.Parties, vault: Vault, *,
-                          details: dict | None = None) -> None:
+async def _build_and_sign(tx: Transaction, parties: ledger.Parties, *, details: dict | None = None) -> None:
     """Build the transfer and request one signing session per payload (approved or, after an
     expired blockhash, awaiting_broadcast → signing); fail the withdrawal when that is refused."""
     adapter = get_adapter(tx.network)
-    address = await get_by_key(WalletAddress, parties.source.address_id)
+    public_key = await ledger.public_key_of(tx)
     extra = {"intent_key": intent_key(tx)} if hasattr(adapter, "release_inputs") else {}
     try:
         unsigned = await adapter.build_transfer(currency=parties.currency, from_address=tx.from_address or "",
-                                                public_key=bytes(address.public_key), to_address=tx.to_address or "",
+                                                public_key=public_key, to_address=tx.to_address or "",
                                                 amount=int(tx.amount),
                                                 fee_rate=None if tx.fee_rate is None else int(tx.fee_rate),
                                                 **extra)
@@ -338,7 +406,7 @@ async def _build_and_sign(tx: Transaction, parties: ledger.Parties, vault: Vault
         for index, payload in enumerate(payloads):
             purpose = f"withdrawal:{tx.id}" if len(payloads) == 1 else f"withdrawal:{tx.id}:payload:{index}"
             requested.append(await sessions.request_signature(
-                workspace_id=tx.workspace_id, vault_id=vault.id, message=payload.message,
+                workspace_id=tx.workspace_id, vault_id=tx.vault_id, message=payload.message,
                 purpose=purpose, scheme=payload.scheme, merkle_root=payload.merkle_root, notify=SIGNED))
     except DomainError as exc:
         await fail(parties, code=exc.code, message=exc.message, details={"step": "sign"})
@@ -354,10 +422,16 @@ async def _build_and_sign(tx: Transaction, parties: ledger.Parties, vault: Vault
                                        "participants": requested[0].participants, **(details or {})})
 
 
-async def withdrawals_signed(*, session_ids: list[str]) -> list[uuid.UUID]:
+async def withdrawals_signed(*, session_ids: list[str] | list[list[str]]) -> list[uuid.UUID]:
     """The withdrawals whose signing sessions among ``session_ids`` ended (their purpose names
-    them: ``withdrawal:<id>[:payload:<n>]``)."""
-    purposes = await SigningSession.filter(id__in=session_ids).values_list("purpose", flat=True)
+    them: ``withdrawal:<id>[:payload:<n>]``). Each is ``[session id, purpose]``, as the sessions'
+    wake-up sends it (domain.signing.sessions), or a session id alone (a wake-up sent before they
+    carried the purpose: its purpose is read)."""
+    purposes = [item[1] for item in session_ids if not isinstance(item, str)]
+    bare = [item for item in session_ids if isinstance(item, str)]
+    if bare:
+        purposes += [str(purpose) for purpose in await SigningSession.filter(id__in=bare).values_list(
+            "purpose", flat=True)]
     found = []
     for purpose in purposes:
         kind, _, rest = str(purpose).partition(":")
@@ -369,13 +443,14 @@ async def withdrawals_signed(*, session_ids: list[str]) -> list[uuid.UUID]:
 
 
 async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
-                            reschedule: bool = True) -> Command | None:
+                            reschedule: bool = True, carried: bool = False) -> Command | None:
     """signing → awaiting_broadcast once the session completed (the signature and the transfer's
     hash are stored before anything is submitted); failed if the session failed; else look again
     (``reschedule``: the polls; a wake-up of one of several sessions leaves that to them).
 
     Returns the broadcast step's command when it issued one (its caller may run it at once once
-    this commits: :func:`actors.withdrawals.signed`)."""
+    this commits: :func:`actors.withdrawals.signed`); ``carried``: the caller will (see
+    :func:`carried_step`)."""
     tx = await lock_withdrawal(transaction_id)
     if tx is not None and tx.status == statuses.BROADCAST:
         await replacement.collect(tx, reschedule=False)  # a stuck transfer's replacement was signed
@@ -391,14 +466,14 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
     if failed is None and all(s.status == "completed" for s in found):
         signatures = [bytes(s.signature) for s in found]  # type: ignore[arg-type]  # set once signed
         parties = await ledger.load(tx, lock=False)
-        address = await get_by_key(WalletAddress, parties.source.address_id)
+        public_key = await ledger.public_key_of(tx)
         for s, signature in zip(found, signatures):
             # Checked with the chain's own primitive (RFC 8032, or BIP-340 for the Taproot output
             # key of the address), against the address's key: not only the key set's word for it.
             scheme = (await sessions.ready_key_sets([s.key_set_id]))[s.key_set_id].scheme  # cached once ready
             merkle_root = None if s.merkle_root is None else bytes(s.merkle_root)
             if len(signature) != SIGNATURE_SIZE or not suite_of(scheme).verify(
-                    bytes(address.public_key), bytes(s.message), signature, merkle_root):
+                    public_key, bytes(s.message), signature, merkle_root):
                 parties = await ledger.load(tx, lock=True)
                 await fail(parties, code="SIGNING_FAILED",
                            message="the signature does not verify under the vault's key")
@@ -406,9 +481,10 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
                 return None
         tx.signature = b"".join(signatures)
         tx.tx_hash = get_adapter(tx.network).transaction_hash(body=tx.transfer or {}, signature=signatures[0])
+        following = carried_step(await _command(BROADCAST, tx), carried)  # written with the change
         await ledger.write_change(parties, status=statuses.AWAITING_BROADCAST, actor_id=None,
                                   details={"tx_hash": tx.tx_hash})
-        return await _command(BROADCAST, tx)
+        return following
     elif session.status == "failed":
         parties = await ledger.load(tx, lock=True)
         await fail(parties, code="SIGNING_FAILED", message=f"threshold signing failed: {session.failure_reason}",
@@ -424,12 +500,13 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
 # --------------------------------------------------------------------------------------------
 
 
-async def broadcast(*, transaction_id: uuid.UUID | str) -> Command | None:
+async def broadcast(*, transaction_id: uuid.UUID | str, carried: bool = False) -> Command | None:
     """awaiting_broadcast → broadcast: submit the stored signed transfer (exactly those bytes).
 
     A network refusal ends the withdrawal ``failed`` with the network's code and message; a
     network that cannot be reached raises (the command is retried, then the sweep re-issues it).
-    Returns the sign step's command of the next withdrawal of the lane, when one was issued.
+    Returns the sign step's command of the next withdrawal of the lane, when one was issued;
+    ``carried``: its caller runs it (see :func:`carried_step`).
     """
     tx = await lock_withdrawal(transaction_id)
     if tx is None or tx.status != statuses.AWAITING_BROADCAST:
@@ -442,19 +519,19 @@ async def broadcast(*, transaction_id: uuid.UUID | str) -> Command | None:
     except TransferRejected as exc:
         if exc.code == BLOCKHASH_EXPIRED and await _signings(tx) < MAX_SIGNINGS:
             # The signed transfer can never land now: build and sign it again (see the module).
-            vault = await get_by_key(Vault, tx.vault_id)
-            await _build_and_sign(tx, parties, vault, details={"resigned_after": BLOCKHASH_EXPIRED,
-                                                               "expired_tx_hash": tx.tx_hash})
+            await _build_and_sign(tx, parties, details={"resigned_after": BLOCKHASH_EXPIRED,
+                                                        "expired_tx_hash": tx.tx_hash})
             return None
         await fail(parties, code=exc.code, message=exc.message, details={"step": "broadcast", **exc.details})
-        return await kick_lane(tx)
+        return carried_step(await kick_lane(tx), carried)
     crash_point(AFTER_SUBMIT)
     if tx_hash != tx.tx_hash:
         logger.warning("withdrawal %s: the network named its transfer %s, not %s", tx.id, tx_hash, tx.tx_hash)
         tx.tx_hash = tx_hash
     tx.broadcast_at, tx.confirmations = clock.now(), 0
+    following = carried_step(await kick_lane(tx, leaving=True), carried)  # written with the change
     await ledger.write_change(parties, status=statuses.BROADCAST, actor_id=None, details={"tx_hash": tx_hash})
-    return await kick_lane(tx)
+    return following
 
 
 def settled_fee(tx: Transaction, reported: int, *, success: bool) -> int:

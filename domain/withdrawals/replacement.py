@@ -138,11 +138,11 @@ async def replace_if_stuck(tx: Transaction, adapter: Any) -> WithdrawalReplaceme
         return None
     number = (last.number if last is not None else 0) + 1
     parties = await ledger.load(tx, lock=True)
-    address = await WalletAddress.get(id=parties.source.address_id)
+    public_key = await ledger.public_key_of(tx)
     key = str((tx.transfer or {}).get("intent_key") or f"withdrawal:{tx.id}")
     try:
         unsigned = await adapter.build_replacement(
-            currency=parties.currency, from_address=tx.from_address or "", public_key=bytes(address.public_key),
+            currency=parties.currency, from_address=tx.from_address or "", public_key=public_key,
             to_address=tx.to_address or "", amount=int(tx.amount), intent_key=key,
             max_fee_cap=fee_cap(adapter.network), replaced_gas=int((tx.transfer or {}).get("gas") or 0))
     except TransferRejected as exc:

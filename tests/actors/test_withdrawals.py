@@ -12,7 +12,7 @@ import sys
 import time
 
 from actors import withdrawals as withdrawal_actors
-from core import outbox
+from core import jobs, outbox
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
 from domain import balances, wallets
@@ -27,6 +27,7 @@ from models.webhooks import WebhookEvent
 from models.workspaces import Workspace
 from tests.support.environment import ROOT, TEST_NAMESPACE
 from tests.support.signing import SigningSetup, ready_vault
+from tests.support.statements import statements_sent
 from tests.support.wallets import address_of, fund, mine_block, reload, vault_with_key, watch, workspace
 from tests.support.withdrawals import (
     ELSEWHERE_EVM,
@@ -263,3 +264,49 @@ async def test_a_step_that_fails_where_it_was_carried_is_sent_to_its_queue_and_r
     assert (await Command.get(id=command.id)).status == "done"
     assert (await Transaction.get(id=second.id)).status == "signing"
     assert await DevnetTransaction.filter(kind="transfer").count() == 1
+
+
+async def test_each_step_locks_its_withdrawal_with_its_commands_claim(broker):
+    ws = await workspace()
+    await allow_one_time_addresses(ws.id)
+    tv = await vault_with_key(ws)
+    wallet = await funded_wallet(tv, "DETH_TEST", ETH)
+    tx = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+
+    async def run(step_name: str) -> list[str]:
+        command = await Command.get(actor_name=step_name, status="pending",
+                                    payload__contains={"transaction_id": str(tx.id)})
+        with statements_sent() as sent:
+            await jobs._declarations[step_name].fn(str(command.id))  # noqa: SLF001 - the actor as its worker runs it
+        return sent
+
+    # When the check step runs as its command (its sign step carried on after it), and the
+    # broadcast after the signature
+    sent = [await run(CHECK)]
+    assert (await Transaction.get(id=tx.id)).status == "signing"
+    await sign_with_test_key(tx, tv.key)
+    await step(pipeline.collect_signature, tx)
+    sent.append(await run(pipeline.BROADCAST))
+    # Then each went on, each command's claim locked the withdrawal, and no step locked its row
+    # with a statement of its own
+    assert (await Transaction.get(id=tx.id)).status == "broadcast"
+    claims = [[s for s in statements if s.startswith("WITH claimed AS")] for statements in sent]
+    assert [len(c) for c in claims] == [2, 1] and all("FOR UPDATE) r ON true" in s for c in claims for s in c)
+    for statements in sent:
+        assert not [s for s in statements if s.startswith("SELECT") and 'FROM "transactions" WHERE "id"' in s]
+
+
+async def test_a_withdrawal_approved_with_its_lane_free_is_signed_in_the_same_process(broker, redis_client):
+    ws = await workspace()
+    await allow_one_time_addresses(ws.id)
+    tv = await vault_with_key(ws)
+    wallet = await funded_wallet(tv, "DETH_TEST", ETH)
+    tx = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    command = await Command.get(actor_name=CHECK, payload__contains={"transaction_id": str(tx.id)})
+    # When its check step runs as its command and approves it, its lane free
+    await jobs._declarations[CHECK].fn(str(command.id))  # noqa: SLF001 - the actor as its worker runs it
+    # Then its sign step ran here at once, as its command, and was never sent to a queue (kept back)
+    assert (await Transaction.get(id=tx.id)).status == "signing"
+    sign = await Command.get(actor_name=pipeline.SIGN, payload__contains={"transaction_id": str(tx.id)})
+    assert (sign.status, sign.attempts, sign.enqueue_count) == ("done", 1, 0)
+    assert str(sign.id).encode() not in _queued(redis_client)

@@ -36,6 +36,7 @@ from tests.support.aml import (
 from tests.support.approvals import make_person
 from tests.support.checks import only_checks
 from tests.support.policies import publish
+from tests.support.statements import statements_sent
 from tests.support.wallets import address_of, fund, open_wallet, reload, vault_with_key, watch, workspace
 from tests.support.withdrawals import ELSEWHERE_EVM, ETH, EVM, allow_one_time_addresses, funded_wallet, step, withdraw
 
@@ -407,3 +408,14 @@ async def test_the_published_aml_policy_decides_instead_of_the_default(broker):
     (check,) = row.checks
     assert check["details"]["approval"] == {"approver_user_ids": [approver.person_id], "group_id": None,
                                             "threshold": 1, "source": "aml:severe-out"}
+
+
+async def test_the_check_reads_the_screening_record_and_the_settings_in_one_statement(broker, no_policy):
+    ws, _, wallet = await _funded()
+    tx = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    # When the check stage runs for a workspace that does not screen
+    with statements_sent() as sent:
+        row = await step(pipeline.run_checks, tx)
+    # Then one statement asked for the withdrawal's screening record and the settings: screening is off
+    assert row.status == "approved" and row.checks[0]["details"] == {"screening": "off"}
+    assert len([s for s in sent if "aml_screenings" in s or "aml_settings" in s]) == 1

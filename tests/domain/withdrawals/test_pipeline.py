@@ -4,12 +4,13 @@ confirmations, finality, network refusals, internal transfers, and steps that ru
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
-from domain import balances, transactions
+from domain import balances, transactions, vaults
 from domain.currencies import registry
 from domain.networks.registry import get_adapter
 from domain.signing import sessions
@@ -18,8 +19,12 @@ from models.audit import AuditEntry
 from models.devnet import DevnetTransaction
 from models.sessions import SigningSession
 from models.transactions import Transaction
+from models.vaults import Vault
 from models.wallets import Wallet
 from models.webhooks import WebhookEvent
+from models.workspaces import Workspace
+from tests.support.environment import TEST_NAMESPACE
+from tests.support.statements import statements_sent
 from tests.support.wallets import address_of, mine_block, open_wallet, reload, send, vault_with_key, watch, workspace
 from tests.support.withdrawals import (
     ELSEWHERE_EVM,
@@ -168,6 +173,121 @@ async def test_one_withdrawal_per_address_is_built_and_signed_at_a_time(broker):
     await mine_block(EVM)
     for tx in (first, second):
         assert (await step(pipeline.track, tx)).status == "finished"
+
+
+async def test_the_signature_check_does_not_read_the_address_key_the_build_step_read(broker):
+    ws, tv, wallet = await _setup()
+    tx = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    await step(pipeline.run_checks, tx)
+    # Given the sign step built the transfer with the source address's public key
+    assert (await step(pipeline.start_signing, tx)).status == "signing"
+    await sign_with_test_key(tx, tv.key)
+    # When the signature is collected and checked against that key
+    with statements_sent() as sent:
+        row = await step(pipeline.collect_signature, tx)
+    # Then it is checked without reading the address again (its key never changes)
+    assert row.status == "awaiting_broadcast"
+    assert [s for s in sent if 'FROM "wallet_addresses"' in s] == []
+    # And the change is written without reading the wallet first (write_change reads its balance)
+    assert [s for s in sent if 'FROM "wallets"' in s] == []
+    assert row.from_side["balance"] == (await _wallet_side(wallet))["balance"]
+
+
+async def test_the_steps_that_issue_the_next_step_write_its_command_with_their_change(broker):
+    ws, tv, wallet = await _setup()
+    first = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    second = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
+    for tx in (first, second):
+        await step(pipeline.run_checks, tx)
+    # Given the first holds the lane and the second waits in approved
+    assert (await step(pipeline.start_signing, first)).status == "signing"
+    with statements_sent() as sign_sent:
+        assert (await step(pipeline.start_signing, second)).status == "approved"
+    await sign_with_test_key(first, tv.key)
+    # When the first's signature is collected (issuing its broadcast) and it is broadcast (freeing
+    # the lane: the second's sign step is issued)
+    with statements_sent() as collect_sent:
+        assert (await step(pipeline.collect_signature, first)).status == "awaiting_broadcast"
+    with statements_sent() as broadcast_sent:
+        assert (await step(pipeline.broadcast, first)).status == "broadcast"
+    # Then each issued command went into the change's one statement: no INSERT of its own
+    for sent in (collect_sent, broadcast_sent):
+        assert [s for s in sent if s.startswith('INSERT INTO "outbox_commands"')] == []
+    assert await Command.filter(actor_name=pipeline.BROADCAST, payload__contains={"transaction_id": str(first.id)},
+                                status="pending").exists()
+    assert await Command.filter(actor_name=pipeline.SIGN, payload__contains={"transaction_id": str(second.id)},
+                                status="pending").exists()
+    # And the lane is asked about in one statement, each time (the sign step's with the vault's freeze)
+    lane_reads = [[s for s in sent if re.search(r'FROM "?transactions\b.* WHERE .*from_address"? ?= ?\$', s)]
+                  for sent in (sign_sent, broadcast_sent)]
+    assert [len(reads) for reads in lane_reads] == [1, 1]
+    assert not [s for s in sign_sent if 'FROM "vaults"' in s]
+
+
+async def test_a_withdrawal_approved_while_its_lane_is_held_waits_for_the_lane_without_a_sign_step(broker):
+    ws, tv, wallet = await _setup()
+    first = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    second = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
+    await step(pipeline.run_checks, first)
+    assert (await step(pipeline.start_signing, first)).status == "signing"
+    # When the second passes its checks while the first holds the lane
+    with statements_sent() as sent:
+        assert (await step(pipeline.run_checks, second)).status == "approved"
+    # Then no sign step is issued for it (it would only find the lane held)
+    sign_steps = Command.filter(actor_name=pipeline.SIGN, payload__contains={"transaction_id": str(second.id)})
+    assert not await sign_steps.exists()
+    # (the lane was read with the vault the checks see, in one statement)
+    assert len([s for s in sent if re.search(r'FROM "?vaults"? v?\b', s)]) == 1
+    # And when the first leaves the lane, the second's sign step is issued and starts it
+    await sign_with_test_key(first, tv.key)
+    await step(pipeline.collect_signature, first)
+    await step(pipeline.broadcast, first)
+    assert await sign_steps.filter(status="pending").count() == 1
+    assert (await step(pipeline.start_signing, second)).status == "signing"
+
+
+async def test_a_withdrawal_approved_in_a_frozen_vault_still_gets_its_sign_step_which_freezes_it(broker):
+    ws, tv, wallet = await _setup()
+    first = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    second = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
+    await step(pipeline.run_checks, first)
+    assert (await step(pipeline.start_signing, first)).status == "signing"
+    async with unit_of_work():
+        await vaults.set_frozen(principal=None, workspace_id=ws.id, vault_id=tv.vault.id, frozen=True)
+    # When the second passes its checks while the lane is held and the vault is frozen
+    assert (await step(pipeline.run_checks, second)).status == "approved"
+    # Then its sign step is issued all the same, and freezes it at once
+    assert await Command.filter(actor_name=pipeline.SIGN, payload__contains={"transaction_id": str(second.id)},
+                                status="pending").exists()
+    assert (await step(pipeline.start_signing, second)).status == "frozen"
+
+
+async def _wallet_side(wallet: Wallet) -> dict:
+    row = await reload(wallet)
+    state = (await transactions.wallet_states_and_position([row.id])).states[row.id]
+    return transactions.wallet_side(state=state, vault=await Vault.get(id=row.vault_id),
+                                    workspace=await Workspace.get(id=row.workspace_id),
+                                    currency=registry().currency(row.currency_id))
+
+
+async def test_the_wake_up_of_an_ended_session_names_its_purpose_so_nothing_is_read_to_find_the_withdrawal(
+        broker, redis_client):
+    ws, tv, wallet = await _setup()
+    tx = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    await step(pipeline.run_checks, tx)
+    tx = await step(pipeline.start_signing, tx)
+    # When its session ends (here: it fails)
+    async with unit_of_work():
+        session = await sessions.lock_session(tx.signing_session_id)
+        await sessions.fail_session(session, participant=None, reason="a signer refused")
+    # Then the wake-up names the session and its purpose
+    woken = [message["args"][0] for key in redis_client.scan_iter(match=f"{TEST_NAMESPACE}:*.msgs")
+             for message in map(json.loads, redis_client.hvals(key)) if message["actor_name"] == pipeline.SIGNED]
+    assert woken == [[[str(session.id), f"withdrawal:{tx.id}"]]]
+    # And the withdrawal is found from it without a statement
+    with statements_sent() as sent:
+        assert await pipeline.withdrawals_signed(session_ids=woken[0]) == [tx.id]
+    assert sent == []
 
 
 async def to_broadcast_from_approved(tx: Transaction, tv) -> Transaction:
