@@ -6,9 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import uuid
-from typing import Any
 
-import asyncpg
 import pytest
 
 from core.unit_of_work import unit_of_work
@@ -20,6 +18,7 @@ from models.transactions import Transaction
 from models.wallets import Wallet, WalletAddress
 from models.webhooks import WebhookEvent
 from tests.support.changelog import until_final
+from tests.support.statements import statements_sent
 from tests.support.wallets import address_of, fund, open_wallet, reload, vault_with_key, watch, workspace
 from tests.support.withdrawals import (
     ELSEWHERE_EVM,
@@ -145,21 +144,7 @@ async def test_a_thousand_concurrent_withdrawals_never_overdraw_a_balance_of_100
     assert native.held == len(accepted) * 65_000 * GWEI
 
 
-def _recorded_statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every statement asyncpg sends from now on (tortoise's and raw SQL, BEGIN and COMMIT too)."""
-    sent: list[str] = []
-    for name in ("fetch", "execute"):
-        original = getattr(asyncpg.Connection, name)
-
-        def recording(connection: Any, query: str, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
-            sent.append(" ".join(query.split()))
-            return _original(connection, query, *args, **kwargs)
-        monkeypatch.setattr(asyncpg.Connection, name, recording)
-    return sent
-
-
-async def test_a_native_withdrawal_is_locked_and_held_in_one_statement_and_racing_ones_never_overdraw(
-        broker, monkeypatch):
+async def test_a_native_withdrawal_is_locked_and_held_in_one_statement_and_racing_ones_never_overdraw(broker):
     # Given a DETH wallet holding exactly three withdrawals of 0.1 DETH with their fee limits
     ws = await workspace()
     await allow_one_time_addresses(ws.id)
@@ -167,13 +152,12 @@ async def test_a_native_withdrawal_is_locked_and_held_in_one_statement_and_racin
     wallet = await funded_wallet(await vault_with_key(ws), "DETH_TEST", 3 * each)
     version_before = (await WalletAddress.get(id=wallet.address_id)).balance_version
     # When one is created, the statements it sends are counted
-    sent = _recorded_statements(monkeypatch)
-    first = (await withdraw(ws, wallet, ELSEWHERE_EVM, ETH // 10)).transaction
+    with statements_sent() as sent:
+        first = (await withdraw(ws, wallet, ELSEWHERE_EVM, ETH // 10)).transaction
     # Then BEGIN, the source wallet with what the target address is, the lock with the hold and the
     # change-log position, the rows, and COMMIT: no lock of its own, no lookup of the address
     assert len(sent) == 5, sent
     assert not [q for q in sent if "FOR NO KEY UPDATE" in q or ("whitelisted_wallets" in q and "JOIN vaults" not in q)]
-    monkeypatch.undo()
     # When ten more race for the two that are left
     async def one() -> str:
         try:
