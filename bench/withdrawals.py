@@ -186,7 +186,7 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     import multiprocessing
 
     import asyncpg
-    from _support import counting_statements, machine_ticks, server_cpu_seconds
+    from _support import counting_statements
     from tortoise import connections
 
     from core.commit_order import NEXT_POSITION_SQL

@@ -86,9 +86,10 @@ async def _source_wallet(*, wallet_id: uuid.UUID, workspace_id: uuid.UUID,
     workspace has no such wallet) and, given a plain ``target_address``, what that address is,
     read as given (the caller normalizes it: destinations.resolve uses this only when it was
     already canonical)."""
-    sql, parameters = _source_sql(with_target=False), [wallet_id, workspace_id]
+    parameters: list[Any] = [wallet_id, workspace_id]
     if target_address is not None:
-        sql, parameters = _source_sql(with_target=True), [wallet_id, workspace_id, target_address]
+        parameters.append(target_address)
+    sql = _source_sql(with_target=target_address is not None)
     rows = await connections.get("default").execute_query_dict(sql, parameters)
     if not rows:
         return None, None
