@@ -1,8 +1,8 @@
 """Benchmark: withdrawals accepted by POST /transaction, and withdrawals carried to finished.
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
-        .venv/bin/python bench/withdrawals.py [--requests 2000] [--concurrency 32] [--wallets 16] \\
-        [--withdrawals 200] [--vaults 8] [--no-e2e]
+        .venv/bin/python bench/withdrawals.py [--requests 2000] [--rounds 4] [--concurrency 32] \\
+        [--wallets 16] [--withdrawals 200] [--vaults 8] [--no-e2e]
 
 One run prints:
 
@@ -15,7 +15,9 @@ One run prints:
    position, its audit entry, its webhook event, its two outbox commands; the wallet and
    address-version updates)
    with the same pool size and concurrency: what the database alone costs. The ratio of the two
-   is the figure;
+   is the figure. The two take turns in ``--rounds`` rounds each (API, raw, API, raw, ...), so
+   that a drift of this shared host's speed within the run weighs on both alike; the rates are
+   over all rounds, and each round's ratio is printed too;
 3. **create → finished/s** and p50/p99 latency on the devnet with instant blocks (a block as soon
    as the mempool holds a transfer, the tracker right after), through the real processes: a
    ``--workers`` general worker processes and the two signer processes (``custody.isolated_worker``,
@@ -151,45 +153,62 @@ async def mark_key_sets_ready(vault_id: uuid.UUID) -> None:
         await key_set.save()
 
 
-def _load_main(pipe: Any, url: str, headers: dict[str, str], sources: list[str], requests: int,
-               concurrency: int) -> None:
-    """The load generator (a child process, so its CPU is not the API's): POSTs over real HTTP."""
+def _load_main(pipe: Any, url: str, headers: dict[str, str], sources: list[str], concurrency: int) -> None:
+    """The load generator (a child process, so its CPU is not the API's): POSTs over real HTTP,
+    a warm-up of 100, then one round per ``(first, count)`` the pipe sends (None ends it), each
+    answered with ``(elapsed, latencies, statuses, the machine's CPU meanwhile)``."""
     import aiohttp
 
-    async def go() -> tuple[float, list[float], dict[int, int], dict[str, float]]:
-        latencies: list[float] = []
-        statuses: dict[int, int] = {}
+    async def go() -> None:
         limit = asyncio.Semaphore(concurrency)
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=concurrency)) as session:
-            async def post(index: int, record: bool) -> None:
+            async def post(index: int, latencies: list[float], statuses: dict[int, int]) -> None:
                 body = {"amount": str(1000 + index), "source_wallet_id": sources[index % len(sources)],
                         "target_address": TARGET}
                 async with limit:
                     start = time.perf_counter()
                     async with session.post(url, json=body, headers=headers) as response:
                         await response.read()
-                    if record:
-                        latencies.append(time.perf_counter() - start)
-                        statuses[response.status] = statuses.get(response.status, 0) + 1
+                    latencies.append(time.perf_counter() - start)
+                    statuses[response.status] = statuses.get(response.status, 0) + 1
 
-            await asyncio.gather(*(post(-1 - i, False) for i in range(min(100, requests))))  # warm up
-            before = machine_cpu()
-            start = time.perf_counter()
-            await asyncio.gather(*(post(i, True) for i in range(requests)))
-            elapsed = time.perf_counter() - start
-            return elapsed, latencies, statuses, machine_cpu_since(before)
+            await asyncio.gather(*(post(-1 - i, [], {}) for i in range(100)))  # warm up
+            pipe.send("ready")
+            while (order := pipe.recv()) is not None:
+                first, count = order
+                latencies: list[float] = []
+                statuses: dict[int, int] = {}
+                before = machine_cpu()
+                start = time.perf_counter()
+                await asyncio.gather(*(post(i, latencies, statuses) for i in range(first, first + count)))
+                elapsed = time.perf_counter() - start
+                pipe.send((elapsed, latencies, statuses, machine_cpu_since(before)))
 
-    pipe.send(asyncio.run(go()))
+    asyncio.run(go())
 
 
-async def accepted_per_second(settings: Any, requests: int, concurrency: int, wallet_count: int) -> dict[str, float]:
+async def _answer(pipe: Any) -> Any:
+    """The load generator's next answer, waited for without blocking this process's event loop."""
+    while not pipe.poll():
+        await asyncio.sleep(0.002)
+    return pipe.recv()
+
+
+def _sum_machine(parts: list[dict[str, float]]) -> dict[str, float]:
+    """The machine's CPU of several rounds (:func:`machine_cpu_since`) as one: seconds summed, cores
+    busy weighted by the rounds' machine seconds."""
+    total = {name: sum(part[name] for part in parts) for name in parts[0] if name != "busy"}
+    total["busy"] = sum(part["busy"] * part["machine"] for part in parts) / max(total["machine"], 1e-9)
+    return total
+
+
+async def accepted_per_second(settings: Any, requests: int, concurrency: int, wallet_count: int,
+                              rounds: int) -> dict[str, Any]:
     import multiprocessing
 
-    import asyncpg
     from _support import counting_statements
     from tortoise import connections
 
-    from core.commit_order import NEXT_POSITION_SQL
     from core.unit_of_work import unit_of_work
     from domain import balances, vaults, wallets
     from tests.support.serving import served_api
@@ -211,37 +230,86 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
 
     # The API served on a real socket by this process (one API process, as `custody web` runs one
     # worker by default); the requests come from a child process over HTTP.
+    # The API and raw asyncpg take turns, ``rounds`` rounds each (API, raw, API, raw, ...): this
+    # host's speed drifts within a run, and alternating rounds give both the same drift.
+    sizes = [requests // rounds + (1 if index < requests % rounds else 0) for index in range(rounds)]
+    firsts = [sum(sizes[:index]) for index in range(rounds)]
+    api_rounds: list[tuple[float, list[float], dict[int, int], dict[str, float]]] = []
+    raw_rounds: list[tuple[float, list[float], float, dict[str, float]]] = []
+    api_cpu = 0.0
+    counted: collections.Counter[str] = collections.Counter()
+    raw_round = None
     async with served_api(settings, name="custody_bench_withdrawals") as port:
         headers = {"Authorization": f"Bearer {token}", "X-Workspace-Id": str(workspace.id)}
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
         load = context.Process(target=_load_main, args=(child, f"http://127.0.0.1:{port}/api/v1/transaction", headers,
-                                                        sources, requests, concurrency), daemon=True)
-        # Count the SQL statements the API runs (asyncpg in this process; BEGIN and COMMIT included).
-        with counting_statements() as counted:
-            cpu_before = time.process_time()  # this process serves only the API meanwhile (its every thread)
-            load.start()
-            try:
-                while not parent.poll():
-                    await asyncio.sleep(0.05)
-                elapsed, latencies, statuses, api_machine = parent.recv()
-                api_cpu = time.process_time() - cpu_before
-            finally:
-                load.join(timeout=10)
+                                                        sources, concurrency), daemon=True)
+        load.start()
+        try:
+            await _answer(parent)  # warmed up
+            for first, size in zip(firsts, sizes):
+                # Count the SQL statements the API runs (asyncpg in this process; BEGIN and COMMIT
+                # included); this process serves only the API meanwhile (its every thread).
+                with counting_statements() as round_counted:
+                    cpu_before = time.process_time()
+                    parent.send((first, size))
+                    api_rounds.append(await _answer(parent))
+                    api_cpu += time.process_time() - cpu_before
+                counted.update(round_counted)
+                if raw_round is None:
+                    raw_round = await _raw_asyncpg(settings, sources, concurrency)
+                measured = await raw_round(first, size)
+                assert measured is not None
+                raw_rounds.append(measured)
+            parent.send(None)
+        finally:
+            load.join(timeout=10)
+            if raw_round is not None:
+                await raw_round(0, 0)  # its pool closed
+    statuses: dict[int, int] = {}
+    for _, _, round_statuses, _ in api_rounds:
+        for status, count in round_statuses.items():
+            statuses[status] = statuses.get(status, 0) + count
     if statuses.get(201, 0) != requests:
         raise SystemExit(f"POST /transaction answered {statuses}")
-    api_rate = requests / elapsed
-    posted = requests + min(100, requests)  # the load generator's warm-up requests are counted too
-    total = sum(counted.values()) / posted
-    authentication = sum(n for q, n in counted.items() if any(t in q for t in AUTHENTICATION_TABLES)) / posted
+    latencies = [latency for _, round_latencies, _, _ in api_rounds for latency in round_latencies]
+    raw_latencies = [latency for _, round_latencies, _, _ in raw_rounds for latency in round_latencies]
+    api_rate = requests / sum(elapsed for elapsed, *_ in api_rounds)
+    raw_rate = requests / sum(elapsed for elapsed, *_ in raw_rounds)
+    api_machine = _sum_machine([machine for *_, machine in api_rounds])
+    raw_machine = _sum_machine([machine for *_, machine in raw_rounds])
+    raw_cpu = sum(cpu for _, _, cpu, _ in raw_rounds)
+    total = sum(counted.values()) / requests
+    authentication = sum(n for q, n in counted.items() if any(t in q for t in AUTHENTICATION_TABLES)) / requests
     print(f"SQL statements per POST /transaction (this process, asyncpg, BEGIN/COMMIT and the enqueue after "
           f"commit included): {total:.1f}; without authentication (the bearer token and the caller's "
           f"memberships: {authentication:.1f}): {total - authentication:.1f}; target <= 10")
     for query, count in counted.most_common():
-        print(f"  {count / posted:5.2f}  {query}")
-    limit = asyncio.Semaphore(concurrency)
+        print(f"  {count / requests:5.2f}  {query}")
+    return {"api_rate": api_rate, "api_p50": statistics.median(latencies), "api_p99": percentile(latencies, 0.99),
+            "api_cpu_ms": 1000 * api_cpu / requests, "raw_cpu_ms": 1000 * raw_cpu / requests,
+            "raw_rate": raw_rate, "raw_p50": statistics.median(raw_latencies),
+            "raw_p99": percentile(raw_latencies, 0.99), "pool": connections.get("default").pool_maxsize,  # type: ignore[attr-defined]
+            "rounds": [(size / api[0], size / raw[0]) for size, api, raw in zip(sizes, api_rounds, raw_rounds)],
+            # Per request or transaction, in ms (the API's machine CPU: from the load generator)
+            "api_machine": {name: 1000 * value / requests for name, value in api_machine.items() if name != "busy"},
+            "api_busy": api_machine["busy"],
+            "raw_machine": {name: 1000 * value / requests for name, value in raw_machine.items() if name != "busy"},
+            "raw_busy": raw_machine["busy"]}
 
-    # The same rows, written with raw asyncpg: one database transaction per withdrawal.
+
+async def _raw_asyncpg(settings: Any, sources: list[str], concurrency: int) -> Any:
+    """Rounds of the same rows written with raw asyncpg, one database transaction per withdrawal,
+    after the API wrote some (their templates): ``await round(first, count)`` runs one and answers
+    ``(elapsed, latencies, this process's CPU, the machine's CPU)``; ``round(0, 0)`` closes its pool."""
+    import asyncpg
+    from tortoise import connections
+
+    from core.commit_order import NEXT_POSITION_SQL
+
+    wallet_count = len(sources)
+    limit = asyncio.Semaphore(concurrency)
     conn = connections.get("default")
     pool_size = conn.pool_maxsize  # type: ignore[attr-defined]
     template = (await conn.execute_query_dict(
@@ -266,9 +334,8 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
         ("tx", "transactions", template), ("audit", "audit_log", audit), ("event", "webhook_events", event),
         ("command", "outbox_commands", commands[0]))}
     pool = await asyncpg.create_pool(re.sub(r"[?&]maxsize=\d+", "", settings.database_url), min_size=pool_size, max_size=pool_size)
-    raw_latencies: list[float] = []
 
-    async def raw(index: int) -> None:
+    async def raw(index: int, latencies: list[float]) -> None:
         wallet_id = uuid.UUID(sources[index % wallet_count])
         async with limit, pool.acquire() as db:
             start = time.perf_counter()
@@ -285,25 +352,19 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
                     sql, columns = statements[name]
                     row = {"tx": template, "audit": audit, "event": event, "command": commands[0]}[name]
                     await db.execute(sql, *[overrides.get(c, row[c]) for c in columns])
-            raw_latencies.append(time.perf_counter() - start)
+            latencies.append(time.perf_counter() - start)
 
-    try:
+    async def one_round(first: int, count: int) -> tuple[float, list[float], float, dict[str, float]] | None:
+        if count == 0:
+            await pool.close()
+            return None
+        latencies: list[float] = []
         start, cpu_before, machine_before = time.perf_counter(), time.process_time(), machine_cpu()
-        await asyncio.gather(*(raw(i) for i in range(requests)))
-        raw_rate = requests / (time.perf_counter() - start)
-        raw_cpu = time.process_time() - cpu_before
-        raw_machine = machine_cpu_since(machine_before)
-    finally:
-        await pool.close()
-    return {"api_rate": api_rate, "api_p50": statistics.median(latencies), "api_p99": percentile(latencies, 0.99),
-            "api_cpu_ms": 1000 * api_cpu / posted, "raw_cpu_ms": 1000 * raw_cpu / requests,
-            "raw_rate": raw_rate, "raw_p50": statistics.median(raw_latencies),
-            "raw_p99": percentile(raw_latencies, 0.99), "pool": pool_size,
-            # Per request or transaction, in ms, over the measured ones (the API's: from the load generator)
-            "api_machine": {name: 1000 * value / requests for name, value in api_machine.items() if name != "busy"},
-            "api_busy": api_machine["busy"],
-            "raw_machine": {name: 1000 * value / requests for name, value in raw_machine.items() if name != "busy"},
-            "raw_busy": raw_machine["busy"]}
+        await asyncio.gather(*(raw(index, latencies) for index in range(first, first + count)))
+        elapsed = time.perf_counter() - start
+        return elapsed, latencies, time.process_time() - cpu_before, machine_cpu_since(machine_before)
+
+    return one_round
 
 
 # --------------------------------------------------------------------------------------------
@@ -670,7 +731,7 @@ async def run(args: argparse.Namespace) -> None:
     await open_database(settings)
     broker = setup_broker(settings, worker=False, namespace=namespace)
     try:
-        api = await accepted_per_second(settings, args.requests, args.concurrency, args.wallets)
+        api = await accepted_per_second(settings, args.requests, args.concurrency, args.wallets, args.rounds)
         print(f"POST /transaction: {args.requests} withdrawals, {args.concurrency} in flight over {args.wallets} "
               f"wallets, one API process, database pool {api['pool']}, event loop {args.loop}; "
               f"load average at the end {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
@@ -686,6 +747,8 @@ async def run(args: argparse.Namespace) -> None:
               f"{api_cpu['redis-server']:.2f}); per raw transaction {raw_cpu['machine']:.2f} ms with "
               f"{api['raw_busy']:.2f} cores busy (this process {raw_cpu['this process']:.2f}, postgres "
               f"{raw_cpu['postgres']:.2f}, redis-server {raw_cpu['redis-server']:.2f})")
+        print(f"  {args.rounds} rounds each, taking turns (API, raw, API, raw, ...), their ratios: " + ", ".join(
+            f"{api_round / raw_round:.3f}" for api_round, raw_round in api["rounds"]))
         print(f"  ratio accepted/s : raw/s = {api['api_rate'] / api['raw_rate']:.3f} "
               f"(1 : {api['raw_rate'] / api['api_rate']:.1f})")
         if not args.no_e2e:
@@ -735,6 +798,7 @@ async def run(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=2000, help="POST /transaction requests measured")
+    parser.add_argument("--rounds", type=int, default=4, help="rounds the API and raw asyncpg each take, in turns")
     parser.add_argument("--concurrency", type=int, default=32, help="requests (and raw transactions) in flight")
     parser.add_argument("--wallets", type=int, default=16, help="source wallets the requests spread over")
     parser.add_argument("--pool", type=int, default=10, help="database pool size of this process")
