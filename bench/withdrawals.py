@@ -290,7 +290,7 @@ async def accepted_per_second(settings: Any, requests: int, concurrency: int, wa
     return {"api_rate": api_rate, "api_p50": statistics.median(latencies), "api_p99": percentile(latencies, 0.99),
             "api_cpu_ms": 1000 * api_cpu / requests, "raw_cpu_ms": 1000 * raw_cpu / requests,
             "raw_rate": raw_rate, "raw_p50": statistics.median(raw_latencies),
-            "raw_p99": percentile(raw_latencies, 0.99), "pool": connections.get("default").pool_maxsize,  # type: ignore[attr-defined]
+            "raw_p99": percentile(raw_latencies, 0.99), "pool": connections.get("default").pool_maxsize,
             "rounds": [(size / api[0], size / raw[0]) for size, api, raw in zip(sizes, api_rounds, raw_rounds)],
             # Per request or transaction, in ms (the API's machine CPU: from the load generator)
             "api_machine": {name: 1000 * value / requests for name, value in api_machine.items() if name != "busy"},
@@ -311,7 +311,7 @@ async def _raw_asyncpg(settings: Any, sources: list[str], concurrency: int) -> A
     wallet_count = len(sources)
     limit = asyncio.Semaphore(concurrency)
     conn = connections.get("default")
-    pool_size = conn.pool_maxsize  # type: ignore[attr-defined]
+    pool_size = conn.pool_maxsize
     template = (await conn.execute_query_dict(
         "SELECT * FROM transactions WHERE direction = 'withdrawal' ORDER BY created_at DESC LIMIT 1"))[0]
     audit = (await conn.execute_query_dict("SELECT * FROM audit_log WHERE object_id = $1",
