@@ -56,9 +56,9 @@ def _mismatch(field: str, reason: str, code: str) -> ValidationFailed:
 def what_address_is(*, workspace_id: str, network: str, address: str, currency_id: str) -> str:
     """What a plain target address is, as one row of SQL over the expressions given for its inputs
     (parameters, or columns of a statement it is joined into, whose aliases must not be ``one``,
-    ``own``, ``ow``, ``e`` or ``s``): an address of the workspace (and
-    its wallet of the currency), else a live whitelist entry of the currency, else whether
-    one-time addresses are allowed (forbidden without a settings row: domain.whitelist.get_settings)."""
+    ``own``, ``ow``, ``e`` or ``s``): an address of the workspace (and its wallet of the
+    currency), else a live whitelist entry of the currency, else whether one-time addresses are
+    allowed (forbidden without a settings row: domain.whitelist.get_settings)."""
     return f"""
 SELECT own.vault_id AS own_vault_id,
        (SELECT ow.id FROM wallets ow WHERE ow.address_id = own.id AND ow.currency_id = {currency_id})
