@@ -249,6 +249,9 @@ async def test_destinations_internal_whitelisted_or_one_time(broker):
         ({}, await address_of(wallet), "SAME_SOURCE_AND_TARGET"),
         ({}, "0x1234", "INVALID_ADDRESS"),
         ({}, external_utxo_address(), "INVALID_ADDRESS"),
+        # Text that is no address of any network never reaches SQL unvalidated (a NUL, a lone surrogate)
+        ({}, ELSEWHERE_EVM + "\x00", "INVALID_ADDRESS"),
+        ({}, ELSEWHERE_EVM[:-1] + "\ud800", "INVALID_ADDRESS"),
     ]
     for fields, to, code in cases:
         assert (await _refused(withdraw(ws, wallet, to, 1000, **fields))).code == code, (fields, to)
