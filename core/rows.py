@@ -142,18 +142,35 @@ def _marks(first: int, count: int) -> str:
     return ", ".join(f"${number}" for number in range(first, first + count))
 
 
-def _statement(model: Model, values: list[Any]) -> str:
-    """The INSERT or UPDATE of ``model``, its parameters appended to ``values``."""
+@functools.lru_cache(maxsize=1024)
+def _insert_sql(model: type[Model], first: int) -> str:
+    """The INSERT of a row of ``model`` whose parameters start at ``$first``."""
+    plan = _plan(model)
+    return f'INSERT INTO "{model._meta.db_table}" ({plan.names}) VALUES ({_marks(first, len(plan.columns))})'  # noqa: SLF001
+
+
+@functools.lru_cache(maxsize=1024)
+def _update_sql(model: type[Model], first: int) -> str:
+    """The UPDATE of a row of ``model`` whose parameters start at ``$first``: every column but the
+    key, in the plan's order, then the key."""
     meta = model._meta  # noqa: SLF001
-    table, key = meta.db_table, meta.db_pk_column
-    plan = _plan(type(model))
+    columns = [column for _, column, _, _ in _plan(model).columns if column != meta.db_pk_column]
+    sets = ", ".join(f'"{column}" = ${number}' for number, column in enumerate(columns, start=first))
+    return f'UPDATE "{meta.db_table}" SET {sets} WHERE "{meta.db_pk_column}" = ${first + len(columns)}'
+
+
+def _statement(model: Model, values: list[Any]) -> str:
+    """The INSERT or UPDATE of ``model``, its parameters appended to ``values`` (the statement's
+    text is made once per model and first parameter number)."""
+    model_type = type(model)
+    plan = _plan(model_type)
+    first = len(values) + 1
     if not model._saved_in_db:  # noqa: SLF001
-        first = len(values) + 1
         for name, _, field, none in plan.columns:
             value = getattr(model, name)
             values.append(None if none and value is None else field.to_db_value(value, model))
-        return f'INSERT INTO "{table}" ({plan.names}) VALUES ({_marks(first, len(plan.columns))})'
-    sets = []
+        return _insert_sql(model_type, first)
+    key = model._meta.db_pk_column  # noqa: SLF001
     key_value = None
     for name, column, field, none in plan.columns:
         value = getattr(model, name)
@@ -162,9 +179,8 @@ def _statement(model: Model, values: list[Any]) -> str:
             key_value = value
             continue
         values.append(value)
-        sets.append(f'"{column}" = ${len(values)}')
     values.append(key_value)
-    return f'UPDATE "{table}" SET {", ".join(sets)} WHERE "{key}" = ${len(values)}'
+    return _update_sql(model_type, first)
 
 
 async def write_rows(models: Sequence[Model]) -> None:

@@ -44,7 +44,7 @@ from core import clock, sealing
 from core.clock import rfc3339
 from core.commit_order import HORIZON_SQL
 from domain.errors import DomainError
-from models.audit import AuditChainLink, AuditEntry, AuditHead, AuditSigningKey
+from models.audit import AuditEntry, AuditHead, AuditSigningKey
 
 logger = logging.getLogger(__name__)
 
@@ -195,40 +195,85 @@ async def published_keys() -> list[AuditSigningKey]:
 # --- the chainer --------------------------------------------------------------------------------------
 
 
+#: Everything a chaining run reads, in one statement after the workspace's chain lock: the last
+#: link, the latest signed head, the signing key in use and (up to $3) the final entries after the
+#: last link, in position order (one row per entry; one row of NULL entry columns when none).
+#: What ``AuditChainLink.filter(...).order_by("-seq").first()``, ``AuditHead.filter(...)
+#: .order_by("-seq", "-signed_at").first()``, :func:`active_key`'s query and the entries' two
+#: reads returned, one after the other, under the same lock.
+_ENTRY_FIELDS = ("id", "workspace_id", "company_id", "actor_id", "actor_type", "action", "object_type", "object_id",
+                 "details", "request_id", "created_at", "position")
+_ENTRY_COLUMNS = ", ".join(f'e."{column}"' for column in _ENTRY_FIELDS)
+_CHAIN_READ = f"""
+SELECT last.seq AS last_seq, last.hash AS last_hash, last.position AS last_position,
+       head.seq AS head_seq, head.hash AS head_hash,
+       k.key_id AS key_key_id, k.sealed_private_key AS key_sealed_private_key, {_ENTRY_COLUMNS}
+FROM (SELECT 1) AS one
+LEFT JOIN (SELECT seq, hash, position FROM audit_chain WHERE workspace_id = $1 ORDER BY seq DESC LIMIT 1) AS last ON true
+LEFT JOIN (SELECT seq, hash FROM audit_heads WHERE workspace_id = $1 ORDER BY seq DESC, signed_at DESC LIMIT 1) AS head
+       ON true
+LEFT JOIN (SELECT key_id, sealed_private_key FROM audit_signing_keys WHERE retired_at IS NULL
+           ORDER BY created_at DESC LIMIT 1) AS k ON true
+LEFT JOIN LATERAL (
+    SELECT * FROM audit_log WHERE workspace_id = $1 AND position > coalesce(last.position, $2)
+    AND position < {HORIZON_SQL} ORDER BY position LIMIT $3
+) AS e ON true
+ORDER BY e.position
+"""
+#: The run's links and its signed head, in one statement.
+_CHAIN_WRITE = """
+WITH head AS (
+    INSERT INTO audit_heads (id, workspace_id, seq, hash, position, key_id, signed_at, signature)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+)
+INSERT INTO audit_chain (entry_id, workspace_id, seq, position, previous_hash, hash, chained_at)
+SELECT u.entry_id, $2, u.seq, u.position, u.previous_hash, u.hash, $7
+FROM unnest($9::uuid[], $10::bigint[], $11::bigint[], $12::text[], $13::text[])
+     AS u(entry_id, seq, position, previous_hash, hash)
+"""
+
+
 async def chain(*, workspace_id: uuid.UUID, batch: int = CHAIN_BATCH) -> int:
     """Link the workspace's final unchained entries (at most ``batch``) and sign the new head.
-    Returns how many were linked. Runs in the caller's (short) transaction."""
+    Returns how many were linked. Runs in the caller's (short) transaction: the chain's lock,
+    one statement that reads (:data:`_CHAIN_READ`), one that writes (:data:`_CHAIN_WRITE`)."""
     await _lock(f"audit-chain:{workspace_id}")
-    last = await AuditChainLink.filter(workspace_id=workspace_id).order_by("-seq").first()
-    if last is not None:
-        head = await AuditHead.filter(workspace_id=workspace_id).order_by("-seq", "-signed_at").first()
-        if head is None or (head.seq, head.hash) != (last.seq, last.hash):
+    client = connections.get("default")
+    _, rows = await client.execute_query(_CHAIN_READ, [workspace_id, _MIN_POSITION, batch])
+    first = rows[0]
+    if first["last_seq"] is not None:
+        if first["head_seq"] is None or (first["head_seq"], first["head_hash"]) != (first["last_seq"], first["last_hash"]):
             logger.error("audit: the chain of workspace %s does not end at its signed head", workspace_id)
             raise ChainBroken("the stored audit chain does not end where its last signed head says",
-                              details={"workspace_id": str(workspace_id), "seq": last.seq})
-    rows = await connections.get("default").execute_query_dict(
-        "SELECT id FROM audit_log WHERE workspace_id = $1 AND position > $2"
-        f" AND position < {HORIZON_SQL} ORDER BY position LIMIT $3",
-        [workspace_id, last.position if last is not None else _MIN_POSITION, batch])
-    if not rows:
+                              details={"workspace_id": str(workspace_id), "seq": first["last_seq"]})
+    if first["id"] is None:
         return 0
-    entries = await AuditEntry.filter(id__in=[row["id"] for row in rows]).order_by("position")
-    seq, previous = (last.seq, last.hash) if last is not None else (0, GENESIS)
-    links = []
+    entries = [AuditEntry._init_from_db(**{name: row[name] for name in _ENTRY_FIELDS})  # noqa: SLF001
+               for row in rows]
+    seq, previous = (first["last_seq"], first["last_hash"]) if first["last_seq"] is not None else (0, GENESIS)
     now = clock.now()
+    ids, seqs, positions, previous_hashes, hashes = [], [], [], [], []
     for entry in entries:
         seq += 1
         digest = link_hash(previous, entry_document(entry, seq))
-        links.append(AuditChainLink(entry_id=entry.id, workspace_id=workspace_id, seq=seq, position=entry.position,
-                                    previous_hash=previous, hash=digest, chained_at=now))
+        ids.append(entry.id)
+        seqs.append(seq)
+        positions.append(entry.position)
+        previous_hashes.append(previous)
+        hashes.append(digest)
         previous = digest
-    await AuditChainLink.bulk_create(links)
-    key = await active_key()
+    if first["key_key_id"] is not None:
+        key_id = first["key_key_id"]
+        signer = SigningKey(sealing.unseal(bytes(first["key_sealed_private_key"])))
+    else:  # the first key, made on first use
+        key = await active_key()
+        key_id, signer = key.row.key_id, key.signer
     head = AuditHead(workspace_id=workspace_id, seq=seq, hash=previous, position=entries[-1].position,
-                     key_id=key.row.key_id, signed_at=now, signature="")
-    head.signature = base64.b64encode(key.signer.sign(head_message(head_document(head))).signature).decode()
-    await head.save(force_create=True)
-    return len(links)
+                     key_id=key_id, signed_at=now, signature="")
+    head.signature = base64.b64encode(signer.sign(head_message(head_document(head))).signature).decode()
+    await client.execute_query(_CHAIN_WRITE, [head.id, workspace_id, seq, previous, head.position, key_id, now,
+                                              head.signature, ids, seqs, positions, previous_hashes, hashes])
+    return len(entries)
 
 
 async def workspaces_behind() -> list[uuid.UUID]:

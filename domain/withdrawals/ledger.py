@@ -341,10 +341,16 @@ async def public_key_of(tx: Transaction) -> bytes:
 WITHDRAWAL_ROW = RowLock(model=Transaction, payload_key="transaction_id", filters=(("direction", "withdrawal"),))
 
 
+def take_locked_withdrawal(transaction_id: uuid.UUID | str) -> Transaction | None:
+    """The withdrawal's row when the running command's claim locked it (:data:`WITHDRAWAL_ROW`),
+    given once; None otherwise (the caller locks it itself)."""
+    return take_locked(Transaction, transaction_id)
+
+
 async def lock_withdrawal(transaction_id: uuid.UUID | str) -> Transaction | None:
     """The withdrawal's row, locked until the end of the transaction (None: no such withdrawal);
     the one the running command's claim locked when it did (:data:`WITHDRAWAL_ROW`)."""
-    return take_locked(Transaction, transaction_id) or await by_key(
+    return take_locked_withdrawal(transaction_id) or await by_key(
         Transaction, transaction_id, lock="update", direction="withdrawal")
 
 

@@ -74,6 +74,7 @@ from datetime import timedelta
 
 from tortoise import connections
 from tortoise.exceptions import DoesNotExist
+from tortoise.models import Model
 
 from core import clock
 from core.faults import crash_point
@@ -442,6 +443,38 @@ async def withdrawals_signed(*, session_ids: list[str] | list[list[str]]) -> lis
     return found
 
 
+@functools.cache
+def _lock_with_session_sql() -> str:
+    """:func:`_lock_with_session`'s statement: the withdrawal's row locked, and its signing session
+    (``signing_session_id``, in its workspace) joined; the session's columns after the row's."""
+    def names(model: type[Model], alias: str) -> str:
+        return ", ".join(f'{alias}."{column}"' for column in model._meta.fields_db_projection.values())  # noqa: SLF001
+    return (f"SELECT {names(Transaction, 't')}, {names(SigningSession, 's')} FROM transactions t"
+            " LEFT JOIN signing_sessions s ON s.id = t.signing_session_id AND s.workspace_id = t.workspace_id"
+            " WHERE t.id = $1 AND t.direction = 'withdrawal' LIMIT 1 FOR UPDATE OF t")
+
+
+async def _lock_with_session(transaction_id: uuid.UUID | str) -> tuple[Transaction | None, SigningSession | None]:
+    """:func:`lock_withdrawal` and the withdrawal's (first) signing session, read in the same
+    statement when this step locks the row itself (the wake-up, ``withdrawals.signed``); when the
+    command's claim locked it, the row alone (the session is read as before). The session is
+    only used when it is the row's ``signing_session_id`` as locked (a row changed while the
+    statement waited for its lock reads its sessions again)."""
+    locked = ledger.take_locked_withdrawal(transaction_id)
+    if locked is not None:
+        return locked, None
+    _, rows = await connections.get("default").execute_query(_lock_with_session_sql(), [transaction_id])
+    if not rows:
+        return None, None
+    values = list(rows[0].values())
+    columns = list(Transaction._meta.fields_db_projection.values())  # noqa: SLF001
+    tx = Transaction._init_from_db(**dict(zip(columns, values[:len(columns)])))  # noqa: SLF001
+    session = dict(zip(SigningSession._meta.fields_db_projection.values(), values[len(columns):]))  # noqa: SLF001
+    if session[SigningSession._meta.db_pk_column] is None:  # noqa: SLF001  (no such session: read as before)
+        return tx, None
+    return tx, SigningSession._init_from_db(**session)  # noqa: SLF001
+
+
 async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
                             reschedule: bool = True, carried: bool = False) -> Command | None:
     """signing → awaiting_broadcast once the session completed (the signature and the transfer's
@@ -451,7 +484,7 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
     Returns the broadcast step's command when it issued one (its caller may run it at once once
     this commits: :func:`actors.withdrawals.signed`); ``carried``: the caller will (see
     :func:`carried_step`)."""
-    tx = await lock_withdrawal(transaction_id)
+    tx, read = await _lock_with_session(transaction_id)
     if tx is not None and tx.status == statuses.BROADCAST:
         await replacement.collect(tx, reschedule=False)  # a stuck transfer's replacement was signed
         return None
@@ -459,8 +492,8 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
         return None
     found = []
     for session_id in session_ids(tx):
-        found.append(await sessions.get_session(workspace_id=tx.workspace_id,
-                                                session_id=session_id))
+        found.append(read if read is not None and read.id == session_id else await sessions.get_session(
+            workspace_id=tx.workspace_id, session_id=session_id))
     failed = next((s for s in found if s.status == "failed"), None)
     session = failed or found[0]
     if failed is None and all(s.status == "completed" for s in found):

@@ -16,6 +16,7 @@ from core.unit_of_work import unit_of_work
 from domain import audit, audit_chain
 from models.audit import AuditChainLink, AuditEntry, AuditHead
 from tests.support.callers import make_workspace
+from tests.support.statements import statements_sent
 
 
 async def _chain_until(workspace_id: uuid.UUID, count: int) -> int:
@@ -145,3 +146,32 @@ async def test_a_rotated_key_is_endorsed_by_the_one_before_and_signs_the_next_he
     await _chain_until(ws.id, 1)
     head = await audit_chain.latest_head(workspace_id=ws.id)
     assert head is not None and head.key_id == second.key_id
+
+
+async def test_a_run_that_extends_the_chain_sends_the_lock_one_read_and_one_write(database):
+    # Given a workspace whose chain holds one entry, and two more final entries
+    ws = await make_workspace()
+    async with unit_of_work():
+        await audit.record(action="test.first", object_type="test", object_id="1", actor_id=None, workspace_id=ws.id)
+    await _chain_until(ws.id, 1)
+    before = await AuditChainLink.filter(workspace_id=ws.id).count()
+    async with unit_of_work():
+        await audit.record(action="test.second", object_type="test", object_id="2", actor_id=None, workspace_id=ws.id)
+        await audit.record(action="test.third", object_type="test", object_id="3", actor_id=None, workspace_id=ws.id)
+    # When the chainer links them (the horizon may hold them back a moment: runs that link nothing are skipped)
+    for _ in range(500):
+        with statements_sent() as sent:
+            async with unit_of_work():
+                linked = await audit_chain.chain(workspace_id=ws.id)
+        if linked:
+            break
+        await asyncio.sleep(0.02)
+    # Then both are linked after the first, and the head signs the last
+    assert linked == 2
+    links = await AuditChainLink.filter(workspace_id=ws.id).order_by("seq")
+    assert [link.seq for link in links] == list(range(1, before + 3))
+    assert links[before].previous_hash == links[before - 1].hash
+    head = await audit_chain.latest_head(workspace_id=ws.id)
+    assert head is not None and (head.seq, head.hash, head.position) == (links[-1].seq, links[-1].hash, links[-1].position)
+    # And the run sent the chain's lock, one read (last link, head, key and entries) and one write (links and head)
+    assert len([s for s in sent if s not in ("BEGIN;", "COMMIT;")]) == 3, sent

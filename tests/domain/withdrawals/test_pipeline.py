@@ -193,6 +193,23 @@ async def test_the_signature_check_does_not_read_the_address_key_the_build_step_
     assert row.from_side["balance"] == (await _wallet_side(wallet))["balance"]
 
 
+async def test_the_wake_up_locks_the_withdrawal_and_reads_its_signing_session_in_one_statement(broker):
+    ws, tv, wallet = await _setup()
+    tx = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    await step(pipeline.run_checks, tx)
+    assert (await step(pipeline.start_signing, tx)).status == "signing"
+    # Given its signing session completed
+    await sign_with_test_key(tx, tv.key)
+    # When its wake-up collects the signature (the step locks the row itself: no command's claim did)
+    with statements_sent() as sent:
+        row = await step(pipeline.collect_signature, tx)
+    # Then the row's lock and the session's read are one statement
+    assert row.status == "awaiting_broadcast" and row.signature is not None
+    reads = [s for s in sent if "signing_sessions" in s]
+    assert len(reads) == 1 and "FOR UPDATE" in reads[0], reads
+    assert [s for s in sent if re.search(r'FROM "?transactions"?.* FOR UPDATE', s)] == reads
+
+
 async def test_the_steps_that_issue_the_next_step_write_its_command_with_their_change(broker):
     ws, tv, wallet = await _setup()
     first = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
