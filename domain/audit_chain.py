@@ -30,6 +30,7 @@ The rules, in the order the code applies them:
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import logging
@@ -166,7 +167,12 @@ async def active_key() -> ActiveKey:
             await row.save(force_create=True)
             logger.info("audit: made the first signing key %s", row.key_id)
             return ActiveKey(row, signer)
-    return ActiveKey(row, SigningKey(sealing.unseal(bytes(row.sealed_private_key))))
+    return ActiveKey(row, _signer(row.sealed_private_key))
+
+
+def _signer(sealed_private_key: bytes) -> SigningKey:
+    """A signing key's private part, unsealed (core.sealing)."""
+    return SigningKey(sealing.unseal(bytes(sealed_private_key)))
 
 
 async def rotate_signing_key() -> AuditSigningKey:
@@ -195,19 +201,20 @@ async def published_keys() -> list[AuditSigningKey]:
 # --- the chainer --------------------------------------------------------------------------------------
 
 
-#: Everything a chaining run reads, in one statement after the workspace's chain lock: the last
-#: link, the latest signed head, the signing key in use and (up to $3) the final entries after the
-#: last link, in position order (one row per entry; one row of NULL entry columns when none).
-#: What ``AuditChainLink.filter(...).order_by("-seq").first()``, ``AuditHead.filter(...)
-#: .order_by("-seq", "-signed_at").first()``, :func:`active_key`'s query and the entries' two
-#: reads returned, one after the other, under the same lock.
-_ENTRY_FIELDS = ("id", "workspace_id", "company_id", "actor_id", "actor_type", "action", "object_type", "object_id",
-                 "details", "request_id", "created_at", "position")
-_ENTRY_COLUMNS = ", ".join(f'e."{column}"' for column in _ENTRY_FIELDS)
-_CHAIN_READ = f"""
+@functools.cache
+def _chain_read_sql() -> str:
+    """Everything a chaining run reads, in one statement after the workspace's chain lock: the last
+    link, the latest signed head, the signing key in use and (up to $3) the final entries after the
+    last link, in position order (one row per entry, with every column of the entry model; one row
+    of NULL entry columns when none). What ``AuditChainLink.filter(...).order_by("-seq").first()``,
+    ``AuditHead.filter(...).order_by("-seq", "-signed_at").first()``, :func:`active_key`'s query
+    and the entries' two reads returned, one after the other, under the same lock. (Made on first
+    use, from the model's columns: an entry is hashed whole, so none may be left out.)"""
+    entry_columns = ", ".join(f'e."{column}"' for column in _entry_columns())
+    return f"""
 SELECT last.seq AS last_seq, last.hash AS last_hash, last.position AS last_position,
        head.seq AS head_seq, head.hash AS head_hash,
-       k.key_id AS key_key_id, k.sealed_private_key AS key_sealed_private_key, {_ENTRY_COLUMNS}
+       k.key_id AS key_key_id, k.sealed_private_key AS key_sealed_private_key, {entry_columns}
 FROM (SELECT 1) AS one
 LEFT JOIN (SELECT seq, hash, position FROM audit_chain WHERE workspace_id = $1 ORDER BY seq DESC LIMIT 1) AS last ON true
 LEFT JOIN (SELECT seq, hash FROM audit_heads WHERE workspace_id = $1 ORDER BY seq DESC, signed_at DESC LIMIT 1) AS head
@@ -220,6 +227,12 @@ LEFT JOIN LATERAL (
 ) AS e ON true
 ORDER BY e.position
 """
+
+
+def _entry_columns() -> list[str]:
+    return list(AuditEntry._meta.fields_db_projection.values())  # noqa: SLF001
+
+
 #: The run's links and its signed head, in one statement.
 _CHAIN_WRITE = """
 WITH head AS (
@@ -236,10 +249,10 @@ FROM unnest($9::uuid[], $10::bigint[], $11::bigint[], $12::text[], $13::text[])
 async def chain(*, workspace_id: uuid.UUID, batch: int = CHAIN_BATCH) -> int:
     """Link the workspace's final unchained entries (at most ``batch``) and sign the new head.
     Returns how many were linked. Runs in the caller's (short) transaction: the chain's lock,
-    one statement that reads (:data:`_CHAIN_READ`), one that writes (:data:`_CHAIN_WRITE`)."""
+    one statement that reads (:func:`_chain_read_sql`), one that writes (:data:`_CHAIN_WRITE`)."""
     await _lock(f"audit-chain:{workspace_id}")
     client = connections.get("default")
-    _, rows = await client.execute_query(_CHAIN_READ, [workspace_id, _MIN_POSITION, batch])
+    _, rows = await client.execute_query(_chain_read_sql(), [workspace_id, _MIN_POSITION, batch])
     first = rows[0]
     if first["last_seq"] is not None:
         if first["head_seq"] is None or (first["head_seq"], first["head_hash"]) != (first["last_seq"], first["last_hash"]):
@@ -248,7 +261,7 @@ async def chain(*, workspace_id: uuid.UUID, batch: int = CHAIN_BATCH) -> int:
                               details={"workspace_id": str(workspace_id), "seq": first["last_seq"]})
     if first["id"] is None:
         return 0
-    entries = [AuditEntry._init_from_db(**{name: row[name] for name in _ENTRY_FIELDS})  # noqa: SLF001
+    entries = [AuditEntry._init_from_db(**{name: row[name] for name in _entry_columns()})  # noqa: SLF001
                for row in rows]
     seq, previous = (first["last_seq"], first["last_hash"]) if first["last_seq"] is not None else (0, GENESIS)
     now = clock.now()
@@ -264,7 +277,7 @@ async def chain(*, workspace_id: uuid.UUID, batch: int = CHAIN_BATCH) -> int:
         previous = digest
     if first["key_key_id"] is not None:
         key_id = first["key_key_id"]
-        signer = SigningKey(sealing.unseal(bytes(first["key_sealed_private_key"])))
+        signer = _signer(first["key_sealed_private_key"])
     else:  # the first key, made on first use
         key = await active_key()
         key_id, signer = key.row.key_id, key.signer
