@@ -13,38 +13,27 @@ import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import redis
 
-#: asyncpg's calls that send a statement.
-_STATEMENT_CALLS = ("fetch", "execute", "executemany", "fetchrow", "fetchval")
-
 
 @contextmanager
 def counting_statements() -> Iterator[collections.Counter[str]]:
     """Count every statement this process sends through asyncpg inside the block (tortoise's and
-    raw SQL alike, BEGIN and COMMIT included), by its first 100 characters."""
+    raw SQL alike, BEGIN and COMMIT included), by its first 100 characters (the recording is the
+    tests' own: tests/support/statements.py; the repository's root must be on the path)."""
+    from tests.support.statements import recording_statements
+
     counted: collections.Counter[str] = collections.Counter()
-    originals = {name: getattr(asyncpg.Connection, name) for name in _STATEMENT_CALLS}
 
-    def counting(name: str) -> Any:
-        original = originals[name]
+    def count(statement: str) -> None:
+        counted[statement[:100]] += 1
 
-        def wrapper(self: Any, query: str, *args: Any, **kwargs: Any) -> Any:
-            counted[" ".join(str(query).split())[:100]] += 1
-            return original(self, query, *args, **kwargs)
-        return wrapper
-
-    for name in originals:
-        setattr(asyncpg.Connection, name, counting(name))
-    try:
+    with recording_statements(count):
         yield counted
-    finally:
-        for name, original in originals.items():
-            setattr(asyncpg.Connection, name, original)
 
 
 def with_database(url: str, database: str) -> str:

@@ -401,16 +401,6 @@ def statement_counts(process: subprocess.Popen, counts: Path) -> collections.Cou
     return collections.Counter(json.loads(counts.read_text()))
 
 
-def machine_seconds(before: tuple[int, int]) -> tuple[float, float]:
-    """CPU seconds the whole machine spent since ``before`` (:func:`machine_ticks`), every process
-    and core, and how many cores that kept busy on average."""
-    from _support import machine_ticks
-
-    busy, total = machine_ticks()
-    busy_ticks, all_ticks = busy - before[0], max(total - before[1], 1)
-    return busy_ticks / os.sysconf("SC_CLK_TCK"), busy_ticks / all_ticks * (os.cpu_count() or 1)
-
-
 def machine_cpu() -> dict[str, Any]:
     """Where the machine's CPU stands now (read again by :func:`machine_cpu_since`): every core's,
     PostgreSQL's and Redis's (every database's work) and this process's."""
@@ -424,8 +414,9 @@ def machine_cpu_since(before: dict[str, Any]) -> dict[str, float]:
     """CPU seconds spent since ``before`` (:func:`machine_cpu`): ``machine`` (with ``busy``, the
     cores it kept busy on average), ``postgres``, ``redis-server`` and ``this process``."""
     now = machine_cpu()
-    machine, busy = machine_seconds(before["ticks"])
-    return {"machine": machine, "busy": busy, **{name: now[name] - before[name] for name in now if name != "ticks"}}
+    busy_ticks, all_ticks = now["ticks"][0] - before["ticks"][0], max(now["ticks"][1] - before["ticks"][1], 1)
+    return {"machine": busy_ticks / os.sysconf("SC_CLK_TCK"), "busy": busy_ticks / all_ticks * (os.cpu_count() or 1),
+            **{name: now[name] - before[name] for name in now if name != "ticks"}}
 
 
 def cpu_seconds(pid: int) -> float:
@@ -537,10 +528,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
 
         statements_before = [statement_counts(process, path) for process, path in zip(processes, counts)]
         cpu_before = [cpu_seconds(process.pid) for process in processes]
-        from _support import machine_ticks, server_cpu_seconds
-
-        servers_before = {name: server_cpu_seconds(name) for name in ("postgres", "redis-server")}
-        machine_before = machine_ticks()
+        machine_before = machine_cpu()
         start = time.time()
         await asyncio.gather(*(make(index) for index in range(withdrawals)))
         created_in = time.time() - start
@@ -550,8 +538,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
                 raise SystemExit("the withdrawals did not finish within 600 s")
             await asyncio.sleep(0.02)
         cpu = [cpu_seconds(process.pid) - before for process, before in zip(processes, cpu_before)]
-        machine_withdrawals = machine_seconds(machine_before)
-        servers = {name: server_cpu_seconds(name) - before for name, before in servers_before.items()}
+        machine_withdrawals = machine_cpu_since(machine_before)
         statements: collections.Counter[str] = collections.Counter()
         for process, path, before in zip(processes, counts, statements_before):
             statements.update(statement_counts(process, path) - before)
@@ -575,7 +562,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
 
         # Signatures alone through the same processes: as many sessions, spread over the vaults
         # (requested 8 at a time, as the withdrawals were created above)
-        machine_before = machine_ticks()
+        machine_before = machine_cpu()
         start = time.time()
         session_ids = []
 
@@ -589,17 +576,18 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         await asyncio.gather(*(request(index) for index in range(withdrawals)))
         while await SigningSession.filter(id__in=session_ids, status__in=["round1", "round2"]).exists():
             await asyncio.sleep(0.02)
-        machine_signatures = machine_seconds(machine_before)
+        machine_signatures = machine_cpu_since(machine_before)
         completed = await SigningSession.filter(id__in=session_ids)
         signing_rate = withdrawals / (max(s.completed_at or s.updated_at for s in completed).timestamp() - start)
         return {"rate": withdrawal_rate, "p50": statistics.median(latencies), "p99": percentile(latencies, 0.99),
                 "signing_rate": signing_rate, "created_in": created_in, "stages": stages,
                 "cycles": cycles, "cpu_general": sum(cpu[:general_workers]) / withdrawals,
                 "cpu_signers": sum(cpu[general_workers:]) / withdrawals, "messages": messages,
-                "statements": statements, "machine_per_withdrawal": machine_withdrawals[0] / withdrawals,
-                "machine_busy": machine_withdrawals[1], "machine_per_signature": machine_signatures[0] / withdrawals,
-                "machine_busy_signing": machine_signatures[1],
-                "servers": {name: seconds / withdrawals for name, seconds in servers.items()}}
+                "statements": statements, "machine_per_withdrawal": machine_withdrawals["machine"] / withdrawals,
+                "machine_busy": machine_withdrawals["busy"],
+                "machine_per_signature": machine_signatures["machine"] / withdrawals,
+                "machine_busy_signing": machine_signatures["busy"],
+                "servers": {name: machine_withdrawals[name] / withdrawals for name in ("postgres", "redis-server")}}
     finally:
         await app_client.stop()
         broker.close()

@@ -113,6 +113,12 @@ class InsufficientBalance(Conflict):
     code = "INSUFFICIENT_BALANCE"
 
 
+
+def _not_covered(wallet_id: uuid.UUID, parts: BalanceParts) -> InsufficientBalance:
+    """409 INSUFFICIENT_BALANCE for a change ``parts`` (the wallet's parts before it) cannot cover."""
+    return InsufficientBalance("the wallet's available balance does not cover this",
+                               details={"wallet_id": str(wallet_id), "available_atomic": str(parts.available)})
+
 #: One round trip, the order of two: the addresses' locks are an InitPlan (a one-time filter that
 #: runs before the wallets are scanned), taken in address id order; then the wallets' rows,
 #: locked as they leave the sort (LockRows above Sort), in wallet id order.
@@ -185,10 +191,7 @@ async def _apply(wallet: Wallet, total: int, frozen: int, held: int, block_heigh
     after = BalanceParts(before.total + total, before.frozen + frozen, before.held + held,
                          max(before.block_height, block_height or 0))
     if min(after.total, after.frozen, after.held) < 0 or (after.available < 0 and after.available < before.available):
-        raise InsufficientBalance(
-            "the wallet's available balance does not cover this",
-            details={"wallet_id": str(wallet.id), "available_atomic": str(before.available)},
-        )
+        raise _not_covered(wallet.id, before)
     wallet.total, wallet.frozen, wallet.held = after.total, after.frozen, after.held
     wallet.block_height = after.block_height
     wallet.updated_at = clock.now()
@@ -229,11 +232,7 @@ async def hold_taking_position(*, wallet_id: uuid.UUID, held: int) -> tuple[Wall
         raise ValueError("a hold moves a positive amount")
     rows = await connections.get("default").execute_query_dict(_HOLD_TAKING_POSITION, [wallet_id, held, clock.now()])
     if not rows:
-        wallet = await Wallet.get(id=wallet_id)
-        raise InsufficientBalance(
-            "the wallet's available balance does not cover this",
-            details={"wallet_id": str(wallet_id), "available_atomic": str(parts_of(wallet).available)},
-        )
+        raise _not_covered(wallet_id, parts_of(await Wallet.get(id=wallet_id)))
     row = dict(rows[0])
     version, position = int(row.pop("version.balance_version")), int(row.pop("version.position"))
     return Wallet._init_from_db(**row), version, position  # noqa: SLF001  (tortoise's own row → model)

@@ -62,16 +62,21 @@ _INSERT_TRANSFER = (
 #: How the body column is written (tortoise's JSON field, as DevnetTransaction.create writes it).
 _BODY = DevnetTransaction._meta.fields_map["body"]  # noqa: SLF001
 
+#: The next nonce of $2 on network $1: the account's nonce plus its transfers waiting in the
+#: mempool (one expression, so a block mined meanwhile is never seen half).
+_NEXT_NONCE = ("coalesce((SELECT nonce FROM devnet_accounts WHERE network = $1 AND address = $2), 0) + "
+               "(SELECT count(*) FROM devnet_transactions WHERE network = $1 AND from_address = $2 "
+               "AND kind = 'transfer' AND status = 'pending')")
+
 #: A submission's checks, read in one statement (DevnetAccountAdapter._sender_state): $1 network,
 #: $2 sender, $3 the transfer's hash, $4 its asset, $5 the native coin's asset ("").
-_SENDER_STATE = """
+_SENDER_STATE = f"""
 WITH pending AS (
     SELECT asset, amount, fee FROM devnet_transactions
     WHERE network = $1 AND from_address = $2 AND kind = 'transfer' AND status = 'pending'
 )
 SELECT EXISTS (SELECT 1 FROM devnet_transactions WHERE network = $1 AND tx_hash = $3) AS known,
-       coalesce((SELECT nonce FROM devnet_accounts WHERE network = $1 AND address = $2), 0)
-         + (SELECT count(*) FROM pending) AS next_nonce,
+       {_NEXT_NONCE} AS next_nonce,
        (SELECT coalesce(sum(fee), 0) + coalesce(sum(amount) FILTER (WHERE asset = $5), 0) FROM pending)
          AS pending_native,
        (SELECT coalesce(sum(amount), 0) FROM pending WHERE asset = $4) AS pending_asset,
@@ -124,11 +129,8 @@ class DevnetAccountAdapter:
     async def next_nonce(self, address: str) -> int:
         """The account's nonce plus its transfers waiting in the mempool, read in one statement: a
         block mined meanwhile moves both at once, so they are never seen from two moments."""
-        rows = await connections.get("default").execute_query_dict(
-            "SELECT coalesce((SELECT nonce FROM devnet_accounts WHERE network = $1 AND address = $2), 0) + "
-            "(SELECT count(*) FROM devnet_transactions WHERE network = $1 AND from_address = $2 "
-            "AND kind = 'transfer' AND status = 'pending') AS next_nonce",
-            [self.network.id, address])
+        rows = await connections.get("default").execute_query_dict(f"SELECT {_NEXT_NONCE} AS next_nonce",
+                                                                    [self.network.id, address])
         return int(rows[0]["next_nonce"])
 
     async def build_transfer(self, *, currency: Currency, from_address: str, public_key: bytes,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import asyncpg
 
@@ -11,21 +11,29 @@ _CALLS = ("execute", "executemany", "fetch", "fetchrow", "fetchval")
 
 
 @contextmanager
-def statements_sent() -> Iterator[list[str]]:
-    """Every statement sent inside the block, in order (BEGIN and COMMIT included), whitespace folded."""
-    sent: list[str] = []
+def recording_statements(record: Callable[[str], None]) -> Iterator[None]:
+    """``record(statement)`` for every statement sent inside the block (BEGIN and COMMIT
+    included), whitespace folded. The benchmarks count with it too (bench/_support.py)."""
     originals = {name: getattr(asyncpg.Connection, name) for name in _CALLS}
 
-    def counting(name: str) -> Any:
+    def recorded(name: str) -> Any:
         def run(self: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> Any:
-            sent.append(" ".join(str(query).split()))
+            record(" ".join(str(query).split()))
             return originals[name](self, query, *args, **kwargs)
         return run
 
     for name in originals:
-        setattr(asyncpg.Connection, name, counting(name))
+        setattr(asyncpg.Connection, name, recorded(name))
     try:
-        yield sent
+        yield
     finally:
         for name, original in originals.items():
             setattr(asyncpg.Connection, name, original)
+
+
+@contextmanager
+def statements_sent() -> Iterator[list[str]]:
+    """Every statement sent inside the block, in order (BEGIN and COMMIT included), whitespace folded."""
+    sent: list[str] = []
+    with recording_statements(sent.append):
+        yield sent

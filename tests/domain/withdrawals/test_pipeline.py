@@ -175,13 +175,31 @@ async def test_one_withdrawal_per_address_is_built_and_signed_at_a_time(broker):
         assert (await step(pipeline.track, tx)).status == "finished"
 
 
-async def test_the_signature_check_does_not_read_the_address_key_the_build_step_read(broker):
+async def _signed() -> tuple[Wallet, Transaction]:
+    """A withdrawal whose sign step built its transfer (with the source address's public key)
+    and whose signing session completed (the test key): its wallet and its row."""
     ws, tv, wallet = await _setup()
     tx = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
     await step(pipeline.run_checks, tx)
-    # Given the sign step built the transfer with the source address's public key
     assert (await step(pipeline.start_signing, tx)).status == "signing"
     await sign_with_test_key(tx, tv.key)
+    return wallet, tx
+
+
+async def _first_in_lane_second_pending():
+    """Two withdrawals of one address: the first passed its checks and holds the lane (signing),
+    the second is pending. (workspace, keyed vault, first, second)"""
+    ws, tv, wallet = await _setup()
+    first = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
+    second = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
+    await step(pipeline.run_checks, first)
+    assert (await step(pipeline.start_signing, first)).status == "signing"
+    return ws, tv, first, second
+
+
+async def test_the_signature_check_does_not_read_the_address_key_the_build_step_read(broker):
+    # Given the sign step built the transfer with the source address's public key, and it was signed
+    wallet, tx = await _signed()
     # When the signature is collected and checked against that key
     with statements_sent() as sent:
         row = await step(pipeline.collect_signature, tx)
@@ -194,12 +212,8 @@ async def test_the_signature_check_does_not_read_the_address_key_the_build_step_
 
 
 async def test_the_wake_up_locks_the_withdrawal_and_reads_its_signing_session_in_one_statement(broker):
-    ws, tv, wallet = await _setup()
-    tx = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
-    await step(pipeline.run_checks, tx)
-    assert (await step(pipeline.start_signing, tx)).status == "signing"
-    # Given its signing session completed
-    await sign_with_test_key(tx, tv.key)
+    # Given a withdrawal whose signing session completed
+    _, tx = await _signed()
     # When its wake-up collects the signature (the step locks the row itself: no command's claim did)
     with statements_sent() as sent:
         row = await step(pipeline.collect_signature, tx)
@@ -242,11 +256,7 @@ async def test_the_steps_that_issue_the_next_step_write_its_command_with_their_c
 
 
 async def test_a_withdrawal_approved_while_its_lane_is_held_waits_for_the_lane_without_a_sign_step(broker):
-    ws, tv, wallet = await _setup()
-    first = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
-    second = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
-    await step(pipeline.run_checks, first)
-    assert (await step(pipeline.start_signing, first)).status == "signing"
+    _, tv, first, second = await _first_in_lane_second_pending()
     # When the second passes its checks while the first holds the lane
     with statements_sent() as sent:
         assert (await step(pipeline.run_checks, second)).status == "approved"
@@ -264,11 +274,7 @@ async def test_a_withdrawal_approved_while_its_lane_is_held_waits_for_the_lane_w
 
 
 async def test_a_withdrawal_approved_in_a_frozen_vault_still_gets_its_sign_step_which_freezes_it(broker):
-    ws, tv, wallet = await _setup()
-    first = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
-    second = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
-    await step(pipeline.run_checks, first)
-    assert (await step(pipeline.start_signing, first)).status == "signing"
+    ws, tv, _, second = await _first_in_lane_second_pending()
     async with unit_of_work():
         await vaults.set_frozen(principal=None, workspace_id=ws.id, vault_id=tv.vault.id, frozen=True)
     # When the second passes its checks while the lane is held and the vault is frozen
