@@ -37,6 +37,8 @@ import argparse
 import asyncio
 import base64
 import collections
+import contextlib
+import contextvars
 import json
 import os
 import re
@@ -447,6 +449,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
     from models.keys import KeySet
     from models.sessions import SigningSession
     from models.transactions import Transaction
+    from tests.support.statements import recording_statements
     from threshold.cosigner_part import KdfParams
 
     network = "devnet-evm-testnet"
@@ -459,6 +462,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
     Sanic.test_mode = True
     app_client = AppClient(create_app(settings, name="custody_bench_withdrawals_e2e"))
     await app_client.start()
+    cleanup = contextlib.ExitStack()
     try:
         # Workspaces, each with its co-signer (an API user); vault i belongs to workspace i % count
         workspaces, cosigners = [], []
@@ -503,8 +507,17 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
             async with unit_of_work():
                 if await deposits.scan_next_block(network_id=network) is None:
                     break
+        await fill_nonce_stocks(workspaces[0].id, vault_ids[0])
 
         stop = asyncio.Event()
+        # The tracker's statements (it runs in this process, beside the creations): counted by the
+        # context its tasks inherit, so that the creations' statements stay out
+        tracking: contextvars.ContextVar[bool] = contextvars.ContextVar("tracking", default=False)
+        tracker_statements: collections.Counter[str] = collections.Counter()
+
+        def count_tracker(statement: str) -> None:
+            if tracking.get():
+                tracker_statements[statement[:100]] += 1
 
         async def chain() -> None:
             """Instant blocks: mine as soon as a transfer waits, then track what was broadcast."""
@@ -512,9 +525,14 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
                 if await DevnetTransaction.exists(network=network, status="pending"):
                     async with unit_of_work():
                         await devnet_chain.produce_block(network_id=network)
-                await withdrawal_actors.track()  # what the scheduled withdrawals.track runs
+                token = tracking.set(True)
+                try:
+                    await withdrawal_actors.track()  # what the scheduled withdrawals.track runs
+                finally:
+                    tracking.reset(token)
                 await asyncio.sleep(0.005)
 
+        cleanup.enter_context(recording_statements(count_tracker))  # left in the finally below
         chain_task = asyncio.create_task(chain())
         created: list[uuid.UUID] = []
         creating = asyncio.Semaphore(8)
@@ -542,6 +560,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         statements: collections.Counter[str] = collections.Counter()
         for process, path, before in zip(processes, counts, statements_before):
             statements.update(statement_counts(process, path) - before)
+        tracked = sum(tracker_statements.values())
         stop.set()
         await chain_task
         rows = await Transaction.filter(id__in=created)
@@ -563,6 +582,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         # Signatures alone through the same processes: as many sessions, spread over the vaults
         # (requested 8 at a time, as the withdrawals were created above)
         machine_before = machine_cpu()
+        cpu_before = [cpu_seconds(process.pid) for process in processes]
         start = time.time()
         session_ids = []
 
@@ -577,18 +597,25 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         while await SigningSession.filter(id__in=session_ids, status__in=["round1", "round2"]).exists():
             await asyncio.sleep(0.02)
         machine_signatures = machine_cpu_since(machine_before)
+        cpu_signing = [cpu_seconds(process.pid) - before for process, before in zip(processes, cpu_before)]
         completed = await SigningSession.filter(id__in=session_ids)
         signing_rate = withdrawals / (max(s.completed_at or s.updated_at for s in completed).timestamp() - start)
         return {"rate": withdrawal_rate, "p50": statistics.median(latencies), "p99": percentile(latencies, 0.99),
                 "signing_rate": signing_rate, "created_in": created_in, "stages": stages,
                 "cycles": cycles, "cpu_general": sum(cpu[:general_workers]) / withdrawals,
                 "cpu_signers": sum(cpu[general_workers:]) / withdrawals, "messages": messages,
-                "statements": statements, "machine_per_withdrawal": machine_withdrawals["machine"] / withdrawals,
+                "statements": statements, "tracker_statements": tracked / withdrawals,
+                "tracker_top": tracker_statements.most_common(8), "machine_per_withdrawal": machine_withdrawals["machine"] / withdrawals,
                 "machine_busy": machine_withdrawals["busy"],
                 "machine_per_signature": machine_signatures["machine"] / withdrawals,
                 "machine_busy_signing": machine_signatures["busy"],
-                "servers": {name: machine_withdrawals[name] / withdrawals for name in ("postgres", "redis-server")}}
+                "signing_parts": {"the general worker process(es)": sum(cpu_signing[:general_workers]) / withdrawals,
+                                  "the signer processes": sum(cpu_signing[general_workers:]) / withdrawals,
+                                  **{name: machine_signatures[name] / withdrawals
+                                     for name in ("postgres", "redis-server", "this process")}},
+                "servers": {name: machine_withdrawals[name] / withdrawals for name in ("postgres", "redis-server", "this process")}}
     finally:
+        cleanup.close()
         await app_client.stop()
         broker.close()
         for process in processes:
@@ -598,6 +625,32 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+async def fill_nonce_stocks(workspace_id: uuid.UUID, vault_id: uuid.UUID) -> None:
+    """Warm up and wait for the signers' nonce stocks to be full (domain/signing/nonces.py), so
+    that both measured parts run in the steady state: a first request finds the new stocks empty
+    and nudges their refill (up to ``TARGET`` pairs per signer), which would otherwise run, and
+    be counted, inside whichever part came first."""
+    from tortoise import connections
+
+    from core.unit_of_work import unit_of_work
+    from domain.signing import nonces, sessions
+    from models.sessions import SigningSession
+
+    async with unit_of_work():
+        session = await sessions.request_signature(workspace_id=workspace_id, vault_id=vault_id,
+                                                   message=b"bench warm-up", purpose="bench")
+    deadline = time.monotonic() + 300
+    while True:
+        if time.monotonic() > deadline:
+            raise SystemExit("the signers' nonce stocks did not fill within 300 s")
+        rows = await connections.get("default").execute_query_dict(
+            "SELECT holder, count(*) AS n FROM single_use_stock WHERE state = 'available' GROUP BY holder")
+        done = not await SigningSession.filter(id=session.id, status__in=["round1", "round2"]).exists()
+        if done and len(rows) >= 2 and min(int(row["n"]) for row in rows) >= nonces.TARGET:
+            return
+        await asyncio.sleep(0.1)
 
 
 #: The statuses a withdrawal passes on its way to finished, in order (their audit entries).
@@ -757,6 +810,10 @@ async def run(args: argparse.Namespace) -> None:
                   f"BEGIN/COMMIT included, the audit chain's too; the tracker runs in this process, not counted): {sum(statements.values()) / args.withdrawals:.1f}")
             for query, count in statements.most_common(args.statements):
                 print(f"    {count / args.withdrawals:5.2f}  {query}")
+            print(f"  SQL statements per withdrawal of the tracker (withdrawals.track, in this process, every 5 ms; "
+                  f"BEGIN/COMMIT included): {e2e['tracker_statements']:.1f}")
+            for query, count in e2e["tracker_top"]:
+                print(f"    {count / args.withdrawals:5.2f}  {query}")
             print(f"  pipeline command messages sent per withdrawal (withdrawals.*, enqueued after commit or by the "
                   f"relay): {e2e['messages']:.2f}")
             print("  the lane cycle (a withdrawal's signing to the next one's of its address; p50 / p99, count): "
@@ -774,6 +831,8 @@ async def run(args: argparse.Namespace) -> None:
                   f"({e2e['machine_busy_signing']:.2f} cores busy); of a withdrawal's, the servers on this machine "
                   "(every database's work): " + ", ".join(f"{name} {seconds * 1000:.1f} ms"
                                                           for name, seconds in e2e["servers"].items()))
+            print("  the machine's CPU per signature alone, by process: " + ", ".join(
+                f"{name} {seconds * 1000:.1f} ms" for name, seconds in e2e["signing_parts"].items()))
             print(f"  ratio finished/s : signatures/s = {e2e['rate'] / e2e['signing_rate']:.3f}")
     finally:
         broker.close()

@@ -172,7 +172,9 @@ class TransferStatus:
     ``state``: ``pending`` (in the mempool), ``included`` (in block ``block_height``; ``success``
     False when it reverted: it moved nothing but may have paid ``fee``), ``dropped`` (left the
     mempool without a block; nothing moved), ``unknown`` (the network has never seen it).
-    ``reason_code``/``reason`` carry the network's word for a revert or a drop.
+    ``reason_code``/``reason`` carry the network's word for a revert or a drop. ``block_time``:
+    the time of that block where the network gives it with the status (the tracker then reads
+    no block for it; None: the tracker reads it with ``read_block``).
     """
 
     tx_hash: str
@@ -182,6 +184,7 @@ class TransferStatus:
     fee: int = 0
     reason_code: str | None = None
     reason: str | None = None
+    block_time: datetime | None = None
 
 
 @dataclass(frozen=True)

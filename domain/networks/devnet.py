@@ -31,7 +31,7 @@ from tortoise import connections
 
 from domain.currencies import Currency
 from domain.networks.base import Block, InvalidSignature, TransferRejected, TransferStatus
-from models.devnet import DevnetChain, DevnetTransaction
+from models.devnet import DevnetChain
 
 #: Domain separation of the bytes a devnet transfer signature covers.
 PAYLOAD_TAG = b"custody-devnet-transfer:v1:"
@@ -112,19 +112,30 @@ async def latest_height(network_id: str) -> int:
     return chain.height if chain else 0
 
 
+#: A devnet transaction's state with the time of the block holding it, in one statement.
+_TRANSFER_STATUS_SQL = """
+SELECT t.status, t.block_height, t.fee, t.error, b.produced_at
+FROM devnet_transactions t
+LEFT JOIN devnet_blocks b ON b.network = t.network AND b.height = t.block_height
+WHERE t.network = $1 AND t.tx_hash = $2
+"""
+
+
 async def transfer_status(network_id: str, tx_hash: str) -> TransferStatus:
-    """A devnet transaction's state: mempool (pending), mined (confirmed / failed) or dropped."""
-    tx = await DevnetTransaction.get_or_none(network=network_id, tx_hash=tx_hash)
-    if tx is None:
+    """A devnet transaction's state: mempool (pending), mined (confirmed / failed, with its
+    block's time) or dropped."""
+    rows = await connections.get("default").execute_query_dict(_TRANSFER_STATUS_SQL, [network_id, tx_hash])
+    if not rows:
         return TransferStatus(tx_hash=tx_hash, state="unknown")
-    if tx.status == "pending":
+    tx = rows[0]
+    if tx["status"] == "pending":
         return TransferStatus(tx_hash=tx_hash, state="pending")
-    if tx.status == "dropped":
-        return TransferStatus(tx_hash=tx_hash, state="dropped", reason_code="DROPPED", reason=tx.error)
-    failed = tx.status == "failed"
-    return TransferStatus(tx_hash=tx_hash, state="included", block_height=tx.block_height, success=not failed,
-                          fee=int(tx.fee), reason_code="EXECUTION_FAILED" if failed else None,
-                          reason=tx.error if failed else None)
+    if tx["status"] == "dropped":
+        return TransferStatus(tx_hash=tx_hash, state="dropped", reason_code="DROPPED", reason=tx["error"])
+    failed = tx["status"] == "failed"
+    return TransferStatus(tx_hash=tx_hash, state="included", block_height=tx["block_height"], success=not failed,
+                          fee=int(tx["fee"]), reason_code="EXECUTION_FAILED" if failed else None,
+                          reason=tx["error"] if failed else None, block_time=tx["produced_at"])
 
 
 async def blocks_received(adapter: Any, heights: list[int], address: str, currency: Currency) -> list[Block]:

@@ -9,7 +9,8 @@ Balances (all under the wallet locks of :func:`domain.balances.lock_wallets`):
   an unfreeze can hold again; a token transfer ``awaiting_gas`` (autofuel refuels its address)
   holds its amount only, and :func:`hold_gas` adds the fee once the gas is there;
 * :func:`settle` ends a transfer the network made final: releases, takes the amount (when it
-  succeeded) and the actual fee out of ``total``, and credits an internal target wallet.
+  succeeded) and the actual fee out of ``total``, and credits an internal target wallet, in
+  one balance change per wallet (the hold given back and the debit are one update).
 
 Every change of a withdrawal goes through :func:`write_change`, in the caller's database
 transaction: the status move is checked against the table (domain.transaction_statuses); the
@@ -177,19 +178,26 @@ async def hold_gas(parties: Parties) -> bool:
     return True
 
 
-async def release(parties: Parties) -> bool:
-    """Give back what the withdrawal holds; False (and no change) when it holds nothing."""
+def _holds(parties: Parties) -> list[tuple[Wallet, int]]:
+    """What the withdrawal holds, by wallet (nothing when it holds nothing): a withdrawal waiting
+    for gas holds no fee yet."""
     tx = parties.tx
     if not tx.holding:
-        return False
+        return []
     amount, fee_limit = int(tx.amount), int(tx.fee_limit)
     if parties.same_fee_wallet:
-        await balances.apply_change(wallet=parties.source, held=-(amount + fee_limit))
-    else:
-        await balances.apply_change(wallet=parties.source, held=-amount)
-        if not tx.awaiting_gas:  # a withdrawal waiting for gas holds no fee yet
-            await balances.apply_change(wallet=parties.fee_wallet, held=-fee_limit)
-    tx.holding, tx.awaiting_gas = False, False
+        return [(parties.source, amount + fee_limit)]
+    return [(parties.source, amount), *([] if tx.awaiting_gas else [(parties.fee_wallet, fee_limit)])]
+
+
+async def release(parties: Parties) -> bool:
+    """Give back what the withdrawal holds; False (and no change) when it holds nothing."""
+    holds = _holds(parties)
+    if not holds:
+        return False
+    for wallet, held in holds:
+        await balances.apply_change(wallet=wallet, held=-held)
+    parties.tx.holding, parties.tx.awaiting_gas = False, False
     return True
 
 
@@ -208,21 +216,32 @@ async def change_fee_limit(parties: Parties, fee_limit: int) -> bool:
 
 
 async def settle(parties: Parties, *, moved: bool, fee: int, block_height: int | None) -> None:
-    """The network made the transfer final: release, then take out what it cost.
+    """The network made the transfer final: release, then take out what it cost, in one balance
+    change per wallet (a wallet's hold given back and its debit are one update).
 
     ``moved``: the amount left (and reached an internal target); False for a transfer that was
     included but reverted, which still paid ``fee``.
     """
-    await release(parties)
     amount = int(parties.tx.amount) if moved else 0
+    changes: dict[uuid.UUID, tuple[Wallet, int, int]] = {}  # wallet id -> (wallet, total, held)
+
+    def add(wallet: Wallet, *, total: int = 0, held: int = 0) -> None:
+        _, before_total, before_held = changes.get(wallet.id, (wallet, 0, 0))
+        changes[wallet.id] = (wallet, before_total + total, before_held + held)
+
+    for wallet, held in _holds(parties):
+        add(wallet, held=-held)
+    parties.tx.holding, parties.tx.awaiting_gas = False, False
     if parties.same_fee_wallet:
-        await balances.apply_change(wallet=parties.source, total=-(amount + fee), block_height=block_height)
+        add(parties.source, total=-(amount + fee))
     else:
         if amount:
-            await balances.apply_change(wallet=parties.source, total=-amount, block_height=block_height)
-        await balances.apply_change(wallet=parties.fee_wallet, total=-fee, block_height=block_height)
+            add(parties.source, total=-amount)
+        add(parties.fee_wallet, total=-fee)
     if moved and parties.target is not None:
-        await balances.apply_change(wallet=parties.target, total=amount, block_height=block_height)
+        add(parties.target, total=amount)
+    for wallet, total, held in changes.values():
+        await balances.apply_change(wallet=wallet, total=total, held=held, block_height=block_height if total else None)
 
 
 # --------------------------------------------------------------------------------------------

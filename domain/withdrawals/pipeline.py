@@ -70,7 +70,7 @@ import functools
 import logging
 import uuid
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from tortoise import connections
 from tortoise.exceptions import DoesNotExist
@@ -81,7 +81,14 @@ from core.faults import crash_point
 from core.outbox import Command, keep_back
 from domain import transaction_statuses as statuses
 from domain.errors import DomainError
-from domain.networks.base import InsufficientFunds, TransferRejected, signing_payloads, submit_signed
+from domain.networks.base import (
+    InsufficientFunds,
+    NetworkAdapter,
+    TransferRejected,
+    TransferStatus,
+    signing_payloads,
+    submit_signed,
+)
 from domain.networks.registry import get_adapter
 from domain.signing import sessions
 from domain.withdrawals import checks, ledger, replacement
@@ -612,17 +619,15 @@ async def track(*, transaction_id: uuid.UUID | str) -> None:
     required = adapter.confirmations_required()
     if confirmations < required:
         if confirmations != tx.confirmations or height != tx.block_height:
-            block = await adapter.read_block(height) if height != tx.block_height else None
+            if height != tx.block_height:
+                tx.block_time = await _block_time(adapter, state) or tx.block_time
             tx.block_height, tx.confirmations = height, confirmations
-            if block is not None:
-                tx.block_time = block.time
             await ledger.write_change(await ledger.load(tx, lock=False), status=statuses.BROADCAST, actor_id=None,
                                       details={"confirmations": confirmations, "block_height": height})
         return
     parties = await ledger.load(tx, lock=True)
     if height != tx.block_height or tx.block_time is None:
-        block = await adapter.read_block(height)
-        tx.block_time = block.time if block is not None else None
+        tx.block_time = await _block_time(adapter, state)
     fee = settled_fee(tx, state.fee, success=state.success)
     tx.block_height, tx.confirmations, tx.fee = height, confirmations, fee
     await ledger.settle(parties, moved=state.success, fee=fee, block_height=height)
@@ -641,6 +646,15 @@ async def track(*, transaction_id: uuid.UUID | str) -> None:
         # Gas reached a vault of the workspace (a gas station refuel): token withdrawals waiting
         # for it there go on.
         await resume_awaiting_gas(network=tx.network, address=tx.to_address)
+
+
+async def _block_time(adapter: NetworkAdapter, state: TransferStatus) -> datetime | None:
+    """The time of the block holding a transfer: given with its status where the network gives
+    it, else read with the block (None: the network has no such block now)."""
+    if state.block_time is not None:
+        return state.block_time
+    block = await adapter.read_block(int(state.block_height or 0))
+    return block.time if block is not None else None
 
 
 async def broadcast_withdrawals(*, limit: int = 1000) -> list[uuid.UUID]:

@@ -16,7 +16,7 @@ from domain.networks.registry import get_adapter
 from domain.signing import sessions
 from domain.withdrawals import lifecycle, pipeline
 from models.audit import AuditEntry
-from models.devnet import DevnetTransaction
+from models.devnet import DevnetBlock, DevnetTransaction
 from models.sessions import SigningSession
 from models.transactions import Transaction
 from models.vaults import Vault
@@ -88,7 +88,26 @@ async def test_a_withdrawal_counts_confirmations_until_final_then_takes_amount_a
                                       "withdrawal.confirmations", "withdrawal.confirmations", "withdrawal.finished"])
     assert tx.seq == max(t.seq for t in await Transaction.filter(workspace_id=tx.workspace_id))  # the last change
     assert tx.from_side["balance"]["total_atomic"] == str(parts.total)
-    assert tx.balance_version == 4  # deposit, hold, then the final release and debit (2 changes)
+    assert tx.balance_version == 3  # deposit, hold, then the final release and debit (one change)
+
+
+async def test_the_tracker_takes_the_block_time_from_the_transfer_status_and_settles_in_one_change(broker):
+    # Given a broadcast withdrawal of a wallet that pays its own fee, and the block that holds it
+    ws, tv, wallet = await _setup()
+    tx = await to_broadcast((await withdraw(ws, wallet, ELSEWHERE_EVM, ETH // 2)).transaction, tv.key)
+    await mine_block(tx.network)
+    block = await DevnetBlock.get(network=tx.network, height=(await DevnetTransaction.get(tx_hash=tx.tx_hash)).block_height)
+    # When the tracker finishes it
+    with statements_sent() as sent:
+        tx = await step(pipeline.track, tx)
+    # Then the withdrawal has the block's time, read with the transfer's status: the block's
+    # transfers are not read
+    assert (tx.status, tx.block_time) == ("finished", block.produced_at)
+    assert not [s for s in sent if s.startswith('SELECT') and '"block_height"=$' in s]
+    # And the hold given back and the debit are one update of the wallet
+    assert len([s for s in sent if "UPDATE wallets" in s]) == 1
+    parts = balances.parts_of(await reload(wallet))
+    assert (parts.total, parts.held) == (2 * ETH - ETH // 2 - FEE, 0)
 
 
 async def test_an_internal_transfer_credits_the_target_exactly_once_and_is_no_deposit(broker):
