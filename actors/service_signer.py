@@ -16,6 +16,7 @@ import dramatiq
 from nacl.public import Box, PrivateKey, PublicKey
 
 from core.channels import BoxedChannels, ChannelTampered, ChannelTimeout, broker_channels
+from core.coalescing import Coalescer
 from core.jobs import actor, command_actor
 from core.outbox import Command
 from core.slots import ConcurrencySlots
@@ -80,16 +81,24 @@ def _declare(participant: int) -> None:
             # The session ended (completed, failed) or is gone: nothing left to do.
             logger.info("signer %d: session %s: %s", participant, session_id, exc.message)
 
-    @actor(name(sessions.SIGN_SESSIONS))
-    async def sign_sessions(session_ids: list[str]) -> None:
-        """Signing round 2 for a batch of sessions, with stocked nonces (no outbox row: the
-        signing sweep wakes the signer again for a session a lost message left behind)."""
+    async def sign_batch(session_ids: list[str]) -> None:
         async with unit_of_work():
             await service_signer.sign_sessions(participant=participant, share_key=key(), session_ids=session_ids)
         if service_signer.spent_to_replace(participant):
             # Once the spending committed: as many fresh pairs as this process spent, stocked.
             async with unit_of_work():
                 await service_signer.replace_spent_nonces(participant=participant, share_key=key())
+
+    # The wake-ups that arrive while a batch is being signed are signed together after it, in
+    # one transaction (core.coalescing): under load, fewer and larger batches.
+    signing = Coalescer(sign_batch)
+
+    @actor(name(sessions.SIGN_SESSIONS))
+    async def sign_sessions(session_ids: list[str]) -> None:
+        """Signing round 2 for a batch of sessions, with stocked nonces (no outbox row: the
+        signing sweep wakes the signer again for a session a lost message left behind); done
+        once a transaction that signed them with the other wake-ups of that moment committed."""
+        await signing.run(session_ids)
 
     @actor(name(sessions.REFILL_NONCES))
     async def refill_nonces(scheme: str) -> None:

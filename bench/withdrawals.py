@@ -454,11 +454,11 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
 
     network = "devnet-evm-testnet"
     broker = setup_broker(settings, worker=False, namespace=namespace)  # what this process enqueues goes there
-    counts = [Path(settings.data_dir) / f"statements-{index}.json" for index in range(general_workers)]
+    counts = [Path(settings.data_dir) / f"statements-{index}.json" for index in range(general_workers + 2)]
     processes = [*(start_process(settings, namespace, general_queues(), threads=8, counts=counts[index])
                    for index in range(general_workers)),
-                 start_process(settings, namespace, ["signer_1"], threads=8, participant=1),
-                 start_process(settings, namespace, ["signer_2"], threads=8, participant=2)]
+                 start_process(settings, namespace, ["signer_1"], threads=8, participant=1, counts=counts[-2]),
+                 start_process(settings, namespace, ["signer_2"], threads=8, participant=2, counts=counts[-1])]
     Sanic.test_mode = True
     app_client = AppClient(create_app(settings, name="custody_bench_withdrawals_e2e"))
     await app_client.start()
@@ -558,8 +558,10 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         cpu = [cpu_seconds(process.pid) - before for process, before in zip(processes, cpu_before)]
         machine_withdrawals = machine_cpu_since(machine_before)
         statements: collections.Counter[str] = collections.Counter()
-        for process, path, before in zip(processes, counts, statements_before):
-            statements.update(statement_counts(process, path) - before)
+        signer_statements: collections.Counter[str] = collections.Counter()
+        for index, (process, path, before) in enumerate(zip(processes, counts, statements_before)):
+            (statements if index < general_workers else signer_statements).update(
+                statement_counts(process, path) - before)
         tracked = sum(tracker_statements.values())
         stop.set()
         await chain_task
@@ -583,6 +585,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         # (requested 8 at a time, as the withdrawals were created above)
         machine_before = machine_cpu()
         cpu_before = [cpu_seconds(process.pid) for process in processes]
+        statements_before = [statement_counts(process, path) for process, path in zip(processes, counts)]
         start = time.time()
         session_ids = []
 
@@ -598,13 +601,18 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
             await asyncio.sleep(0.02)
         machine_signatures = machine_cpu_since(machine_before)
         cpu_signing = [cpu_seconds(process.pid) - before for process, before in zip(processes, cpu_before)]
+        signing_statements = [sum((statement_counts(process, path) - before).values())
+                              for process, path, before in zip(processes, counts, statements_before)]
         completed = await SigningSession.filter(id__in=session_ids)
         signing_rate = withdrawals / (max(s.completed_at or s.updated_at for s in completed).timestamp() - start)
         return {"rate": withdrawal_rate, "p50": statistics.median(latencies), "p99": percentile(latencies, 0.99),
                 "signing_rate": signing_rate, "created_in": created_in, "stages": stages,
                 "cycles": cycles, "cpu_general": sum(cpu[:general_workers]) / withdrawals,
                 "cpu_signers": sum(cpu[general_workers:]) / withdrawals, "messages": messages,
-                "statements": statements, "tracker_statements": tracked / withdrawals,
+                "statements": statements, "signer_statements": signer_statements,
+                "signing_statements": (sum(signing_statements[:general_workers]) / withdrawals,
+                                       sum(signing_statements[general_workers:]) / withdrawals),
+                "tracker_statements": tracked / withdrawals,
                 "tracker_top": tracker_statements.most_common(8), "machine_per_withdrawal": machine_withdrawals["machine"] / withdrawals,
                 "machine_busy": machine_withdrawals["busy"],
                 "machine_per_signature": machine_signatures["machine"] / withdrawals,
@@ -809,6 +817,13 @@ async def run(args: argparse.Namespace) -> None:
             print(f"  SQL statements per withdrawal in the general worker process(es), create -> finished (asyncpg, "
                   f"BEGIN/COMMIT included, the audit chain's too; the tracker runs in this process, not counted): {sum(statements.values()) / args.withdrawals:.1f}")
             for query, count in statements.most_common(args.statements):
+                print(f"    {count / args.withdrawals:5.2f}  {query}")
+            signer_statements = e2e["signer_statements"]
+            print(f"  SQL statements per withdrawal in the signer processes: "
+                  f"{sum(signer_statements.values()) / args.withdrawals:.1f} (per signature alone: "
+                  f"{e2e['signing_statements'][1]:.1f}, and the general worker process(es) "
+                  f"{e2e['signing_statements'][0]:.1f})")
+            for query, count in signer_statements.most_common(12):
                 print(f"    {count / args.withdrawals:5.2f}  {query}")
             print(f"  SQL statements per withdrawal of the tracker (withdrawals.track, in this process, every 5 ms; "
                   f"BEGIN/COMMIT included): {e2e['tracker_statements']:.1f}")
