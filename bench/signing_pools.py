@@ -30,7 +30,9 @@ in-process co-signer. It prints:
 
    Who takes part in one signature: the requester (vault/key set/policy, stock take, session
    with commitments and audit entry: one transaction), ``signer1`` and ``signer2`` (one
-   transaction per wake-up message each; whichever stores the second share aggregates, inline).
+   transaction per batch of wake-up messages each: those that arrive while a batch is signed
+   are signed together after it, core.coalescing; whichever stores the second share
+   aggregates, inline).
    The ``worker`` pool coordinates nothing here: it chains the audit entries (one chainer per
    workspace at a time), which the signing figure does not wait for.
 3. **SQL statements per signature** in every process (pg_stat_statements, BEGIN/COMMIT included)
