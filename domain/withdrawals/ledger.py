@@ -83,16 +83,7 @@ async def load(tx: Transaction, *, lock: bool) -> Parties:
 
     One statement for a withdrawal paying its fee in its own currency (the source wallet, the
     internal target, locked or read by id, both named by the row); a token's fee wallet (the
-    vault's wallet of the fee currency) is looked up first.
-
-    Without ``lock``, the parties are for :func:`write_change` only, which reads every balance it
-    writes itself (:func:`_sides`): a withdrawal with one wallet (its own fee, no internal target)
-    reads nothing then, its wallet is named by the row (id, vault, workspace, currency; no
-    balance, no address id: never change or read a balance through it)."""
-    if not lock and tx.target_wallet_id is None and tx.fee_currency_id == tx.currency_id:
-        source = build(Wallet, id=tx.wallet_id, workspace_id=tx.workspace_id, vault_id=tx.vault_id,
-                       currency_id=tx.currency_id)
-        return Parties(tx, source, source, None, registry().currency(tx.currency_id))
+    vault's wallet of the fee currency) is looked up first."""
     ids = [tx.wallet_id, *([tx.target_wallet_id] if tx.target_wallet_id else [])]
     fee_wallet_id = tx.wallet_id
     if tx.fee_currency_id != tx.currency_id:  # the source is in the withdrawal's vault and currency
@@ -102,6 +93,20 @@ async def load(tx: Transaction, *, lock: bool) -> Parties:
                else {w.id: w for w in await Wallet.filter(id__in=sorted(set(ids)))})
     target = wallets[tx.target_wallet_id] if tx.target_wallet_id else None
     return Parties(tx, wallets[tx.wallet_id], wallets[fee_wallet_id], target, registry().currency(tx.currency_id))
+
+
+async def for_change(tx: Transaction) -> Parties:
+    """The parties of a change that moves no balance, for :func:`write_change` only (it reads
+    every balance it writes itself, :func:`_sides`).
+
+    A withdrawal with one wallet (its own fee, no internal target) reads nothing: its wallet is
+    named by the row (id, vault, workspace, currency), with no balance and no address id, so it
+    must never be used to change or read a balance; the others are :func:`load` without locks."""
+    if tx.target_wallet_id is None and tx.fee_currency_id == tx.currency_id:
+        source = build(Wallet, id=tx.wallet_id, workspace_id=tx.workspace_id, vault_id=tx.vault_id,
+                       currency_id=tx.currency_id)
+        return Parties(tx, source, source, None, registry().currency(tx.currency_id))
+    return await load(tx, lock=False)
 
 
 async def hold(parties: Parties, *, take_position: bool = False) -> None:

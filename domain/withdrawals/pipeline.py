@@ -266,7 +266,7 @@ async def resolve_approvals(*, transaction_id: uuid.UUID | str, approved: bool, 
         return tx
     if approved:
         await _command(SIGN, tx)  # written with the change (ledger.add_step)
-        await ledger.write_change(await ledger.load(tx, lock=False), status=statuses.APPROVED, actor_id=actor_id,
+        await ledger.write_change(await ledger.for_change(tx), status=statuses.APPROVED, actor_id=actor_id,
                                   details={"reason": reason})
         return tx
     parties = await ledger.load(tx, lock=True)
@@ -505,7 +505,7 @@ async def collect_signature(*, transaction_id: uuid.UUID | str, poll: int = 0,
     session = failed or found[0]
     if failed is None and all(s.status == "completed" for s in found):
         signatures = [bytes(s.signature) for s in found]  # type: ignore[arg-type]  # set once signed
-        parties = await ledger.load(tx, lock=False)
+        parties = await ledger.for_change(tx)
         public_key = await ledger.public_key_of(tx)
         for s, signature in zip(found, signatures):
             # Checked with the chain's own primitive (RFC 8032, or BIP-340 for the Taproot output
@@ -622,7 +622,7 @@ async def track(*, transaction_id: uuid.UUID | str) -> None:
             if height != tx.block_height:
                 tx.block_time = await _block_time(adapter, state) or tx.block_time
             tx.block_height, tx.confirmations = height, confirmations
-            await ledger.write_change(await ledger.load(tx, lock=False), status=statuses.BROADCAST, actor_id=None,
+            await ledger.write_change(await ledger.for_change(tx), status=statuses.BROADCAST, actor_id=None,
                                       details={"confirmations": confirmations, "block_height": height})
         return
     parties = await ledger.load(tx, lock=True)
