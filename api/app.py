@@ -39,7 +39,7 @@ from api import (
     withdrawals,
     workspaces,
 )
-from api.contract import document_websockets
+from api.contract import document_websockets, order_document
 from core import metrics
 from core.context import current_request_id
 from core.settings import Settings, get_settings
@@ -79,6 +79,7 @@ def create_app(settings: Settings | None = None, *, name: str = "custody") -> Sa
         app.blueprint(module.bp)
     app.blueprint(vaults.listing)
     document_websockets(app)
+    order_document(app)
     docs.install(app)
     errors.install(app)
     _add_auto_routes_in_one_go(app)

@@ -37,6 +37,7 @@ import functools
 import inspect
 import json
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Literal, Mapping, Sequence, get_args, get_origin
 
@@ -44,6 +45,7 @@ from pydantic import BaseModel, ValidationError
 from sanic import Request
 from sanic.response import HTTPResponse, empty
 from sanic_ext import validate
+from sanic_ext.config import PRIORITY as SANIC_EXT_PRIORITY
 from sanic_ext.extensions.openapi.builders import OperationBuilder, OperationStore, SpecificationBuilder
 from sanic_ext.extensions.openapi.definitions import Parameter, Response
 
@@ -455,8 +457,40 @@ _UNDOCUMENTED: list[Callable[[], None]] = []
 
 
 def _document_all() -> None:
+    if not _UNDOCUMENTED:
+        return
     while _UNDOCUMENTED:
         _UNDOCUMENTED.pop(0)()
+    # The schemas just written go in name order with the others (see order_document).
+    spec = SpecificationBuilder()
+    spec._components = {kind: dict(sorted(entries.items())) if isinstance(entries, dict) else entries
+                        for kind, entries in sorted(spec._components.items())}
+
+
+#: Where sanic-ext builds the document's paths at the start (its listener's priority): ordering
+#: them runs after it.
+_AFTER_THE_DOCUMENT_IS_BUILT = SANIC_EXT_PRIORITY - 10
+
+
+def order_document(app: Any) -> None:
+    """Serve the OpenAPI document in one order whatever the process: paths, each path's methods,
+    tags and components in name order (as sdk/scripts/generate_client.py ``canonical`` writes
+    sdk/openapi.json).
+
+    Sanic keeps a blueprint's routes in a set until it registers them, so the router's order,
+    which sanic-ext's document follows, changed from one process to the next (hash
+    randomization): two copies of the served document differed in everything but content.
+    """
+
+    def order(_app: Any) -> None:
+        spec = SpecificationBuilder()
+        ordered: defaultdict[str, dict[str, Any]] = defaultdict(dict)
+        for path, operations in sorted(spec._paths.items()):
+            ordered[path] = dict(sorted(operations.items()))
+        spec._paths = ordered
+        spec._tags = dict(sorted(spec._tags.items()))
+
+    app.register_listener(order, "before_server_start", priority=_AFTER_THE_DOCUMENT_IS_BUILT)
 
 
 def _declare(run: Handler, contract: Contract, *, summary: str, description: str | None,

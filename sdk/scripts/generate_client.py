@@ -85,9 +85,10 @@ async def _served_document() -> dict[str, Any]:
 def canonical(document: dict[str, Any]) -> dict[str, Any]:
     """``document`` with its paths, their methods, tags and components in name order.
 
-    sanic-ext lists routes in an order that changes from one process to the next (hash
-    randomization); the content is the same. Properties keep their declared order: it is the
-    order of the generated models' fields.
+    The service serves its document in this order (api.contract.order_document: sanic-ext
+    followed the router, whose order changed from one process to the next); the committed
+    document is put in it here as well, so that it never depends on that. Properties keep their
+    declared order: it is the order of the generated models' fields.
     """
     ordered = dict(document)
     ordered["paths"] = {path: dict(sorted(operations.items()))
