@@ -151,15 +151,18 @@ async def track() -> None:
     """Confirmations and finality of every broadcast withdrawal (the next tick is the retry)."""
     limit = asyncio.Semaphore(TRACK_CONCURRENCY)
 
-    async def one(transaction_id: uuid.UUID) -> None:
+    async def one(withdrawal: pipeline.Tracked) -> None:
         async with limit:
             try:
-                async with unit_of_work():
-                    await pipeline.track(transaction_id=transaction_id)
+                # The network is asked first, with no transaction open: only a change is written.
+                observed = await pipeline.observe(withdrawal)
+                if observed is not None:
+                    async with unit_of_work():
+                        await pipeline.track(transaction_id=withdrawal.id, observed=observed)
             except Exception:  # noqa: BLE001 - one withdrawal's network trouble must not stop the others
-                logger.exception("withdrawals.track: %s failed", transaction_id)
+                logger.exception("withdrawals.track: %s failed", withdrawal.id)
 
-    await asyncio.gather(*(one(transaction_id) for transaction_id in await pipeline.broadcast_withdrawals()))
+    await asyncio.gather(*(one(withdrawal) for withdrawal in await pipeline.tracked_withdrawals()))
 
 
 @actor(pipeline.EXPIRE, max_retries=0)

@@ -594,13 +594,75 @@ async def _signings(tx: Transaction) -> int:
     return await SigningSession.filter(purpose__startswith=f"withdrawal:{tx.id}").count() // payloads
 
 
-async def track(*, transaction_id: uuid.UUID | str) -> None:
-    """Count a broadcast withdrawal's confirmations; when final, finish it (or fail it)."""
+@dataclass(frozen=True)
+class Tracked:
+    """A broadcast withdrawal as the tracker's list read it (no lock): what :func:`observe` needs."""
+
+    id: uuid.UUID
+    network: str
+    tx_hash: str
+    confirmations: int
+    block_height: int | None
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What :func:`observe` read of a tracked withdrawal's transfer, for :func:`track` to write
+    under the lock: ``state`` (None: to be read under the lock) and the network's height then."""
+
+    tx_hash: str
+    state: TransferStatus | None = None
+    latest_height: int | None = None
+
+
+async def tracked_withdrawals(*, limit: int = 1000) -> list[Tracked]:
+    """The withdrawals the tracker follows (broadcast, oldest first), read without a lock."""
+    rows = await Transaction.filter(direction="withdrawal", status=statuses.BROADCAST, tx_hash__isnull=False).order_by(
+        "broadcast_at").limit(limit).values_list(
+        "id", "network", "tx_hash", "confirmations", "block_height")
+    return [Tracked(id=row[0], network=row[1], tx_hash=row[2], confirmations=int(row[3] or 0), block_height=row[4])
+            for row in rows]
+
+
+async def observe(withdrawal: Tracked) -> Observation | None:
+    """Where a tracked withdrawal's transfer stands, read with no transaction open and no row
+    locked (a network's answer may be slow, and nothing should wait on the withdrawal meanwhile).
+
+    None when there is nothing to write: the transfer is still in the mempool (or unknown), or
+    included with no new confirmation and not final yet; :func:`track` then runs for nothing, and
+    a poll of a pending transfer costs one read. A network whose stuck transfers are replaced
+    (domain.withdrawals.replacement) is read under the lock, where the attempts are: always an
+    observation without a state."""
+    adapter = get_adapter(withdrawal.network)
+    if replacement.replaceable(adapter):
+        return Observation(tx_hash=withdrawal.tx_hash)
+    state = await adapter.transfer_status(withdrawal.tx_hash)
+    if state.state in ("pending", "unknown"):
+        return None
+    latest = None
+    if state.state == "included":
+        latest = await adapter.latest_height()
+        height = int(state.block_height or 0)
+        confirmations = max(latest - height + 1, 0)
+        if confirmations < adapter.confirmations_required() and (confirmations, height) == (
+                withdrawal.confirmations, withdrawal.block_height):
+            return None
+    return Observation(tx_hash=withdrawal.tx_hash, state=state, latest_height=latest)
+
+
+async def track(*, transaction_id: uuid.UUID | str, observed: Observation | None = None) -> None:
+    """Count a broadcast withdrawal's confirmations; when final, finish it (or fail it).
+
+    ``observed``: what :func:`observe` read of its transfer before this transaction; a transfer
+    replaced since (another hash) is left to the next tick. Without it, the status is read here."""
     tx = await lock_withdrawal(transaction_id)
     if tx is None or tx.status != statuses.BROADCAST or not tx.tx_hash:
         return
+    if observed is not None and observed.tx_hash != tx.tx_hash:
+        return
     adapter = get_adapter(tx.network)
-    state = await adapter.transfer_status(tx.tx_hash)
+    state = observed.state if observed is not None and observed.state is not None else await adapter.transfer_status(
+        tx.tx_hash)
     replaces = replacement.replaceable(adapter)
     if replaces:  # the earlier attempts of a replaced transfer: whichever was mined is the one
         state = await replacement.mined_attempt(tx, adapter, state)
@@ -615,7 +677,8 @@ async def track(*, transaction_id: uuid.UUID | str) -> None:
         await kick_lane(tx)
         return
     height = int(state.block_height or 0)
-    confirmations = max(await adapter.latest_height() - height + 1, 0)
+    latest = observed.latest_height if observed is not None and observed.latest_height is not None else None
+    confirmations = max((latest if latest is not None else await adapter.latest_height()) - height + 1, 0)
     required = adapter.confirmations_required()
     if confirmations < required:
         if confirmations != tx.confirmations or height != tx.block_height:

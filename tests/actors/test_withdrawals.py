@@ -189,6 +189,27 @@ async def test_the_scheduled_actors_finish_expire_and_reissue_stalled_steps(brok
     assert await Command.filter(actor_name=pipeline.BROADCAST, status="pending").count() == 1
 
 
+async def test_the_tracker_asks_the_network_outside_a_transaction_and_locks_only_to_write_a_change(broker):
+    # Given a broadcast withdrawal whose transfer waits in the mempool
+    ws = await workspace()
+    await allow_one_time_addresses(ws.id)
+    tv = await vault_with_key(ws)
+    wallet = await funded_wallet(tv, "DETH_TEST", ETH)
+    sent = await to_broadcast((await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction, tv.key)
+    # When the tracker runs, it lists the broadcast withdrawals and asks for the transfer's status
+    # only: no transaction is opened and no row locked while the network answers
+    with statements_sent() as polled:
+        await withdrawal_actors.track()
+    assert len(polled) == 2 and not [s for s in polled if s in ("BEGIN;", "COMMIT;") or "FOR UPDATE" in s]
+    assert (await Transaction.get(id=sent.id)).status == "broadcast"
+    # When its block comes, the tracker locks the withdrawal and finishes it in one transaction
+    await mine_block(EVM)
+    with statements_sent() as finished:
+        await withdrawal_actors.track()
+    assert finished.count("BEGIN;") == 1 and any("FOR UPDATE" in s for s in finished)
+    assert (await Transaction.get(id=sent.id)).status == "finished"
+
+
 async def _two_in_one_lane(tv, ws):
     """Two approved withdrawals of one address: the first signing (its session completed with the
     test key), the second waiting in approved for the lane."""
