@@ -26,6 +26,10 @@ One run prints:
 4. **threshold signatures/s** through the same processes (signing sessions alone, no
    withdrawal around them), and the ratio of (3) to it: what the pipeline costs beyond signing.
 
+Both (3) and (4) run in the steady state: the signers' nonce stocks are filled first
+(:func:`fill_nonce_stocks`). Beside them it prints the statements of the general workers, the
+signers and the tracker (which runs in this process) and the machine's CPU by process.
+
 It creates (and drops) its own database ``custody_bench_withdrawals_<pid>`` (``CUSTODY_BENCH_DATABASE``
 names another), so that runs side by side on one server never drop each other's, and uses its
 own Redis namespace.
@@ -612,8 +616,8 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
                 "statements": statements, "signer_statements": signer_statements,
                 "signing_statements": (sum(signing_statements[:general_workers]) / withdrawals,
                                        sum(signing_statements[general_workers:]) / withdrawals),
-                "tracker_statements": tracked / withdrawals,
-                "tracker_top": tracker_statements.most_common(8), "machine_per_withdrawal": machine_withdrawals["machine"] / withdrawals,
+                "tracker_statements": tracked / withdrawals, "tracker_top": tracker_statements.most_common(8),
+                "machine_per_withdrawal": machine_withdrawals["machine"] / withdrawals,
                 "machine_busy": machine_withdrawals["busy"],
                 "machine_per_signature": machine_signatures["machine"] / withdrawals,
                 "machine_busy_signing": machine_signatures["busy"],
@@ -621,7 +625,8 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
                                   "the signer processes": sum(cpu_signing[general_workers:]) / withdrawals,
                                   **{name: machine_signatures[name] / withdrawals
                                      for name in ("postgres", "redis-server", "this process")}},
-                "servers": {name: machine_withdrawals[name] / withdrawals for name in ("postgres", "redis-server", "this process")}}
+                "servers": {name: machine_withdrawals[name] / withdrawals for name in ("postgres", "redis-server")},
+                "this_process": machine_withdrawals["this process"] / withdrawals}
     finally:
         cleanup.close()
         await app_client.stop()
@@ -845,7 +850,8 @@ async def run(args: argparse.Namespace) -> None:
                   f"busy, against {e2e['machine_per_signature'] * 1000:.1f} ms per signature alone "
                   f"({e2e['machine_busy_signing']:.2f} cores busy); of a withdrawal's, the servers on this machine "
                   "(every database's work): " + ", ".join(f"{name} {seconds * 1000:.1f} ms"
-                                                          for name, seconds in e2e["servers"].items()))
+                                                          for name, seconds in e2e["servers"].items())
+                  + f"; this process (the creations, the chain and the tracker) {e2e['this_process'] * 1000:.1f} ms")
             print("  the machine's CPU per signature alone, by process: " + ", ".join(
                 f"{name} {seconds * 1000:.1f} ms" for name, seconds in e2e["signing_parts"].items()))
             print(f"  ratio finished/s : signatures/s = {e2e['rate'] / e2e['signing_rate']:.3f}")
