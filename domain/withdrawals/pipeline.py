@@ -9,12 +9,15 @@
     withdrawals.collect_signature  signing → awaiting_broadcast (polls the signing session)
     withdrawals.broadcast          awaiting_broadcast → broadcast (or failed with the network's code)
     withdrawals.track (scheduled)  broadcast → broadcast (confirmations) → finished | failed;
-                                   an EVM transfer unmined too long is replaced with a higher
-                                   fee (domain.withdrawals.replacement: its own sign, collect and
-                                   broadcast steps; the status stays broadcast)
+                                   the network is asked first, with no transaction open
+                                   (:func:`observe`), and only a change is written under the
+                                   lock (:func:`track`); an EVM transfer unmined too long is
+                                   replaced with a higher fee (domain.withdrawals.replacement:
+                                   its own sign, collect and broadcast steps; the status stays
+                                   broadcast)
 
-Every step locks the withdrawal row and checks its status first, so a redelivered, repeated or
-late command does nothing: the pipeline moves forward only along the table of
+Every step locks the withdrawal row and checks its status first (the tracker: before it writes),
+so a redelivered, repeated or late command does nothing: the pipeline moves forward only along the table of
 domain.transaction_statuses.
 
 Never signed twice, never broadcast twice
