@@ -664,8 +664,7 @@ async def track(*, transaction_id: uuid.UUID | str, observed: Observation | None
     if observed is not None and observed.tx_hash != tx.tx_hash:
         return
     adapter = get_adapter(tx.network)
-    state = observed.state if observed is not None and observed.state is not None else await adapter.transfer_status(
-        tx.tx_hash)
+    state = (observed.state if observed is not None else None) or await adapter.transfer_status(tx.tx_hash)
     replaces = replacement.replaceable(adapter)
     if replaces:  # the earlier attempts of a replaced transfer: whichever was mined is the one
         state = await replacement.mined_attempt(tx, adapter, state)
@@ -680,7 +679,7 @@ async def track(*, transaction_id: uuid.UUID | str, observed: Observation | None
         await kick_lane(tx)
         return
     height = int(state.block_height or 0)
-    latest = observed.latest_height if observed is not None and observed.latest_height is not None else None
+    latest = observed.latest_height if observed is not None else None
     confirmations = max((latest if latest is not None else await adapter.latest_height()) - height + 1, 0)
     required = adapter.confirmations_required()
     if confirmations < required:
@@ -721,9 +720,3 @@ async def _block_time(adapter: NetworkAdapter, state: TransferStatus) -> datetim
         return state.block_time
     block = await adapter.read_block(int(state.block_height or 0))
     return block.time if block is not None else None
-
-
-async def broadcast_withdrawals(*, limit: int = 1000) -> list[uuid.UUID]:
-    """Ids of withdrawals the tracker follows (broadcast, oldest first)."""
-    return list(await Transaction.filter(direction="withdrawal", status=statuses.BROADCAST).order_by(  # type: ignore[arg-type]  # flat values_list
-        "broadcast_at").limit(limit).values_list("id", flat=True))

@@ -198,7 +198,7 @@ async def test_an_erc20_withdrawal_without_gas_goes_through_because_the_station_
     assert (status, out["status"]) == (201, "pending"), out
 
     async def on_wait() -> None:
-        waiting = await pipeline.broadcast_withdrawals()
+        waiting = [w.id for w in await pipeline.tracked_withdrawals()]
         if waiting:
             await _mine(evm_local)
             for transaction_id in waiting:

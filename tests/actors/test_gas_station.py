@@ -40,7 +40,7 @@ CAP, TOKEN_FEE, NATIVE_FEE = 2 * 10**16, 65_000 * 10**9, 21_000 * 10**9
 
 async def _track_everything() -> None:
     """What the scheduler does meanwhile: blocks, and the tracker over every broadcast withdrawal."""
-    waiting = await pipeline.broadcast_withdrawals()
+    waiting = [w.id for w in await pipeline.tracked_withdrawals()]
     if waiting:
         await mine_block(EVM)
         for transaction_id in waiting:

@@ -37,7 +37,7 @@ async def _scheduler_jobs(stop: asyncio.Event) -> None:
             async with unit_of_work():
                 if await deposits.scan_next_block(network_id=EVM) is None:
                     break
-        for transaction_id in await pipeline.broadcast_withdrawals():
+        for transaction_id in [w.id for w in await pipeline.tracked_withdrawals()]:
             async with unit_of_work():
                 await pipeline.track(transaction_id=transaction_id)
         await asyncio.sleep(0.1)

@@ -61,7 +61,7 @@ async def _scheduler_jobs(rpc: HttpEvmRpc, stop: asyncio.Event) -> None:
         with suppress(Exception):  # a step racing the pipeline runs again at the next look
             await rpc.request("evm_mine", [])
             await watch(NETWORK)
-            for transaction_id in await pipeline.broadcast_withdrawals():
+            for transaction_id in [w.id for w in await pipeline.tracked_withdrawals()]:
                 async with unit_of_work():
                     await pipeline.track(transaction_id=transaction_id)
         await asyncio.sleep(0.3)

@@ -171,13 +171,20 @@ async def test_a_dropped_transfer_fails_and_releases(broker):
     assert balances.parts_of(await reload(wallet)) == balances.BalanceParts(total=2 * ETH, block_height=1)
 
 
-async def test_one_withdrawal_per_address_is_built_and_signed_at_a_time(broker):
+async def _both_checked_first_signing():
+    """Two withdrawals of one address that both passed their checks, the first signing (it holds
+    the lane). (keyed vault, first, second)"""
     ws, tv, wallet = await _setup()
     first = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
     second = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
     for tx in (first, second):
         await step(pipeline.run_checks, tx)
     assert (await step(pipeline.start_signing, first)).status == "signing"
+    return tv, first, second
+
+
+async def test_one_withdrawal_per_address_is_built_and_signed_at_a_time(broker):
+    tv, first, second = await _both_checked_first_signing()
     # The second waits in approved while the first holds the lane (its nonce is not in the mempool yet)
     assert (await step(pipeline.start_signing, second)).status == "approved"
     await sign_with_test_key(first, tv.key)
@@ -244,13 +251,8 @@ async def test_the_wake_up_locks_the_withdrawal_and_reads_its_signing_session_in
 
 
 async def test_the_steps_that_issue_the_next_step_write_its_command_with_their_change(broker):
-    ws, tv, wallet = await _setup()
-    first = (await withdraw(ws, wallet, ELSEWHERE_EVM, 1000)).transaction
-    second = (await withdraw(ws, wallet, ELSEWHERE_EVM, 2000)).transaction
-    for tx in (first, second):
-        await step(pipeline.run_checks, tx)
     # Given the first holds the lane and the second waits in approved
-    assert (await step(pipeline.start_signing, first)).status == "signing"
+    tv, first, second = await _both_checked_first_signing()
     with statements_sent() as sign_sent:
         assert (await step(pipeline.start_signing, second)).status == "approved"
     await sign_with_test_key(first, tv.key)
