@@ -77,7 +77,7 @@ def start_profilers(pools: dict[str, Any], folder: str) -> list[tuple[str, Path,
         for pid in pool.pids()[1:]:  # the worker processes, not the pool's main process
             path = Path(folder) / f"{name}-{pid}.txt"
             process = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(pid),
-                                        "-f", "raw", "-o", str(path), "-r", "50", "--nonblocking"],
+                                        "-f", "raw", "-o", str(path), "-r", "50", "--nonblocking", "--gil"],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             started.append((name, path, process))
     time.sleep(1)
@@ -503,7 +503,6 @@ async def run(args: argparse.Namespace) -> None:
         units = max(1, args.concurrent // args.batch)
         requester_count = max(1, min(args.requesters or default_requesters(), units))
         requesters = start_requesters(requester_count, units, args, workspace.id, vault_ids, observer_url)
-        groups = process_groups(pools, postgres, redis_server, requesters)
         try:
             for requester in requesters:
                 requester.wait_ready()
@@ -514,6 +513,9 @@ async def run(args: argparse.Namespace) -> None:
             await admin.execute("SELECT pg_stat_statements_reset()")
             waits = WaitSampler(observer)
             sampler = asyncio.create_task(waits.run())
+            # The groups as they are now, after the warm-up: the requesters' PostgreSQL backends
+            # exist only once they connected (taken before, postgres missed half its CPU).
+            groups = process_groups(pools, postgres, redis_server, requesters)
             cpu_before = cpu_seconds(groups)
             mark_machine()
             window_start = time.time()
@@ -524,7 +526,7 @@ async def run(args: argparse.Namespace) -> None:
             waits.stop()
             await sampler
             rows = await admin.fetch(
-                "SELECT query, calls FROM pg_stat_statements WHERE userid <> $1 AND dbid = "
+                "SELECT query, calls, total_exec_time FROM pg_stat_statements WHERE userid <> $1 AND dbid = "
                 "(SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY calls DESC", observer_oid)
             stop_profilers(profilers)
             for requester in requesters:
@@ -582,9 +584,13 @@ async def run(args: argparse.Namespace) -> None:
               f"{live_round_one}, audit entries not chained yet {unchained}")
         print(f"  SQL statements per signature, all processes: {statements:.1f}  -> target <= "
               f"{TARGET_STATEMENTS:.0f}: ratio {statements / TARGET_STATEMENTS:.2f}")
-        print("  most frequent statements (per signature):")
+        executing = sum(r["total_exec_time"] for r in rows) / max(completed, 1)
+        print(f"  most frequent statements (per signature: calls, then the ms PostgreSQL spent executing them,"
+              f" pg_stat_statements' total_exec_time, {executing:.2f} ms for all; the rest of its CPU is parsing,"
+              f" the protocol, commits and background work):")
         for row in rows[:args.top]:
-            print(f"    {row['calls'] / max(completed, 1):6.2f}  {' '.join(row['query'].split())[:150]}")
+            print(f"    {row['calls'] / max(completed, 1):6.2f} {row['total_exec_time'] / max(completed, 1):6.3f}  "
+                  f"{' '.join(row['query'].split())[:140]}")
         for name, path in profilers and [(name, path) for name, path, _ in profilers]:
             print_profile(name, path, args.top)
     finally:
