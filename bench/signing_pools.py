@@ -423,6 +423,7 @@ async def run(args: argparse.Namespace) -> None:
     try:
         await admin.execute("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
         await admin.execute("ALTER SYSTEM SET pg_stat_statements.track_utility = on")
+        await admin.execute("ALTER SYSTEM SET pg_stat_statements.track_planning = on")
     finally:
         await admin.close()
     postgres.restart()
@@ -526,7 +527,7 @@ async def run(args: argparse.Namespace) -> None:
             waits.stop()
             await sampler
             rows = await admin.fetch(
-                "SELECT query, calls, total_exec_time FROM pg_stat_statements WHERE userid <> $1 AND dbid = "
+                "SELECT query, calls, total_exec_time, total_plan_time, plans FROM pg_stat_statements WHERE userid <> $1 AND dbid = "
                 "(SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY calls DESC", observer_oid)
             stop_profilers(profilers)
             for requester in requesters:
@@ -585,12 +586,15 @@ async def run(args: argparse.Namespace) -> None:
         print(f"  SQL statements per signature, all processes: {statements:.1f}  -> target <= "
               f"{TARGET_STATEMENTS:.0f}: ratio {statements / TARGET_STATEMENTS:.2f}")
         executing = sum(r["total_exec_time"] for r in rows) / max(completed, 1)
-        print(f"  most frequent statements (per signature: calls, then the ms PostgreSQL spent executing them,"
-              f" pg_stat_statements' total_exec_time, {executing:.2f} ms for all; the rest of its CPU is parsing,"
-              f" the protocol, commits and background work):")
+        planning = sum(r["total_plan_time"] for r in rows) / max(completed, 1)
+        print(f"  most frequent statements (per signature: calls; the ms PostgreSQL spent executing them and"
+              f" planning them, pg_stat_statements' total_exec_time and total_plan_time, {executing:.2f} and"
+              f" {planning:.2f} ms for all; then how often one was planned; the rest of its CPU is parsing, the"
+              f" protocol, commits and background work):")
         for row in rows[:args.top]:
-            print(f"    {row['calls'] / max(completed, 1):6.2f} {row['total_exec_time'] / max(completed, 1):6.3f}  "
-                  f"{' '.join(row['query'].split())[:140]}")
+            per = max(completed, 1)
+            print(f"    {row['calls'] / per:6.2f} {row['total_exec_time'] / per:6.3f} {row['total_plan_time'] / per:6.3f}"
+                  f" {row['plans'] / per:5.2f}  {' '.join(row['query'].split())[:130]}")
         for name, path in profilers and [(name, path) for name, path, _ in profilers]:
             print_profile(name, path, args.top)
     finally:
