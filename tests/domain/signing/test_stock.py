@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from datetime import timedelta
 
 import nacl.utils
 import pytest
 from tortoise.exceptions import IntegrityError, OperationalError
 
 from core.db import transaction
+from core.unit_of_work import unit_of_work
 from domain.signing import stock
+from models.keys import KeySet
 from models.stock import StockItem
+from models.vaults import Vault
+from tests.support.callers import make_workspace
+from threshold.scheme import ECDSA_SCHEME
 
 KIND = "test-item"
 KEY = nacl.utils.random(32)
@@ -159,3 +165,33 @@ async def test_a_batched_signer_spends_one_item_per_session_once(database):
     async with transaction():
         again = await stock.use_each(session_ids=sessions, holder="2", kind=KIND, share_key=KEY)
     assert list(again) == [sessions[2]]
+
+
+async def test_a_take_keeps_the_items_of_a_key_set_and_those_of_any_apart_oldest_first(database, frozen_clock):
+    # Given items of two holders usable with any key set, made a second apart, and an item made
+    # for one key set
+    workspace = await make_workspace()
+    async with unit_of_work():
+        vault = await Vault.create(workspace_id=workspace.id, name="Stock")
+        key_set = await KeySet.create(workspace_id=workspace.id, vault_id=vault.id, scheme=ECDSA_SCHEME,
+                                      context=b"ctx", status="ready", group_public_key=b"\x02" + bytes(32))
+    oldest_any = [*await _add("1", 1), *await _add("2", 1)]
+    frozen_clock.advance(timedelta(seconds=1))
+    await _add("1", 1)
+    await _add("2", 1)
+    async with transaction():
+        bound = await stock.add(kind=KIND, holder="1", key_set_id=key_set.id, share_key=KEY,
+                                items=[(b"bound", b"secret")])
+    # When one session takes an item of any key set per holder and another one of the key set
+    any_session, bound_session = uuid.uuid4(), uuid.uuid4()
+    async with transaction():
+        taken_any = await stock.take(kind=KIND, holders=["1", "2"], session_id=any_session)
+        taken_bound = await stock.take(kind=KIND, holders=["1"], session_id=bound_session, key_set_id=key_set.id)
+    # Then each gets its own kind of item: the oldest of any key set per holder, the key set's one
+    assert [i.id for i in taken_any] == oldest_any
+    assert [i.id for i in taken_bound] == bound
+    # And the key set's stock is empty now, while one item of any key set per holder is left
+    with pytest.raises(stock.StockEmpty):
+        async with transaction():
+            await stock.take(kind=KIND, holders=["1"], session_id=uuid.uuid4(), key_set_id=key_set.id)
+    assert await stock.counts(kind=KIND) == {("1", None): 1, ("2", None): 1}
