@@ -27,7 +27,7 @@ import copy
 import functools
 import inspect
 from dataclasses import dataclass
-from typing import Any, Literal, Sequence, TypeVar
+from typing import Any, Callable, Literal, Sequence, TypeVar
 
 from tortoise import connections
 from tortoise.exceptions import DoesNotExist
@@ -183,12 +183,20 @@ def _statement(model: Model, values: list[Any]) -> str:
     return _update_sql(model_type, first)
 
 
-async def write_rows(models: Sequence[Model]) -> None:
-    """Insert (or update) ``models`` in one SQL statement, in the current transaction."""
-    if not models:
+async def write_rows(models: Sequence[Model], *, then: Callable[[int], str] | None = None,
+                     then_values: Sequence[Any] = ()) -> None:
+    """Insert (or update) ``models`` in one SQL statement, in the current transaction.
+
+    ``then``: one more statement of the caller's in it (written after the rows, e.g. an UPDATE of
+    many rows from arrays), made from the number of its first parameter; ``then_values`` are
+    its parameters."""
+    if not models and then is None:
         return
     values: list[Any] = []
     parts = [_statement(model, values) for model in models]
+    if then is not None:
+        parts.append(then(len(values) + 1))
+        values.extend(then_values)
     ctes = [f"w{index} AS ({part})" for index, part in enumerate(parts[:-1])]
     sql = (f"WITH {', '.join(ctes)} " if ctes else "") + parts[-1]
     await connections.get("default").execute_query(sql, values)

@@ -61,6 +61,7 @@ from domain.auth import Principal
 from domain.errors import Conflict, NotFound, ValidationFailed
 from domain.permissions import Permission
 from domain.signing import keys, nonces, presignatures, stock
+from models.audit import AuditEntry
 from models.keys import KeySet
 from models.sessions import (
     SigningCommitment,
@@ -511,14 +512,12 @@ def _notify(session: SigningSession) -> None:
         wake_after_commit(session.notify, [str(session.id), session.purpose])
 
 
-async def _audit_completed(completed: Sequence[SigningSession]) -> None:
-    by_workspace: dict[uuid.UUID, list[tuple[uuid.UUID, dict]]] = {}
-    for session in completed:
-        by_workspace.setdefault(session.workspace_id, []).append(
-            (session.id, {"vault_id": str(session.vault_id), "purpose": session.purpose}))
-    for workspace_id, objects in by_workspace.items():
-        await audit.record_each(action="signing.completed", object_type="signing_session", objects=objects,
-                                actor_id=None, actor_type="user", workspace_id=workspace_id)
+def _completed_entries(completed: Sequence[SigningSession]) -> list[AuditEntry]:
+    """The audit entries of completed sessions, written by the caller with their completion."""
+    return [audit.new_entry(action="signing.completed", object_type="signing_session", object_id=session.id,
+                            actor_id=None, workspace_id=session.workspace_id,
+                            details={"vault_id": str(session.vault_id), "purpose": session.purpose})
+            for session in completed]
 
 
 async def aggregate_ready(session_ids: Sequence[uuid.UUID],
@@ -556,9 +555,9 @@ async def aggregate_ready(session_ids: Sequence[uuid.UUID],
         _mark_completed(session, outcome)
         completed.append(session)
     if completed:
-        await db.execute_query(_COMPLETE_SQL, [[s.id for s in completed], [s.signature for s in completed],
-                                               [s.completed_at for s in completed]])
-        await _audit_completed(completed)
+        # The sessions' completion and their audit entries: one statement (core.rows).
+        await write_rows(_completed_entries(completed), then=_complete_sql, then_values=[
+            [s.id for s in completed], [s.signature for s in completed], [s.completed_at for s in completed]])
     return len(ready)
 
 
@@ -575,11 +574,16 @@ def _lock_round2_sql() -> str:
 
 
 _SHARES_SQL = "SELECT session_id, participant, share FROM signing_shares WHERE session_id = ANY($1::uuid[])"
-#: :func:`_mark_completed`'s columns, for every completed session of the batch in one statement.
-_COMPLETE_SQL = (
-    "UPDATE signing_sessions s SET status = 'completed', signature = c.signature, completed_at = c.at,"
-    " updated_at = c.at FROM unnest($1::uuid[], $2::bytea[], $3::timestamptz[]) AS c(id, signature, at)"
-    " WHERE s.id = c.id")
+
+
+@functools.cache
+def _complete_sql(first: int) -> str:
+    """:func:`_mark_completed`'s columns, for every completed session of the batch in one
+    statement whose parameters (ids, signatures, times) start at ``$first``."""
+    ids, signatures, times = (f"${number}" for number in range(first, first + 3))
+    return ("UPDATE signing_sessions s SET status = 'completed', signature = c.signature, completed_at = c.at,"
+            f" updated_at = c.at FROM unnest({ids}::uuid[], {signatures}::bytea[], {times}::timestamptz[])"
+            " AS c(id, signature, at) WHERE s.id = c.id")
 
 
 async def commitments_of(session_ids: Sequence[uuid.UUID], key_sets: dict[uuid.UUID, KeySet]
@@ -655,4 +659,4 @@ async def complete_session(session: SigningSession, signature: bytes) -> None:
     caller's transaction): audited, and its requester woken after commit."""
     _mark_completed(session, signature)
     await session.save(update_fields=["status", "signature", "completed_at", "updated_at"])
-    await _audit_completed([session])
+    await write_rows(_completed_entries([session]))
