@@ -357,21 +357,21 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
     3. Sign each with its own nonce (a commitment list without this signer's own commitment
        unchanged is refused: the session fails, the nonce is already wiped) and store the
        shares (one INSERT): they become visible with the nonces' wiping, at commit.
-    4. Lock the sessions in id order and complete those whose shares are all in
-       (:func:`domain.signing.sessions.aggregate_ready`).
+    4. Lock the batch's sessions in id order and complete those whose shares are all in and
+       that this signer aggregates (:func:`domain.signing.sessions.aggregate_ready`): those it
+       just signed, and those the other signer, which stored the last share, woke it for.
 
     Returns the number of shares stored. Repeated or overlapping wake-ups do nothing more.
     """
     _check_participant(participant)
     ids = sorted({uuid.UUID(str(i)) for i in session_ids})
     found = await _waiting_for_share(participant, ids)
-    if not found:
-        return 0
     key_sets = await ready_key_sets([s.key_set_id for s, _ in found])
     # Threshold ECDSA sessions are signed by their outbox `sign` commands (a presignature part,
     # not a nonce): never here.
     found = [(s, c) for s, c in found if not presignatures.is_ecdsa(key_sets[s.key_set_id])]
-    if not found:
+    if not found:  # a wake-up to aggregate (step 4), or a repeated one
+        await aggregate_ready(ids, participant=participant)
         return 0
     waiting = [s for s, _ in found]
     key_set_of = {s.id: key_sets[s.key_set_id] for s in waiting}
@@ -404,7 +404,7 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
         shares.append((session.id, participant, share.share))
     if shares:
         await insert_shares(shares)  # one INSERT for the batch
-        await aggregate_ready([session_id for session_id, _, _ in shares], commitments)
+    await aggregate_ready(ids, commitments, participant=participant)
     return len(shares)
 
 

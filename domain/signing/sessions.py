@@ -520,14 +520,32 @@ def _completed_entries(completed: Sequence[SigningSession]) -> list[AuditEntry]:
             for session in completed]
 
 
+def aggregator_of(session_id: uuid.UUID, participants: Sequence[int]) -> int | None:
+    """The service signer that aggregates the session when service signers store its shares:
+    one of its service participants, chosen by the session's id (None: it has none).
+
+    Whoever stored the last share used to aggregate. The signer that also aggregates is the
+    slower one, so it was the later one again for the next batch and ended up aggregating
+    every session, busy most of the time while the other idled half of it
+    (bench/signing_pools.py); chosen by the id, each signer aggregates its share of the sessions."""
+    service = sorted(p for p in participants if p in SERVICE_PARTICIPANTS)
+    return service[session_id.int % len(service)] if service else None
+
+
 async def aggregate_ready(session_ids: Sequence[uuid.UUID],
-                          commitments: dict[uuid.UUID, list[frost.SigningCommitments]] | None = None) -> int:
-    """Complete every round-2 session of ``session_ids`` whose shares are all in; returns how many.
+                          commitments: dict[uuid.UUID, list[frost.SigningCommitments]] | None = None,
+                          *, participant: int) -> int:
+    """Complete every round-2 session of ``session_ids`` whose shares are all in and whose
+    aggregator (:func:`aggregator_of`) is the service signer ``participant``; returns how many.
 
     Called by a signer after storing its shares, in the same transaction: the sessions are
     locked in id order (two signers finishing overlapping batches wait, never deadlock) and
     their shares read after the lock, so of two signers the later sees the other's committed
-    share and completes the session. ``commitments`` (by session) saves reading them again.
+    share. When that one is not the session's aggregator, it wakes the aggregator after the
+    commit (the aggregator's signing step completes the sessions of its wake-up that wait for
+    it; a lost wake-up is found by :func:`lost_wakeups`). ``commitments`` (by session) saves
+    reading them again. Threshold ECDSA sessions are never completed here (their signers' ``sign``
+    commands do it).
     """
     db = connections.get("default")
     _, found = await db.execute_query(_lock_round2_sql(), [sorted(set(session_ids))])
@@ -537,10 +555,19 @@ async def aggregate_ready(session_ids: Sequence[uuid.UUID],
     shares: dict[uuid.UUID, list[tuple[int, bytes]]] = {}
     for row in await db.execute_query_dict(_SHARES_SQL, [[s.id for s in locked]]):
         shares.setdefault(row["session_id"], []).append((row["participant"], bytes(row["share"])))
-    ready = [s for s in locked if {p for p, _ in shares.get(s.id, [])} == set(s.participants)]
+    ready = []
+    for session in locked:
+        if {p for p, _ in shares.get(session.id, [])} != set(session.participants):
+            continue
+        aggregator = aggregator_of(session.id, session.participants)
+        if aggregator in (None, participant):
+            ready.append(session)
+        else:
+            wake_after_commit(keys.signer_actor(aggregator, SIGN_SESSIONS), str(session.id))
     if not ready:
         return 0
     key_sets = await ready_key_sets([s.key_set_id for s in ready])
+    ready = [s for s in ready if not presignatures.is_ecdsa(key_sets[s.key_set_id])]
     known = dict(commitments or {})
     missing = [s.id for s in ready if s.id not in known]
     if missing:
@@ -629,7 +656,9 @@ async def ready_key_sets(key_set_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Ke
 
 async def lost_wakeups(*, limit: int = 1000) -> dict[int, list[str]]:
     """Round-2 sessions still missing a service signer's share :data:`LOST_WAKEUP_SECONDS` after
-    they entered round 2, by the participant to wake (oldest first)."""
+    they entered round 2, by the participant to wake (oldest first); and those with every share
+    in but not completed (the wake-up of their aggregator, :func:`aggregate_ready`, was lost), by
+    their aggregator."""
     stale = clock.now() - timedelta(seconds=LOST_WAKEUP_SECONDS)
     # Threshold ECDSA sessions are not woken this way: their signers' `sign` commands are outbox
     # commands (domain.signing.presignatures), which are never lost.
@@ -641,9 +670,13 @@ async def lost_wakeups(*, limit: int = 1000) -> dict[int, list[str]]:
         session_id__in=[w["id"] for w in waiting]).values("session_id", "participant")}
     wake: dict[int, list[str]] = {}
     for row in waiting:
-        for participant in row["participants"]:
-            if participant in SERVICE_PARTICIPANTS and (row["id"], participant) not in signed:
+        missing = [p for p in row["participants"] if (row["id"], p) not in signed]
+        for participant in missing:
+            if participant in SERVICE_PARTICIPANTS:
                 wake.setdefault(participant, []).append(str(row["id"]))
+        aggregator = aggregator_of(row["id"], row["participants"])
+        if not missing and aggregator is not None:
+            wake.setdefault(aggregator, []).append(str(row["id"]))
     return wake
 
 

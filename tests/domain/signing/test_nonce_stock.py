@@ -4,6 +4,7 @@ session, spent once by the signer that made them, refilled; several sessions per
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import timedelta
 
 import pytest
@@ -34,7 +35,9 @@ async def _stocked_signers(client, worker, tmp_path):
 
 
 async def _sign_all(session_ids) -> None:
-    for participant in (1, 2):
+    """Each signer handles its wake-up, then signer 1 the one signer 2 sent it for the sessions it
+    aggregates (sessions.aggregator_of; signer 2, the later one, aggregates its own at once)."""
+    for participant in (1, 2, 1):
         async with unit_of_work():
             await service_signer.sign_sessions(participant=participant, share_key=signer_key(participant),
                                                session_ids=[str(i) for i in session_ids])
@@ -103,12 +106,16 @@ async def test_several_sessions_travel_in_one_wake_up_and_the_stock_refills(clie
         requested = [await sessions.request_signature(workspace_id=setup.workspace_id, vault_id=setup.vault.id,
                                                       message=f"batch {i}".encode(), purpose="test")
                      for i in range(5)]
-    # When each signer handles them in one call (one wake-up message)
+    # When each signer handles them in one call (one wake-up message), and signer 1 the wake-up
+    # signer 2 sent it for those it aggregates
     for participant in (1, 2):
         async with unit_of_work():
             stored = await service_signer.sign_sessions(participant=participant, share_key=signer_key(participant),
                                                         session_ids=[str(s.id) for s in requested])
         assert stored == 5
+    async with unit_of_work():
+        assert await service_signer.sign_sessions(participant=1, share_key=signer_key(1),
+                                                  session_ids=[str(s.id) for s in requested]) == 0
     # Then all five completed and verify
     verify_key = VerifyKey(bytes(setup.key_set.group_public_key))
     for session in requested:
@@ -247,4 +254,68 @@ async def test_two_deliveries_of_one_wake_up_at_once_sign_once_and_fail_nothing(
     assert (await SigningSession.get(id=session.id)).status == "round2"
     assert await SigningShare.filter(session_id=session.id, participant=1).count() == 1
     await _sign_all([session.id])
+    assert (await SigningSession.get(id=session.id)).status == "completed"
+
+
+async def _session_aggregated_by(setup, participant: int) -> SigningSession:
+    """A round-2 session whose aggregator (sessions.aggregator_of: by the session's id) is
+    ``participant``; the others requested on the way stay in round 2, untouched."""
+    for attempt in range(40):
+        session = await request_signature(setup, f"aggregated by {participant}, {attempt}".encode())
+        if sessions.aggregator_of(session.id, session.participants) == participant:
+            return session
+    raise AssertionError("no session of that aggregator in 40 requests")
+
+
+def _queued_wakeups(redis_client, participant: int) -> list[str]:
+    """The session ids of the sign_sessions wake-ups waiting on signer ``participant``'s queue."""
+    from tests.support.environment import TEST_NAMESPACE
+
+    woken = []
+    for body in redis_client.hvals(f"{TEST_NAMESPACE}:signer_{participant}.msgs"):
+        message = json.loads(body)
+        if message["actor_name"] == f"signer_{participant}.{sessions.SIGN_SESSIONS}":
+            woken += message["args"][0]
+    return woken
+
+
+async def test_the_later_signer_leaves_a_session_to_its_aggregator_and_wakes_it(client, worker, tmp_path,
+                                                                                redis_client, frozen_clock):
+    setup = await _stocked_signers(client, worker, tmp_path)
+    # Given a session that signer 1 aggregates
+    session = await _session_aggregated_by(setup, 1)
+    # When signer 1 stores its share first and signer 2 the last one
+    for participant in (1, 2):
+        async with unit_of_work():
+            assert await service_signer.sign_sessions(participant=participant, share_key=signer_key(participant),
+                                                      session_ids=[str(session.id)]) == 1
+    # Then signer 2 leaves it in round 2 with both shares, and wakes signer 1 for it
+    assert (await SigningSession.get(id=session.id)).status == "round2"
+    assert await SigningShare.filter(session_id=session.id).count() == 2
+    assert str(session.id) in _queued_wakeups(redis_client, 1)
+    # And were that wake-up lost, the sweep names signer 1 for it, and only signer 1
+    frozen_clock.advance(timedelta(seconds=sessions.LOST_WAKEUP_SECONDS + 1))
+    lost = await sessions.lost_wakeups()
+    assert str(session.id) in lost[1] and str(session.id) not in lost.get(2, [])
+    # When signer 1 handles the wake-up
+    async with unit_of_work():
+        assert await service_signer.sign_sessions(participant=1, share_key=signer_key(1),
+                                                  session_ids=[str(session.id)]) == 0
+    # Then it completes the session with a signature that verifies, and the sweep is done with it
+    done = await SigningSession.get(id=session.id)
+    assert done.status == "completed", done.failure_reason
+    VerifyKey(bytes(setup.key_set.group_public_key)).verify(bytes(done.message), bytes(done.signature))
+    assert str(session.id) not in [i for ids in (await sessions.lost_wakeups()).values() for i in ids]
+
+
+async def test_the_aggregator_that_stores_the_last_share_completes_the_session_at_once(client, worker, tmp_path):
+    setup = await _stocked_signers(client, worker, tmp_path)
+    # Given a session that signer 2 aggregates, and signer 1 that signed it first
+    session = await _session_aggregated_by(setup, 2)
+    async with unit_of_work():
+        await service_signer.sign_sessions(participant=1, share_key=signer_key(1), session_ids=[str(session.id)])
+    # When signer 2 stores the last share
+    async with unit_of_work():
+        await service_signer.sign_sessions(participant=2, share_key=signer_key(2), session_ids=[str(session.id)])
+    # Then the session is complete in that same transaction
     assert (await SigningSession.get(id=session.id)).status == "completed"
