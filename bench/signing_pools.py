@@ -24,19 +24,22 @@ in-process co-signer. It prints:
    if the cores were theirs). Beside it, what a reader needs to tell where the limit is: the
    CPU each process group used in the window (signer pools, worker, PostgreSQL, Redis, the
    requesters: a group whose processes stay well under one core each is waiting, not
-   computing), what PostgreSQL's backends waited for (sampled ``pg_stat_activity``: a lock
-   taken on every signature shows as ``Lock:*``), and the nonce stock, live round-one nonces
-   and audit entries left unchained after the window.
+   computing; the PostgreSQL backends of the requesters' completion polls, every
+   :data:`POLL_SECONDS`, are a group of their own, left out of the cost per signature), what
+   PostgreSQL's backends waited for (sampled ``pg_stat_activity``: a lock taken on every
+   signature shows as ``Lock:*``), and the nonce stock, live round-one nonces and audit
+   entries left unchained after the window.
 
    Who takes part in one signature: the requester (vault/key set/policy, stock take, session
    with commitments and audit entry: one transaction), ``signer1`` and ``signer2`` (one
    transaction per batch of wake-up messages each: those that arrive while a batch is signed
-   are signed together after it, core.coalescing; whichever stores the second share
-   aggregates, inline).
+   are signed together after it, core.coalescing; of the two, the later one completes the
+   sessions it aggregates, sessions.aggregator_of, and wakes the other for the rest).
    The ``worker`` pool coordinates nothing here: it chains the audit entries (one chainer per
    workspace at a time), which the signing figure does not wait for.
 3. **SQL statements per signature** in every process (pg_stat_statements, BEGIN/COMMIT included)
-   during the window, and the statements that make most of them. Target <= 20.
+   during the window, and the statements that make most of them, each with the time PostgreSQL
+   spent executing and planning it and how often it was planned. Target <= 20.
 
 Each figure is printed with its ratio to the target.
 """
