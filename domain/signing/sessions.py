@@ -263,12 +263,11 @@ async def request_signature(
 #: of the scheme (the live one wins over failed ones, as keys.get_key_set) and the workspace's
 #: signing policy (NULL: the defaults).
 _REQUEST_CONTEXT = """
-SELECT v.is_frozen AS "request__vault_frozen", p.cosigner_required AS "request__cosigner_required",
-       (k.id IS NOT NULL) AS "request__has_key_set", k.*
+SELECT v.is_frozen AS frozen, p.cosigner_required, k.id AS key_set_id, k.status AS key_set_status
 FROM vaults v
 LEFT JOIN signing_policies p ON p.workspace_id = v.workspace_id
 LEFT JOIN LATERAL (
-    SELECT * FROM key_sets k WHERE k.vault_id = v.id AND k.workspace_id = v.workspace_id AND k.scheme = $3
+    SELECT id, status FROM key_sets k WHERE k.vault_id = v.id AND k.workspace_id = v.workspace_id AND k.scheme = $3
     ORDER BY k.status = 'failed', k.created_at DESC LIMIT 1
 ) k ON true
 WHERE v.id = $1 AND v.workspace_id = $2
@@ -278,17 +277,23 @@ WHERE v.id = $1 AND v.workspace_id = $2
 async def _request_context(*, vault_id: uuid.UUID, workspace_id: uuid.UUID, scheme: str
                            ) -> tuple[bool, KeySet | None, SigningPolicy]:
     """(vault frozen, its key set of ``scheme`` or None, the workspace's signing policy) in one
-    query; 404 VAULT_NOT_FOUND (a vault of another workspace alike)."""
+    query; 404 VAULT_NOT_FOUND (a vault of another workspace alike).
+
+    The query reads the key set's id and status only: a ready key set's public data (its scheme,
+    threshold, keys) never changes, so it comes from :func:`ready_key_sets` (read once per
+    process); a key set in any other status is read whole (a request that fails)."""
     rows = await connections.get("default").execute_query_dict(_REQUEST_CONTEXT, [vault_id, workspace_id, scheme])
     if not rows:
         raise NotFound("vault not found", code="VAULT_NOT_FOUND")
-    row = dict(rows[0])
-    frozen = bool(row.pop("request__vault_frozen"))
-    cosigner_required = bool(row.pop("request__cosigner_required"))
-    has_key_set = row.pop("request__has_key_set")
-    key_set = KeySet._init_from_db(**row) if has_key_set else None  # noqa: SLF001  (tortoise's row → model)
-    policy = build(SigningPolicy, workspace_id=workspace_id, cosigner_required=cosigner_required)
-    return frozen, key_set, policy
+    row = rows[0]
+    key_set: KeySet | None = None
+    if row["key_set_id"] is not None:
+        if row["key_set_status"] == "ready":
+            key_set = (await ready_key_sets([row["key_set_id"]]))[row["key_set_id"]]
+        else:
+            key_set = await KeySet.get(id=row["key_set_id"])
+    policy = build(SigningPolicy, workspace_id=workspace_id, cosigner_required=bool(row["cosigner_required"]))
+    return bool(row["frozen"]), key_set, policy
 
 
 async def insert_shares(rows: Sequence[tuple]) -> None:
