@@ -71,7 +71,9 @@ OBSERVER = "bench_observer"
 
 
 def start_profilers(pools: dict[str, Any], folder: str) -> list[tuple[str, Path, Any]]:
-    """py-spy (``pip install py-spy``) on every worker process of the pools, until stopped."""
+    """py-spy (``pip install py-spy``) on every worker process of the pools, until stopped; it
+    samples the thread that holds the GIL only (``--gil``), so the samples are where the CPU
+    went, not where a thread waited."""
     import subprocess
 
     Path(folder).mkdir(parents=True, exist_ok=True)
