@@ -105,8 +105,17 @@ class _NotifiedConsumer(_RedisConsumer):
                         return None
                     backoff_ms = min(backoff_ms, self.due[0] - now)
                 if self.outstanding_message_count < self.prefetch:
-                    self.broker.client.blpop([notify_key(self.broker.namespace, self.queue_name)],
-                                             timeout=max(backoff_ms, 1) / 1000)
+                    try:
+                        self.broker.client.blpop([notify_key(self.broker.namespace, self.queue_name)],
+                                                 timeout=max(backoff_ms, 1) / 1000)
+                    except redis.TimeoutError:
+                        # Redis did not answer the wait within the client's socket timeout (redis-py
+                        # 8: 5 s), e.g. an embedded Redis while `custody dev` starts every process on
+                        # two cores. The wait is a hint only (redis-py closed that connection; a token
+                        # lost with it leaves the next look to find the message): look again, rather
+                        # than fail the consumer with a traceback as dramatiq does for this error.
+                        logger.warning("queue %s: Redis did not answer the consumer's wait in time; "
+                                       "looking again", self.queue_name)
                 else:  # full: wait for acks, not for new messages
                     time.sleep(backoff_ms / 1000)
                 return None

@@ -290,3 +290,30 @@ def test_the_pool_metrics_server_ends_with_its_parent_and_frees_its_port():
     finally:
         if process_alive(child):
             os.kill(child, signal.SIGKILL)
+
+
+def test_a_consumer_whose_wait_outlasts_the_redis_socket_timeout_looks_again(settings, caplog):
+    # Given a consumer on a real Redis whose client gives up on a reply after 50 ms, idle long
+    # enough to wait on its wake-up list for about a second
+    broker = create_broker(settings, namespace=f"{TEST_NAMESPACE}-socket-timeout")
+    try:
+        @dramatiq.actor(broker=broker, queue_name="timeout_probe", actor_name="timeout_probe.ping")
+        def ping() -> None:
+            pass
+
+        broker.client.connection_pool.connection_kwargs["socket_timeout"] = 0.05
+        broker.client.connection_pool.disconnect()
+        consumer = _NotifiedConsumer(broker, "timeout_probe", 1, 1000)
+        consumer.misses = 10
+        # When its wait times out at the socket (Redis answers a BLPOP only when it ends)
+        started = time.monotonic()
+        with caplog.at_level("WARNING", logger="core.broker"):
+            assert next(consumer) is None
+        # Then the consumer did not fail: it says so and looks again, and finds a message sent since
+        assert time.monotonic() - started < 1.0
+        assert any("did not answer the consumer's wait" in r.getMessage() for r in caplog.records)
+        ping.send()
+        found = next(consumer)
+        assert found is not None and found.actor_name == "timeout_probe.ping"
+    finally:
+        broker.close()
