@@ -71,6 +71,9 @@ class _NotifiedConsumer(_RedisConsumer):
     A delay queue's consumer hands a delayed message (a retry with back-off, a later poll) on to
     its queue between two waits, once it is due: its wait also ends when the earliest delayed
     message it handed out is due, so that message goes on at its time, not up to a back-off later.
+
+    A wait that Redis does not answer within the client's socket timeout ends like an empty one
+    (with a warning): the consumer looks again instead of failing.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
