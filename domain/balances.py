@@ -113,11 +113,11 @@ class InsufficientBalance(Conflict):
     code = "INSUFFICIENT_BALANCE"
 
 
-
 def _not_covered(wallet_id: uuid.UUID, parts: BalanceParts) -> InsufficientBalance:
     """409 INSUFFICIENT_BALANCE for a change ``parts`` (the wallet's parts before it) cannot cover."""
     return InsufficientBalance("the wallet's available balance does not cover this",
                                details={"wallet_id": str(wallet_id), "available_atomic": str(parts.available)})
+
 
 #: One round trip, the order of two: the addresses' locks are an InitPlan (a one-time filter that
 #: runs before the wallets are scanned), taken in address id order; then the wallets' rows,

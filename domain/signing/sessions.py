@@ -61,7 +61,6 @@ from domain.auth import Principal
 from domain.errors import Conflict, NotFound, ValidationFailed
 from domain.permissions import Permission
 from domain.signing import keys, nonces, presignatures, stock
-from models.audit import AuditEntry
 from models.keys import KeySet
 from models.sessions import (
     SigningCommitment,
@@ -517,12 +516,15 @@ def _notify(session: SigningSession) -> None:
         wake_after_commit(session.notify, [str(session.id), session.purpose])
 
 
-def _completed_entries(completed: Sequence[SigningSession]) -> list[AuditEntry]:
-    """The audit entries of completed sessions, written by the caller with their completion."""
-    return [audit.new_entry(action="signing.completed", object_type="signing_session", object_id=session.id,
-                            actor_id=None, workspace_id=session.workspace_id,
-                            details={"vault_id": str(session.vault_id), "purpose": session.purpose})
-            for session in completed]
+async def _store_completed(completed: Sequence[SigningSession]) -> None:
+    """Store sessions :func:`_mark_completed` ended, with their audit entries: one statement
+    (core.rows), in the caller's transaction."""
+    entries = [audit.new_entry(action="signing.completed", object_type="signing_session", object_id=session.id,
+                               actor_id=None, workspace_id=session.workspace_id,
+                               details={"vault_id": str(session.vault_id), "purpose": session.purpose})
+               for session in completed]
+    await write_rows(entries, then=_complete_sql, then_values=[
+        [s.id for s in completed], [s.signature for s in completed], [s.completed_at for s in completed]])
 
 
 def aggregator_of(session_id: uuid.UUID, participants: Sequence[int]) -> int | None:
@@ -587,9 +589,7 @@ async def aggregate_ready(session_ids: Sequence[uuid.UUID],
         _mark_completed(session, outcome)
         completed.append(session)
     if completed:
-        # The sessions' completion and their audit entries: one statement (core.rows).
-        await write_rows(_completed_entries(completed), then=_complete_sql, then_values=[
-            [s.id for s in completed], [s.signature for s in completed], [s.completed_at for s in completed]])
+        await _store_completed(completed)
     return len(ready)
 
 
@@ -696,5 +696,4 @@ async def complete_session(session: SigningSession, signature: bytes) -> None:
     """round2 -> completed with the verified ``signature`` (the session row locked, in the
     caller's transaction): audited, and its requester woken after commit."""
     _mark_completed(session, signature)
-    await session.save(update_fields=["status", "signature", "completed_at", "updated_at"])
-    await write_rows(_completed_entries([session]))
+    await _store_completed([session])

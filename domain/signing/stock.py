@@ -111,10 +111,13 @@ async def add(*, kind: str, holder: str, items: Sequence[tuple[bytes | None, byt
     return ids
 
 
+def _key_set_condition(for_key_set: bool, param: int) -> str:
+    """The items of a key set (its id the parameter ``$param``), or those of any key set."""
+    return f"key_set_id = ${param}" if for_key_set else "key_set_id IS NULL"
+
+
 def _key_set_clause(key_set_id: uuid.UUID | None, param: int) -> tuple[str, list]:
-    if key_set_id is None:
-        return "key_set_id IS NULL", []
-    return f"key_set_id = ${param}", [key_set_id]
+    return _key_set_condition(key_set_id is not None, param), [] if key_set_id is None else [key_set_id]
 
 
 async def take(*, kind: str, holders: Sequence[str], session_id: uuid.UUID, count: int = 1,
@@ -153,7 +156,7 @@ def _take_sql(holders: int, for_key_set: bool) -> str:
     anew on every take (as long as its execution, bench/signing_pools.py); with ``VALUES`` it
     plans it once per connection."""
     values = ", ".join(f"(${number}::text)" for number in range(1, holders + 1))
-    clause = f"key_set_id = ${holders + 5}" if for_key_set else "key_set_id IS NULL"
+    clause = _key_set_condition(for_key_set, holders + 5)
     return ("WITH picked AS ("
             f" SELECT s.id FROM (VALUES {values}) AS h(holder) CROSS JOIN LATERAL ("
             "  SELECT id FROM single_use_stock"

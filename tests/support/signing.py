@@ -25,11 +25,11 @@ from models.keys import KeySet
 from models.sessions import SigningSession
 from models.vaults import Vault
 from tests.support.approvals import make_owner
-from tests.support.callers import Caller, make_caller
+from tests.support.callers import Caller, make_caller, make_workspace
 from tests.support.client import BASE_URL, AppClient, AsgiTransport
 from tests.support.key_pool import REAL_DKG_ONLY, resume_at_finalize
 from threshold.cosigner_part import KdfParams
-from threshold.scheme import ED25519_SCHEME
+from threshold.scheme import ECDSA_SCHEME, ED25519_SCHEME
 
 #: The cheapest argon2id cost: the tests exercise the format, not the cost.
 FAST_KDF = KdfParams(nacl.pwhash.argon2id.OPSLIMIT_MIN, nacl.pwhash.argon2id.MEMLIMIT_MIN)
@@ -180,3 +180,13 @@ async def backup_ready(client: AppClient, worker: Any, owner: Caller, private_ke
     _, status = await client.get("/api/v1/backup", headers=owner.headers())
     assert status.json["status"] == "ready", status.json
     return status.json
+
+
+async def key_set_row(vault_name: str, *, status: str = "ready") -> KeySet:
+    """A threshold ECDSA key set row in a vault of a new workspace, made without a DKG: for the
+    stock and presignature tests, which need a key set to point at, not a key."""
+    workspace = await make_workspace()
+    async with unit_of_work():
+        vault = await Vault.create(workspace_id=workspace.id, name=vault_name)
+        return await KeySet.create(workspace_id=workspace.id, vault_id=vault.id, scheme=ECDSA_SCHEME,
+                                   context=b"ctx", status=status, group_public_key=b"\x02" + bytes(32))

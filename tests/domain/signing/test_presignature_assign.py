@@ -12,9 +12,7 @@ from domain.signing import presignatures, stock
 from models.keys import KeySet
 from models.sessions import SigningSession
 from models.stock import StockItem
-from models.vaults import Vault
-from tests.support.callers import make_workspace
-from threshold.scheme import ECDSA_SCHEME
+from tests.support.signing import key_set_row
 
 KEY = nacl.utils.random(32)
 
@@ -29,11 +27,7 @@ async def _waiting(key_set: KeySet, participants: list[int], purpose: str) -> Si
 async def test_a_completed_presignature_goes_to_the_oldest_session_of_its_pair(database, frozen_clock):
     # Given a key set with three sessions waiting in round1: the oldest signs with the co-signer
     # (pair 1 and 3), then two with the service signers (pair 1 and 2)
-    workspace = await make_workspace()
-    async with unit_of_work():
-        vault = await Vault.create(workspace_id=workspace.id, name="Assign")
-        key_set = await KeySet.create(workspace_id=workspace.id, vault_id=vault.id, scheme=ECDSA_SCHEME,
-                                      context=b"ctx", status="ready", group_public_key=b"\x02" + bytes(32))
+    key_set = await key_set_row("Assign")
     with_cosigner = await _waiting(key_set, [1, 3], "cosigner")
     oldest_service = await _waiting(key_set, [2, 1], "service-1")
     newer_service = await _waiting(key_set, [1, 2], "service-2")

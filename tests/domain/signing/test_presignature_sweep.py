@@ -16,19 +16,14 @@ from core.unit_of_work import unit_of_work
 from domain.signing import presignatures, stock
 from models.keys import KeySet
 from models.stock import StockItem
-from models.vaults import Vault
-from tests.support.callers import make_workspace
+from tests.support.signing import key_set_row
 from threshold.scheme import ECDSA_SCHEME
 
 KEY = nacl.utils.random(32)
 
 
 async def _key_set(status: str = "ready") -> KeySet:
-    workspace = await make_workspace()
-    async with unit_of_work():
-        vault = await Vault.create(workspace_id=workspace.id, name="Sweep")
-        return await KeySet.create(workspace_id=workspace.id, vault_id=vault.id, scheme=ECDSA_SCHEME,
-                                   context=b"ctx", status=status, group_public_key=b"\x02" + bytes(32))
+    return await key_set_row("Sweep", status=status)
 
 
 async def _part(key_set: KeySet, pair: tuple[int, int], holder: int, big_r: bytes) -> uuid.UUID:

@@ -11,13 +11,9 @@ import pytest
 from tortoise.exceptions import IntegrityError, OperationalError
 
 from core.db import transaction
-from core.unit_of_work import unit_of_work
 from domain.signing import stock
-from models.keys import KeySet
 from models.stock import StockItem
-from models.vaults import Vault
-from tests.support.callers import make_workspace
-from threshold.scheme import ECDSA_SCHEME
+from tests.support.signing import key_set_row
 
 KIND = "test-item"
 KEY = nacl.utils.random(32)
@@ -170,11 +166,7 @@ async def test_a_batched_signer_spends_one_item_per_session_once(database):
 async def test_a_take_keeps_the_items_of_a_key_set_and_those_of_any_apart_oldest_first(database, frozen_clock):
     # Given items of two holders usable with any key set, made a second apart, and an item made
     # for one key set
-    workspace = await make_workspace()
-    async with unit_of_work():
-        vault = await Vault.create(workspace_id=workspace.id, name="Stock")
-        key_set = await KeySet.create(workspace_id=workspace.id, vault_id=vault.id, scheme=ECDSA_SCHEME,
-                                      context=b"ctx", status="ready", group_public_key=b"\x02" + bytes(32))
+    key_set = await key_set_row("Stock")
     oldest_any = [*await _add("1", 1), *await _add("2", 1)]
     frozen_clock.advance(timedelta(seconds=1))
     await _add("1", 1)
