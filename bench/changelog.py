@@ -34,7 +34,9 @@ import statistics
 import sys
 import time
 import uuid
+from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any, Awaitable, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -88,13 +90,13 @@ PAGE_SQL = ("SELECT * FROM transactions WHERE workspace_id = $1 AND seq > $2"
 _FILL = """
 INSERT INTO transactions (id, workspace_id, vault_id, wallet_id, direction, status, currency_id, network, amount,
     fee, fee_limit, fee_currency_id, from_address, to_address, from_side, to_side, tx_hash, block_height,
-    block_time, balance_version, seq, chain_ref, created_at, updated_at)
+    block_time, balance_version, seq, chain_ref, holding, awaiting_gas, created_at, updated_at)
 SELECT gen_random_uuid(), $1, w.vault_id, w.id, 'deposit', 'finished', w.currency_id, a.network,
     1000 + g, 21, 21, w.currency_id, 'external-sender', a.address,
     '{"address": "external-sender", "balance": null, "external": true}'::jsonb,
     jsonb_build_object('address', a.address, 'external', false, 'balance_version', g,
                        'balance', jsonb_build_object('total_atomic', (1000 + g)::text)),
-    md5(g::text), g, now(), g, g, 'bench:' || g, now(), now()
+    md5(g::text), g, now(), g, g, 'bench:' || g, false, false, now(), now()
 FROM generate_series($2::bigint, $3::bigint) AS g
 CROSS JOIN (SELECT array_agg(id ORDER BY id) AS ids FROM wallets WHERE workspace_id = $1) AS pool
 JOIN wallets w ON w.id = pool.ids[(g % $4) + 1]
@@ -115,7 +117,7 @@ async def _fill(conn: asyncpg.Connection, workspace: uuid.UUID, wallets: int, st
     await conn.execute("ANALYZE transactions; ANALYZE wallets")
 
 
-async def _timed(fn, repeat: int) -> float:
+async def _timed(fn: Callable[[], Awaitable[Any]], repeat: int) -> float:
     """Median wall time of ``fn()`` in milliseconds (after one warm-up call)."""
     await fn()
     samples = []
@@ -230,7 +232,7 @@ async def main() -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def _load_main(pipe, url: str, jobs: list[tuple[dict[str, str], str]], requests: int, concurrency: int) -> None:
+def _load_main(pipe: Connection, url: str, jobs: list[tuple[dict[str, str], str]], requests: int, concurrency: int) -> None:
     """The load generator (a child process, so its CPU is not the API's): POSTs over real HTTP,
     request ``i`` from ``jobs[i % len(jobs)]`` (its workspace's token, its source wallet)."""
     import aiohttp
@@ -282,7 +284,7 @@ async def _layout(workspaces: int, wallets: int) -> list[tuple[dict[str, str], s
     return jobs
 
 
-async def writers(settings, *, requests: int, concurrency: int, wallets: int, rounds: int) -> None:
+async def writers(settings: Settings, *, requests: int, concurrency: int, wallets: int, rounds: int) -> None:
     """POST /transaction accepted/s with every wallet in one workspace, then spread over four."""
     import multiprocessing
 
