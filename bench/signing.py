@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nacl.signing import SigningKey, VerifyKey  # noqa: E402
 
-from threshold import dkg, frost  # noqa: E402
+from threshold import dkg, frost, protocol  # noqa: E402
 
 BENCH_DATABASE = "custody_bench_signing"
 
@@ -57,7 +57,7 @@ def plain_ed25519(seconds: float) -> float:
     return rate(lambda: key.sign(message), seconds)
 
 
-def dkg_2_of_3() -> tuple[dict[int, frost.KeyPackage], frost.PublicKeyPackage]:
+def dkg_2_of_3() -> tuple[dict[int, protocol.KeyPackage], protocol.PublicKeyPackage]:
     """A 2-of-3 key from the Pedersen DKG, all three participants in this process."""
     ids = (1, 2, 3)
     round1 = {i: dkg.round1(i, 2, 3, b"bench") for i in ids}
@@ -193,12 +193,12 @@ async def end_to_end(sequential: int, concurrent: int) -> tuple[float, float]:
         concurrent_rate = concurrent / (time.perf_counter() - start)
         for session in await SigningSession.filter(id__in=list(messages)):
             assert session.status == "completed", session.failure_reason
-            verify_key.verify(messages[session.id], bytes(session.signature))
+            verify_key.verify(messages[session.id], bytes(session.signature or b""))
         return sequential_rate, concurrent_rate
     finally:
         await asyncio.to_thread(worker.stop, 5000)
         broker.close()
-        flush_namespace(settings.redis_url, namespace)  # type: ignore[arg-type]
+        flush_namespace(settings.redis_url, namespace)
         await close_database()
         await drop_database(env.database_url, BENCH_DATABASE)
         shutil.rmtree(data_dir, ignore_errors=True)

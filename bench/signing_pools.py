@@ -126,8 +126,8 @@ def print_profile(name: str, path: Path, top: int) -> None:
         return
     print(f"  profile of {name} ({path.name}, {total} samples while not idle): the project's functions by share "
           "of samples; then the functions samples ended in")
-    for frame, count in inclusive.most_common(top):
-        print(f"    {count / total:6.1%}  {frame}")
+    for frame, samples in inclusive.most_common(top):
+        print(f"    {samples / total:6.1%}  {frame}")
     print("    -- ended in: " + ", ".join(f"{f} {c / total:.0%}" for f, c in leaf.most_common(6)))
 
 
@@ -618,7 +618,7 @@ async def run(args: argparse.Namespace) -> None:
             per = max(completed, 1)
             print(f"    {row['calls'] / per:6.2f} {row['total_exec_time'] / per:6.3f} {row['total_plan_time'] / per:6.3f}"
                   f" {row['plans'] / per:5.2f}  {' '.join(row['query'].split())[:130]}")
-        for name, path in profilers and [(name, path) for name, path, _ in profilers]:
+        for name, path, _ in profilers:
             print_profile(name, path, args.top)
     finally:
         if observer is not None:

@@ -268,7 +268,9 @@ async def run(*, event_count: int, threads: int, concurrency: int, processes: in
             first = min(received[k] for k in backlog_keys)
             last = max(received[k] for k in backlog_keys)
             backlog_rate = deliveries / (last - drain_start)
-            body = (await WebhookDelivery.filter(webhook_id=webhook_ids[0]).first().prefetch_related("event")).event.payload
+            sample = await WebhookDelivery.filter(webhook_id=webhook_ids[0]).first().prefetch_related("event")
+            assert sample is not None, "the backlog was delivered, so it has deliveries"
+            body = sample.event.payload
             # Printed as soon as measured (a runner under a time limit keeps what came out).
             where = f"{processes} worker process(es)" if processes else "one worker (in this process)"
             print(f"webhook deliveries: {event_count} events per phase to {webhook_count} webhook(s), {where} with "
@@ -351,7 +353,7 @@ async def run(*, event_count: int, threads: int, concurrency: int, processes: in
         await close_sessions()
         broker.close()
         receiver.terminate()
-        flush_namespace(settings.redis_url, namespace)  # type: ignore[arg-type]
+        flush_namespace(settings.redis_url, namespace)
         await close_database()
         await drop_database(env.database_url, BENCH_DATABASE)
 

@@ -501,10 +501,10 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         for index, vault_id in enumerate(vault_ids):
             workspace = workspaces[index % workspace_count]
             async with unit_of_work():
-                (view,) = await wallets.create_wallet(principal=None, workspace=workspace, vault_id=vault_id,
+                (made,) = await wallets.create_wallet(principal=None, workspace=workspace, vault_id=vault_id,
                                                       currency_id="DETH_TEST")
-                await devnet_chain.faucet(network_id=network, address=view.address.address, amount=1000 * ETH)
-            sources.append((workspace, view.wallet.id))
+                await devnet_chain.faucet(network_id=network, address=made.address.address, amount=1000 * ETH)
+            sources.append((workspace, made.wallet.id))
         async with unit_of_work():
             await devnet_chain.produce_block(network_id=network)
         while True:
@@ -857,7 +857,7 @@ async def run(args: argparse.Namespace) -> None:
             print(f"  ratio finished/s : signatures/s = {e2e['rate'] / e2e['signing_rate']:.3f}")
     finally:
         broker.close()
-        flush_namespace(settings.redis_url, namespace)  # type: ignore[arg-type]  # and "-e2e"
+        flush_namespace(settings.redis_url, namespace)  # and "-e2e"
         await close_database()
         await drop_database(env.database_url, BENCH_DATABASE)
         shutil.rmtree(data_dir, ignore_errors=True)

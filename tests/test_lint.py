@@ -1,5 +1,5 @@
 """The lint rules (pyproject.toml [tool.ruff]) and the types (pyproject.toml [tool.mypy], over the
-service packages) are checked here, so CI fails on either; and each check really does fail on a
+service packages and the benchmarks) are checked here, so CI fails on either; and each check really does fail on a
 fault.
 
 mypy keeps its incremental cache where it does when run alone (``.mypy_cache`` in the checkout):
@@ -44,10 +44,16 @@ def test_a_lint_fault_breaks_the_build(tmp_path):
     assert "F401" in result.stdout and "I001" in result.stdout
 
 
-def test_the_service_packages_type_check():
+def test_the_service_packages_and_the_benchmarks_type_check():
     result = _mypy()
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Success: no issues found" in result.stdout
+    # The benchmarks are scripts (bench/ is no package: each imports its neighbours by their
+    # file names), so they are named as files; run after the packages, they find them cached.
+    benchmarks = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "bench").glob("*.py"))
+    result = _mypy(*benchmarks)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"Success: no issues found in {len(benchmarks)} source files" in result.stdout
 
 
 def test_a_type_error_or_a_needless_ignore_breaks_the_build(tmp_path):
