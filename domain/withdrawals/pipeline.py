@@ -70,10 +70,12 @@ An expired Solana blockhash
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from tortoise import connections
 from tortoise.exceptions import DoesNotExist
@@ -606,6 +608,10 @@ class Tracked:
     tx_hash: str
     confirmations: int
     block_height: int | None
+    #: When its current attempt was broadcast, and whether that attempt is a replacement (a
+    #: replaceable network's: :func:`domain.withdrawals.replacement.looks_under_lock`).
+    broadcast_at: datetime | None
+    replacement: bool
 
 
 @dataclass(frozen=True)
@@ -618,13 +624,27 @@ class Observation:
     latest_height: int | None = None
 
 
+#: :func:`tracked_withdrawals`' read: the transfer's ``replacement`` mark alone, not the transfer.
+_TRACKED_SQL = """
+SELECT id, network, tx_hash, confirmations, block_height, broadcast_at, transfer -> 'replacement' AS replacement
+FROM transactions WHERE direction = 'withdrawal' AND status = $1 AND tx_hash IS NOT NULL
+ORDER BY broadcast_at LIMIT $2
+"""
+
+
 async def tracked_withdrawals(*, limit: int = 1000) -> list[Tracked]:
     """The withdrawals the tracker follows (broadcast, oldest first), read without a lock."""
-    rows = await Transaction.filter(direction="withdrawal", status=statuses.BROADCAST, tx_hash__isnull=False).order_by(
-        "broadcast_at").limit(limit).values_list(
-        "id", "network", "tx_hash", "confirmations", "block_height")
-    return [Tracked(id=row[0], network=row[1], tx_hash=row[2], confirmations=int(row[3] or 0), block_height=row[4])
+    rows = await connections.get("default").execute_query_dict(_TRACKED_SQL, [statuses.BROADCAST, limit])
+    return [Tracked(id=row["id"], network=row["network"], tx_hash=row["tx_hash"],
+                    confirmations=int(row["confirmations"] or 0), block_height=row["block_height"],
+                    broadcast_at=row["broadcast_at"], replacement=_truthy_json(row["replacement"]))
             for row in rows]
+
+
+def _truthy_json(value: Any) -> bool:
+    """A JSON value read as text (asyncpg's jsonb) or decoded, true as Python reads it (what
+    ``transfer.get("replacement")`` would say)."""
+    return bool(json.loads(value) if isinstance(value, str) else value)
 
 
 async def observe(withdrawal: Tracked) -> Observation | None:
@@ -633,13 +653,15 @@ async def observe(withdrawal: Tracked) -> Observation | None:
 
     None when there is nothing to write: the transfer is still in the mempool (or unknown), or
     included with no new confirmation and not final yet; :func:`track` then runs for nothing, and
-    a poll of a pending transfer costs one read. A network whose stuck transfers are replaced
-    (domain.withdrawals.replacement) is read under the lock, where the attempts are: always an
-    observation without a state."""
+    a poll of a pending transfer costs one read. On a network whose stuck transfers are replaced
+    (domain.withdrawals.replacement), a withdrawal whose attempts must be looked at (dropped, a
+    replacement, or due to be replaced: ``looks_under_lock``) is read again under the lock,
+    where the attempts are: an observation without a state."""
     adapter = get_adapter(withdrawal.network)
-    if replacement.replaceable(adapter):
-        return Observation(tx_hash=withdrawal.tx_hash)
     state = await adapter.transfer_status(withdrawal.tx_hash)
+    if replacement.replaceable(adapter) and replacement.looks_under_lock(
+            adapter, state=state.state, broadcast_at=withdrawal.broadcast_at, replacement=withdrawal.replacement):
+        return Observation(tx_hash=withdrawal.tx_hash)
     if state.state in ("pending", "unknown"):
         return None
     latest = None

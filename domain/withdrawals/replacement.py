@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from core import clock
@@ -75,6 +75,25 @@ def replace_after(network: Network) -> timedelta | None:
     """How long an attempt may wait unmined before it is replaced (None: never, on this network)."""
     seconds = network.params.get("replace_after_seconds")
     return None if seconds in (None, "", 0) else timedelta(seconds=int(seconds))
+
+
+def looks_under_lock(adapter: Any, *, state: str, broadcast_at: datetime | None, replacement: bool) -> bool:
+    """Whether the tracker must look at a broadcast withdrawal of a replaceable network under its
+    row lock, where its attempts are (:func:`mined_attempt`, :func:`replace_if_stuck`), given
+    the ``state`` of its current attempt as read with no lock held.
+
+    Yes when that attempt was dropped (another may have been mined), when it is a replacement
+    not mined yet (its earlier attempt may be the one mined), or when it has waited
+    ``replace_after`` since its broadcast (it may be replaced now; a replacement already in
+    flight or refused only waits longer). No otherwise: an included attempt is the mined one,
+    and a pending original not due for replacement is left to wait, so the network's answer,
+    however slow, holds no lock and no connection."""
+    if state == "included":
+        return False
+    if state == "dropped" or replacement:
+        return True
+    after = replace_after(adapter.network)
+    return state == "pending" and after is not None and broadcast_at is not None and clock.now() >= broadcast_at + after
 
 
 def fee_cap(network: Network) -> int:
