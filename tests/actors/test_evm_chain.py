@@ -298,18 +298,28 @@ async def _balances(api: Api, wallet: dict) -> dict:
 
 
 async def test_a_stuck_eth_withdrawal_is_replaced_with_a_higher_fee_and_finishes_with_the_replacement(
-        client, worker, tmp_path, evm_local, frozen_clock):
+        client, worker, tmp_path, evm_local, frozen_clock, settings):
     # Given a 0.5 ETH withdrawal broadcast and waiting in the node's pool (the node mines nothing)
     api, wallet, tx = await _stuck_withdrawal(client, worker, tmp_path, evm_local, ETH // 2)
     first_hash, first_limit, first_session = tx.tx_hash, int(tx.fee_limit), tx.signing_session_id
     assert first_limit == 21_000 * int(tx.transfer["max_fee_per_gas"])
-    # When the scheduled tracker looks before replace_after_seconds passed: it only waits
+    # When the scheduled tracker looks before replace_after_seconds passed, while another
+    # transaction holds the withdrawal's row (a slow step of its own, an operator's repair)
     frozen_clock.advance(seconds=REPLACE_AFTER - 1)
-    await step(pipeline.track, tx)
+    holder = await asyncpg.connect(direct_url(settings.database_url))
+    try:
+        async with holder.transaction():
+            await holder.execute("SELECT 1 FROM transactions WHERE id = $1 FOR UPDATE", tx.id)
+            await asyncio.wait_for(withdrawal_actors.track(), timeout=20)
+    finally:
+        await holder.close()
+    # Then it only asked the node and waits, without waiting for the row (the node's answer
+    # holds no lock until there is something to look at or write there)
     assert not await WithdrawalReplacement.filter(transaction_id=tx.id).exists()
     # When the clock passes replace_after_seconds and the tracker looks again
     frozen_clock.advance(seconds=2)
-    waiting = await step(pipeline.track, tx)
+    await withdrawal_actors.track()
+    waiting = await Transaction.get(id=tx.id)
     # Then a replacement is being signed and the hold already covers its max fee (worst case)
     row = await WithdrawalReplacement.get(transaction_id=tx.id, number=1)
     assert row.state in ("signing", "signed", "broadcast") and row.signing_session_id != first_session
@@ -359,35 +369,6 @@ async def test_a_stuck_eth_withdrawal_is_replaced_with_a_higher_fee_and_finishes
     balance = await _balances(api, wallet)
     assert (balance["total_atomic"], balance["held_atomic"]) == (str(chain_balance), "0")
     assert await AuditEntry.filter(object_id=str(tx.id), action="withdrawal.replaced").count() == 1
-
-
-async def test_the_tracker_asks_the_node_holding_no_lock_until_a_transfer_is_due_for_replacement(
-        client, worker, tmp_path, evm_local, frozen_clock, settings):
-    # Given a 0.5 ETH withdrawal broadcast and waiting in the node's pool, and another transaction
-    # holding its row (a slow step of its own, an operator's repair)
-    _, _, tx = await _stuck_withdrawal(client, worker, tmp_path, evm_local, ETH // 2)
-    holder = await asyncpg.connect(direct_url(settings.database_url))
-    holding = holder.transaction()
-    await holding.start()
-    await holder.execute("SELECT 1 FROM transactions WHERE id = $1 FOR UPDATE", tx.id)
-    try:
-        # When the scheduled tracker looks before replace_after_seconds passed
-        frozen_clock.advance(seconds=REPLACE_AFTER - 1)
-        await asyncio.wait_for(withdrawal_actors.track(), timeout=20)
-        # Then it asked the node and was done without waiting for the row: nothing to write
-        assert not await WithdrawalReplacement.filter(transaction_id=tx.id).exists()
-        # When the clock passes replace_after_seconds: the tracker needs the row now
-        frozen_clock.advance(seconds=2)
-        tick = asyncio.create_task(withdrawal_actors.track())
-        await asyncio.sleep(1)
-        assert not tick.done()  # waiting for the row, where the attempts are
-    finally:
-        await holding.rollback()
-        await holder.close()
-    await asyncio.wait_for(tick, timeout=60)
-    # Then, the row free, the tick replaced the transfer: a replacement is being signed
-    row = await WithdrawalReplacement.get(transaction_id=tx.id, number=1)
-    assert row.state in ("signing", "signed", "broadcast") and row.signing_session_id != tx.signing_session_id
 
 
 async def test_a_replaced_withdrawal_finishes_with_its_first_attempt_when_that_one_was_mined(
