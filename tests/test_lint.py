@@ -1,6 +1,6 @@
 """The lint rules (pyproject.toml [tool.ruff]) and the types (pyproject.toml [tool.mypy], over the
-service packages and the benchmarks) are checked here, so CI fails on either; and each check really does fail on a
-fault.
+service packages and the benchmarks) are checked here, so CI fails on either; and each check
+really does fail on a fault.
 
 mypy keeps its incremental cache where it does when run alone (``.mypy_cache`` in the checkout):
 the first run checks every module (a minute or two), later ones only what changed (seconds).
