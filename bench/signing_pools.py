@@ -608,14 +608,14 @@ async def run(args: argparse.Namespace) -> None:
               f"{live_round_one}, audit entries not chained yet {unchained}")
         print(f"  SQL statements per signature, all processes: {statements:.1f}  -> target <= "
               f"{TARGET_STATEMENTS:.0f}: ratio {statements / TARGET_STATEMENTS:.2f}")
-        executing = sum(r["total_exec_time"] for r in rows) / max(completed, 1)
-        planning = sum(r["total_plan_time"] for r in rows) / max(completed, 1)
+        per = max(completed, 1)
+        executing = sum(r["total_exec_time"] for r in rows) / per
+        planning = sum(r["total_plan_time"] for r in rows) / per
         print(f"  most frequent statements (per signature: calls; the ms PostgreSQL spent executing them and"
               f" planning them, pg_stat_statements' total_exec_time and total_plan_time, {executing:.2f} and"
               f" {planning:.2f} ms for all; then how often one was planned; the rest of its CPU is parsing, the"
               f" protocol, commits and background work):")
         for row in rows[:args.top]:
-            per = max(completed, 1)
             print(f"    {row['calls'] / per:6.2f} {row['total_exec_time'] / per:6.3f} {row['total_plan_time'] / per:6.3f}"
                   f" {row['plans'] / per:5.2f}  {' '.join(row['query'].split())[:130]}")
         for name, path, _ in profilers:

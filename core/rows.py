@@ -88,7 +88,7 @@ def _plan(model: type[Model]) -> _Plan:
             defaults.append((name, _NONE, None, field))
     plain = frozenset(meta.fields_db_projection) - relations
     generated = frozenset(name for name in plain if meta.fields_map[name].pk and meta.fields_map[name].generated)
-    return _Plan(columns=columns, names=", ".join(f'"{column}"' for _, column, _, _ in columns), plain=plain,
+    return _Plan(columns=columns, names=column_names(model), plain=plain,
                  generated_keys=generated, defaults=tuple(defaults), buildable=buildable)
 
 
@@ -134,6 +134,13 @@ def build(model: type[M], **values: Any) -> M:
         else:
             assign(row, name, None)
     return row
+
+
+@functools.cache
+def column_names(model: type[Model]) -> str:
+    """Every column of ``model``, quoted and joined, in tortoise's column order: the select list
+    whose rows ``model._init_from_db`` takes."""
+    return ", ".join(f'"{column}"' for column in model._meta.fields_db_projection.values())  # noqa: SLF001
 
 
 @functools.lru_cache(maxsize=256)
@@ -213,10 +220,9 @@ Lock = Literal["update", "no key update"] | None
 def _select_by_key(model: type[Model], filters: tuple[str, ...], lock: Lock) -> str:
     meta = model._meta  # noqa: SLF001
     columns = meta.fields_db_projection
-    names = ", ".join(f'"{column}"' for column in columns.values())
     conditions = " AND ".join(f'"{columns[name]}" = ${number}'
                               for number, name in enumerate((meta.pk_attr, *filters), start=1))
-    return f'SELECT {names} FROM "{meta.db_table}" WHERE {conditions} LIMIT 1{_LOCKS[lock]}'
+    return f'SELECT {column_names(model)} FROM "{meta.db_table}" WHERE {conditions} LIMIT 1{_LOCKS[lock]}'
 
 
 async def by_key(model: type[M], key: Any, *, lock: Lock = None, **filters: Any) -> M | None:

@@ -54,7 +54,7 @@ from tortoise import connections
 
 from core import clock
 from core.outbox import add_command
-from core.rows import build, by_key, write_rows
+from core.rows import build, by_key, column_names, write_rows
 from core.unit_of_work import nudge_after_commit, wake_after_commit
 from domain import audit
 from domain.auth import Principal
@@ -600,9 +600,8 @@ async def aggregate_ready(session_ids: Sequence[uuid.UUID],
 def _lock_round2_sql() -> str:
     """The round-2 sessions among ``$1``, locked in id order. (Made on first use: tortoise knows
     every column once it is set up.)"""
-    columns = ", ".join(f'"{column}"' for column in SigningSession._meta.fields_db_projection.values())  # noqa: SLF001
-    return (f"SELECT {columns} FROM signing_sessions WHERE id = ANY($1::uuid[]) AND status = 'round2'"
-            " ORDER BY id FOR NO KEY UPDATE")
+    return (f"SELECT {column_names(SigningSession)} FROM signing_sessions"
+            " WHERE id = ANY($1::uuid[]) AND status = 'round2' ORDER BY id FOR NO KEY UPDATE")
 
 
 _SHARES_SQL = "SELECT session_id, participant, share FROM signing_shares WHERE session_id = ANY($1::uuid[])"

@@ -70,12 +70,10 @@ An expired Solana blockhash
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from tortoise import connections
 from tortoise.exceptions import DoesNotExist
@@ -624,9 +622,11 @@ class Observation:
     latest_height: int | None = None
 
 
-#: :func:`tracked_withdrawals`' read: the transfer's ``replacement`` mark alone, not the transfer.
+#: :func:`tracked_withdrawals`' read: the transfer's ``replacement`` mark alone (a JSON boolean,
+#: domain.networks.evm), not the transfer.
 _TRACKED_SQL = """
-SELECT id, network, tx_hash, confirmations, block_height, broadcast_at, transfer -> 'replacement' AS replacement
+SELECT id, network, tx_hash, confirmations, block_height, broadcast_at,
+       coalesce(transfer -> 'replacement' = 'true'::jsonb, false) AS replacement
 FROM transactions WHERE direction = 'withdrawal' AND status = $1 AND tx_hash IS NOT NULL
 ORDER BY broadcast_at LIMIT $2
 """
@@ -637,14 +637,8 @@ async def tracked_withdrawals(*, limit: int = 1000) -> list[Tracked]:
     rows = await connections.get("default").execute_query_dict(_TRACKED_SQL, [statuses.BROADCAST, limit])
     return [Tracked(id=row["id"], network=row["network"], tx_hash=row["tx_hash"],
                     confirmations=int(row["confirmations"] or 0), block_height=row["block_height"],
-                    broadcast_at=row["broadcast_at"], replacement=_truthy_json(row["replacement"]))
+                    broadcast_at=row["broadcast_at"], replacement=row["replacement"])
             for row in rows]
-
-
-def _truthy_json(value: Any) -> bool:
-    """A JSON value read as text (asyncpg's jsonb) or decoded, true as Python reads it (what
-    ``transfer.get("replacement")`` would say)."""
-    return bool(json.loads(value) if isinstance(value, str) else value)
 
 
 async def observe(withdrawal: Tracked) -> Observation | None:
