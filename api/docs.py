@@ -9,6 +9,13 @@ Swagger UI's validator badge is off (``validatorUrl: null``): by default, on any
 localhost, it sends the document's URL to validator.swagger.io and shows the badge it answers.
 The page's Content-Security-Policy lets the browser load and connect to this service only, so
 nothing else can slip in either.
+
+The document itself is built once per process, on its first request, and served from those
+bytes after that (:func:`serve_the_built_document`): sanic-ext builds it anew from every route's
+declarations on every request, about half a second of CPU for 580 KB (a /health answers in under
+a millisecond), on an address that needs no token. A few requests a second kept a web worker's
+event loop busy with nothing else. The document cannot change while the process runs: its routes
+and their declarations are fixed when the app starts.
 """
 
 from __future__ import annotations
@@ -17,11 +24,17 @@ import mimetypes
 
 from sanic import Blueprint, Request, Sanic
 from sanic.exceptions import NotFound
-from sanic.response import HTTPResponse, html, raw
+from sanic.response import HTTPResponse, html, json, raw
 from sanic_ext import openapi
+from sanic_ext.extensions.openapi.builders import SpecificationBuilder
 from swagger_ui_bundle import swagger_ui_path
 
 bp = Blueprint("docs", url_prefix="/docs")
+
+#: Where sanic-ext serves the OpenAPI document (``OAS_URL_PREFIX`` and its ``OAS_URI_TO_JSON``).
+DOCUMENT_PATH = "/docs/openapi.json"
+#: After the request id is assigned (api.app, priority 100), so the answer carries it and is counted.
+_DOCUMENT_PRIORITY = 80
 
 #: The Swagger UI files a page needs; nothing else of the package is served.
 ASSETS = frozenset({"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
@@ -79,6 +92,22 @@ def install(app: Sanic) -> None:
     app.add_route(page, "/docs", name="openapi.index")
     app.add_route(page, "/docs/swagger", name="openapi.swagger")
     app.blueprint(bp)
+    app.register_middleware(serve_the_built_document, "request", priority=_DOCUMENT_PRIORITY)
+
+
+async def serve_the_built_document(request: Request) -> HTTPResponse | None:
+    """Answer ``GET`` (and ``HEAD``) of the OpenAPI document with the bytes built on its first
+    request in this process, in place of sanic-ext's handler, which builds it on every request.
+
+    The same builder and the same serialization as sanic-ext's (``json`` of the built
+    specification), so the bytes are those its handler sent. Built without an ``await`` in
+    between, so two first requests at once never both build it."""
+    if request.path != DOCUMENT_PATH or request.method not in ("GET", "HEAD"):
+        return None
+    built: bytes | None = getattr(request.app.ctx, "openapi_document", None)
+    if built is None:
+        built = request.app.ctx.openapi_document = json(SpecificationBuilder().build(request.app).serialize()).body
+    return raw(built, content_type="application/json")
 
 
 @bp.get("/init.js")
