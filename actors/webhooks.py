@@ -27,7 +27,16 @@ from core.settings import get_settings
 from core.slots import ConcurrencySlots
 from core.unit_of_work import unit_of_work
 from domain.webhooks import delivery, drain, events, sender
-from domain.webhooks.catalogue import DELIVER, DRAIN, ENQUEUE_DUE, FAN_OUT, FAN_OUT_BATCH, LEASE_MARGIN, SWEEP
+from domain.webhooks.catalogue import (
+    DELIVER,
+    DRAIN,
+    ENQUEUE_DUE,
+    FAN_OUT,
+    FAN_OUT_BATCH,
+    LEASE_MARGIN,
+    SWEEP,
+    SWEEP_BATCH,
+)
 from domain.webhooks.delivery import Enqueue
 from domain.webhooks.events import DueDelivery
 
@@ -133,13 +142,24 @@ async def deliver(delivery_id: str, attempt: int | None = None) -> None:
     await enqueue(result.to_enqueue)
 
 
-async def sweep_overdue_deliveries(*, broker: dramatiq.Broker | None = None) -> int:
-    """Re-enqueue deliveries whose message was lost; returns how many."""
+async def sweep_overdue_deliveries(*, broker: dramatiq.Broker | None = None, limit: int = SWEEP_BATCH) -> int:
+    """Send again what deliveries whose message was lost wait for; returns how many were found.
+
+    A pending one (a first attempt or a replay) gets a drain of its webhook, one per webhook:
+    the drain sends every due pending delivery of it at the drain's pace, through the webhook's
+    concurrency slots, the ones beyond this sweep's ``limit`` too. Sent one by one, as before,
+    a Redis that restarted empty left its backlog to be sent ``limit`` deliveries per sweep
+    (500 per 30 s: bench/chaos.py waited minutes for 4,600 of them). A retry gets its own
+    message again: its attempt number and schedule are that path's."""
     async with unit_of_work():
-        due = await delivery.overdue_deliveries()
+        due = await delivery.overdue_deliveries(limit=limit)
     if due:
         logger.info("webhooks sweep: re-enqueueing %d overdue deliveries", len(due))
-    return await enqueue([Enqueue(item) for item in due], broker=broker)
+    drained = sorted({item.webhook_id for item in due if item.pending})
+    await jobs.send(DRAIN, [((str(webhook_id),), None) for webhook_id in drained], broker=broker)
+    await enqueue([Enqueue(DueDelivery(item.delivery_id, item.attempt)) for item in due if not item.pending],
+                  broker=broker)
+    return len(due)
 
 
 @actor(SWEEP, max_retries=0)

@@ -33,6 +33,7 @@ from domain.webhooks.catalogue import (
     LEASE_MARGIN,
     NO_OUTCOME,
     OPEN_STATUSES,
+    PENDING,
     RESPONSE_BODY_LIMIT,
     RETRYING,
     STATUS_ACTIVE,
@@ -310,12 +311,23 @@ async def disable(webhook: Webhook, *, reason: str, now: datetime, actor_id: uui
                                 "consecutive_failures": webhook.consecutive_failures})
 
 
-async def overdue_deliveries(*, grace: timedelta = SWEEP_GRACE, limit: int = SWEEP_BATCH) -> list[DueDelivery]:
+@dataclass(frozen=True)
+class OverdueDelivery(DueDelivery):
+    """An open delivery whose message seems lost (:func:`overdue_deliveries`), with its webhook
+    and whether it is ``pending`` (a first attempt or a replay: any drain of its webhook sends
+    it) or a retry (only its own message does: the retry schedule is that path's)."""
+
+    webhook_id: uuid.UUID
+    pending: bool
+
+
+async def overdue_deliveries(*, grace: timedelta = SWEEP_GRACE, limit: int = SWEEP_BATCH) -> list[OverdueDelivery]:
     """Deliveries whose message seems lost; marks them enqueued now (the caller enqueues).
 
     Overdue: open, due for longer than ``grace``, no message sent for it within ``grace``, no
     attempt in flight. A parked delivery is overdue only when its webhook has no attempt in
-    flight (otherwise a finishing attempt will hand it a slot).
+    flight (otherwise a finishing attempt will hand it a slot). At most ``limit``, the longest
+    due first.
     """
     now = clock.now()
     cutoff = now - grace
@@ -326,17 +338,17 @@ async def overdue_deliveries(*, grace: timedelta = SWEEP_GRACE, limit: int = SWE
     ).filter(
         Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lte=now)
     ).order_by("next_attempt_at").limit(limit).select_for_update(skip_locked=True).values_list(
-        "id", "attempt_count", "parked_at", "webhook_id")
+        "id", "attempt_count", "parked_at", "webhook_id", "status")
     busy: dict[uuid.UUID, bool] = {}
-    due: list[DueDelivery] = []
-    for delivery_id, attempt_count, parked_at, webhook_id in rows:
+    due: list[OverdueDelivery] = []
+    for delivery_id, attempt_count, parked_at, webhook_id, status in rows:
         if parked_at is not None:
             if webhook_id not in busy:
                 busy[webhook_id] = await WebhookDelivery.filter(webhook_id=webhook_id,
                                                                 lease_expires_at__gt=now).exists()
             if busy[webhook_id]:
                 continue
-        due.append(DueDelivery(delivery_id, attempt_count + 1))
+        due.append(OverdueDelivery(delivery_id, attempt_count + 1, webhook_id, status == PENDING))
     if due:
         await WebhookDelivery.filter(id__in=[d.delivery_id for d in due]).update(enqueued_at=now)
     return due

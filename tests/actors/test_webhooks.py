@@ -89,3 +89,30 @@ async def test_a_new_delivery_whose_message_was_lost_is_rescued(database, broker
     assert await sweep_overdue_deliveries(broker=broker) == 1
     await worker.settle()
     assert (await WebhookDelivery.get(id=delivery.id)).status == "succeeded"
+
+
+async def test_one_sweep_rescues_every_lost_new_delivery_of_a_webhook_through_a_drain(
+        database, broker, worker, receiver, frozen_clock):
+    # Given new deliveries whose messages were all lost (a Redis that restarted empty, a pool
+    # killed mid-drain): seven to one webhook, then, a second later, two to another; more than
+    # one sweep marks (a limit of three here, 500 as shipped)
+    workspace_id, webhook = await _webhook_of_a_new_workspace(receiver.url())
+    other_workspace, other = await _webhook_of_a_new_workspace(receiver.url())
+    lost = [await fan_out_without_enqueueing(workspace_id) for _ in range(7)]
+    frozen_clock.advance(seconds=1)
+    lost += [await fan_out_without_enqueueing(other_workspace) for _ in range(2)]
+    frozen_clock.advance(catalogue.SWEEP_GRACE + timedelta(seconds=1))
+    # When the sweep runs once: it finds three overdue, all of the first webhook
+    assert await sweep_overdue_deliveries(broker=broker, limit=3) == 3
+    await worker.settle()
+    # Then that webhook got a drain, which sent every due delivery of it, each once; the other
+    # webhook's wait for a later sweep
+    statuses = {d.id: d.status for d in await WebhookDelivery.filter(id__in=[d.id for d in lost])}
+    assert [statuses[d.id] for d in lost] == ["succeeded"] * 7 + ["pending"] * 2
+    assert sorted(r.event_id for r in receiver.received) == sorted(str(d.event_id) for d in lost[:7])
+    # And the next sweep, past the grace again, finds the rest
+    frozen_clock.advance(catalogue.SWEEP_GRACE + timedelta(seconds=1))
+    assert await sweep_overdue_deliveries(broker=broker, limit=3) == 2
+    await worker.settle()
+    assert await WebhookDelivery.filter(webhook_id=other.id, status="succeeded").count() == 2
+    assert len(receiver.received) == 9 and await WebhookAttempt.all().count() == 9
