@@ -145,19 +145,19 @@ async def deliver(delivery_id: str, attempt: int | None = None) -> None:
 async def sweep_overdue_deliveries(*, broker: dramatiq.Broker | None = None, limit: int = SWEEP_BATCH) -> int:
     """Send again what deliveries whose message was lost wait for; returns how many were found.
 
-    A pending one (a first attempt or a replay) gets a drain of its webhook, one per webhook:
-    the drain sends every due pending delivery of it at the drain's pace, through the webhook's
-    concurrency slots, the ones beyond this sweep's ``limit`` too. Sent one by one, as before,
-    a Redis that restarted empty left its backlog to be sent ``limit`` deliveries per sweep
-    (500 per 30 s: bench/chaos.py waited minutes for 4,600 of them). A retry gets its own
-    message again: its attempt number and schedule are that path's."""
+    A pending one (a first attempt or a replay) of an active webhook gets a drain of its
+    webhook, one per webhook: the drain sends every due pending delivery of it at the drain's
+    pace, through the webhook's concurrency slots, the ones beyond this sweep's ``limit`` too.
+    Sent one by one, as before, a Redis that restarted empty left its backlog to be sent
+    ``limit`` deliveries per sweep (500 per 30 s: bench/chaos.py waited minutes for 4,600 of
+    them). Any other gets its own message again (delivery.OverdueDelivery says which)."""
     async with unit_of_work():
         due = await delivery.overdue_deliveries(limit=limit)
     if due:
         logger.info("webhooks sweep: re-enqueueing %d overdue deliveries", len(due))
-    drained = sorted({item.webhook_id for item in due if item.pending})
+    drained = sorted({item.webhook_id for item in due if item.drainable})
     await jobs.send(DRAIN, [((str(webhook_id),), None) for webhook_id in drained], broker=broker)
-    await enqueue([Enqueue(DueDelivery(item.delivery_id, item.attempt)) for item in due if not item.pending],
+    await enqueue([Enqueue(DueDelivery(item.delivery_id, item.attempt)) for item in due if not item.drainable],
                   broker=broker)
     return len(due)
 

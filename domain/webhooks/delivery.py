@@ -314,11 +314,13 @@ async def disable(webhook: Webhook, *, reason: str, now: datetime, actor_id: uui
 @dataclass(frozen=True)
 class OverdueDelivery(DueDelivery):
     """An open delivery whose message seems lost (:func:`overdue_deliveries`), with its webhook
-    and whether it is ``pending`` (a first attempt or a replay: any drain of its webhook sends
-    it) or a retry (only its own message does: the retry schedule is that path's)."""
+    and whether it is ``drainable``: pending (a first attempt or a replay) and of an active
+    webhook, so that any drain of the webhook sends it. The others take their own message: a
+    retry (its schedule is that path's), and a delivery of a webhook deleted or disabled while
+    its attempt was in flight (that message's claim fails it; a drain would claim nothing)."""
 
     webhook_id: uuid.UUID
-    pending: bool
+    drainable: bool
 
 
 async def overdue_deliveries(*, grace: timedelta = SWEEP_GRACE, limit: int = SWEEP_BATCH) -> list[OverdueDelivery]:
@@ -338,17 +340,18 @@ async def overdue_deliveries(*, grace: timedelta = SWEEP_GRACE, limit: int = SWE
     ).filter(
         Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lte=now)
     ).order_by("next_attempt_at").limit(limit).select_for_update(skip_locked=True).values_list(
-        "id", "attempt_count", "parked_at", "webhook_id", "status")
+        "id", "attempt_count", "parked_at", "webhook_id", "status", "webhook__status", "webhook__deleted_at")
     busy: dict[uuid.UUID, bool] = {}
     due: list[OverdueDelivery] = []
-    for delivery_id, attempt_count, parked_at, webhook_id, status in rows:
+    for delivery_id, attempt_count, parked_at, webhook_id, status, webhook_status, deleted_at in rows:
         if parked_at is not None:
             if webhook_id not in busy:
                 busy[webhook_id] = await WebhookDelivery.filter(webhook_id=webhook_id,
                                                                 lease_expires_at__gt=now).exists()
             if busy[webhook_id]:
                 continue
-        due.append(OverdueDelivery(delivery_id, attempt_count + 1, webhook_id, status == PENDING))
+        drainable = status == PENDING and webhook_status == STATUS_ACTIVE and deleted_at is None
+        due.append(OverdueDelivery(delivery_id, attempt_count + 1, webhook_id, drainable))
     if due:
         await WebhookDelivery.filter(id__in=[d.delivery_id for d in due]).update(enqueued_at=now)
     return due

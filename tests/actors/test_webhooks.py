@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from actors.webhooks import sweep_overdue_deliveries
 from core.unit_of_work import unit_of_work
-from domain.webhooks import catalogue, events
+from domain.webhooks import catalogue, events, management
 from models.webhooks import WebhookAttempt, WebhookDelivery
 from tests.support.callers import make_principal
 from tests.support.webhooks import (
@@ -116,3 +116,27 @@ async def test_one_sweep_rescues_every_lost_new_delivery_of_a_webhook_through_a_
     await worker.settle()
     assert await WebhookDelivery.filter(webhook_id=other.id, status="succeeded").count() == 2
     assert len(receiver.received) == 9 and await WebhookAttempt.all().count() == 9
+
+
+async def test_a_lost_delivery_of_a_webhook_deleted_during_its_attempt_fails_at_the_sweep(
+        database, broker, worker, receiver, frozen_clock):
+    # Given a new delivery whose attempt was in flight (its lease running) when its webhook was
+    # deleted, so the deletion left it open, and whose worker then died
+    admin = await make_principal()
+    webhook, _ = await create_webhook(admin, receiver.url())
+    lost = await fan_out_without_enqueueing(workspace_of(admin))
+    await WebhookDelivery.filter(id=lost.id).update(lease_expires_at=frozen_clock.now() + timedelta(minutes=1))
+    async with unit_of_work():
+        await management.delete_webhook(principal=admin, workspace_id=workspace_of(admin), webhook_id=webhook.id)
+    assert (await WebhookDelivery.get(id=lost.id)).status == "pending"
+    # When its lease and the grace have run out and the sweep runs
+    frozen_clock.advance(minutes=1, seconds=catalogue.SWEEP_GRACE.total_seconds() + 1)
+    assert await sweep_overdue_deliveries(broker=broker) == 1
+    await worker.settle()
+    # Then it failed as its webhook's other open deliveries did, nothing was sent, and no later
+    # sweep finds it again
+    after = await WebhookDelivery.get(id=lost.id)
+    assert (after.status, after.last_error) == ("failed", catalogue.ERROR_WEBHOOK_DELETED)
+    assert receiver.received == []
+    frozen_clock.advance(catalogue.SWEEP_GRACE + timedelta(seconds=1))
+    assert await sweep_overdue_deliveries(broker=broker) == 0
