@@ -153,9 +153,10 @@ async def sweep_overdue_deliveries(*, broker: dramatiq.Broker | None = None, lim
     them). Any other gets its own message again (delivery.OverdueDelivery says which)."""
     async with unit_of_work():
         due = await delivery.overdue_deliveries(limit=limit)
-    if due:
-        logger.info("webhooks sweep: re-enqueueing %d overdue deliveries", len(due))
     drained = sorted({item.webhook_id for item in due if item.drainable})
+    if due:
+        logger.info("webhooks sweep: %d overdue deliveries: a drain for %d webhook(s), %d sent again one by one",
+                    len(due), len(drained), sum(1 for item in due if not item.drainable))
     await jobs.send(DRAIN, [((str(webhook_id),), None) for webhook_id in drained], broker=broker)
     await enqueue([Enqueue(DueDelivery(item.delivery_id, item.attempt)) for item in due if not item.drainable],
                   broker=broker)
