@@ -311,6 +311,22 @@ async def disable(webhook: Webhook, *, reason: str, now: datetime, actor_id: uui
                                 "consecutive_failures": webhook.consecutive_failures})
 
 
+#: The overdue deliveries of :func:`overdue_deliveries`, with their webhook's state, the longest
+#: due first: locked (only the deliveries: ``OF d``) and passed over when another sweep holds them
+#: (``SKIP LOCKED``). Written out because tortoise's ``values_list`` drops ``select_for_update``:
+#: two sweeps at once took the same rows, and the second then waited on the first's update.
+_OVERDUE = """
+SELECT d.id, d.attempt_count, d.parked_at, d.webhook_id, d.status, w.status AS webhook_status, w.deleted_at
+FROM webhook_deliveries AS d JOIN webhooks AS w ON w.id = d.webhook_id
+WHERE d.status = ANY($1::text[]) AND d.next_attempt_at <= $2
+  AND (d.enqueued_at IS NULL OR d.enqueued_at <= $2)
+  AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= $3)
+ORDER BY d.next_attempt_at
+LIMIT $4
+FOR UPDATE OF d SKIP LOCKED
+"""
+
+
 @dataclass(frozen=True)
 class OverdueDelivery(DueDelivery):
     """An open delivery whose message seems lost (:func:`overdue_deliveries`), with its webhook
@@ -332,26 +348,20 @@ async def overdue_deliveries(*, grace: timedelta = SWEEP_GRACE, limit: int = SWE
     due first.
     """
     now = clock.now()
-    cutoff = now - grace
-    rows = await WebhookDelivery.filter(
-        status__in=list(OPEN_STATUSES), next_attempt_at__lte=cutoff,
-    ).filter(
-        Q(enqueued_at__isnull=True) | Q(enqueued_at__lte=cutoff)
-    ).filter(
-        Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lte=now)
-    ).order_by("next_attempt_at").limit(limit).select_for_update(skip_locked=True).values_list(
-        "id", "attempt_count", "parked_at", "webhook_id", "status", "webhook__status", "webhook__deleted_at")
+    rows = await connections.get("default").execute_query_dict(
+        _OVERDUE, [list(OPEN_STATUSES), now - grace, now, limit])
     busy: dict[uuid.UUID, bool] = {}
     due: list[OverdueDelivery] = []
-    for delivery_id, attempt_count, parked_at, webhook_id, status, webhook_status, deleted_at in rows:
-        if parked_at is not None:
+    for row in rows:
+        webhook_id = row["webhook_id"]
+        if row["parked_at"] is not None:
             if webhook_id not in busy:
                 busy[webhook_id] = await WebhookDelivery.filter(webhook_id=webhook_id,
                                                                 lease_expires_at__gt=now).exists()
             if busy[webhook_id]:
                 continue
-        drainable = status == PENDING and webhook_status == STATUS_ACTIVE and deleted_at is None
-        due.append(OverdueDelivery(delivery_id, attempt_count + 1, webhook_id, drainable))
+        drainable = row["status"] == PENDING and row["webhook_status"] == STATUS_ACTIVE and row["deleted_at"] is None
+        due.append(OverdueDelivery(row["id"], row["attempt_count"] + 1, webhook_id, drainable))
     if due:
         await WebhookDelivery.filter(id__in=[d.delivery_id for d in due]).update(enqueued_at=now)
     return due

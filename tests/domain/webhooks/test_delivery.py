@@ -319,6 +319,32 @@ async def test_parked_and_in_flight_deliveries_are_left_to_the_attempt_in_flight
     assert {d.attempt for d in rescued} == {1}
 
 
+async def test_two_sweeps_at_once_never_take_the_same_delivery(database, frozen_clock, receiver):
+    # Given a new delivery whose message was lost, overdue
+    admin = await make_principal()
+    await create_webhook(admin, receiver.url())
+    lost = await fan_out_without_enqueueing(workspace_of(admin))
+    frozen_clock.advance(catalogue.SWEEP_GRACE + timedelta(seconds=1))
+    # When one sweep has taken it and not committed yet, and another sweep runs meanwhile
+    taken, release = asyncio.Event(), asyncio.Event()
+
+    async def first_sweep() -> list[delivery.OverdueDelivery]:
+        async with unit_of_work():
+            found = await delivery.overdue_deliveries()
+            taken.set()
+            await release.wait()
+        return found
+
+    first = asyncio.create_task(first_sweep())
+    await taken.wait()
+    async with unit_of_work():
+        second = await asyncio.wait_for(delivery.overdue_deliveries(), timeout=10)
+    release.set()
+    # Then the second passes over it (SKIP LOCKED, without waiting): only the first sends it again
+    assert [d.delivery_id for d in await first] == [lost.id]
+    assert second == []
+
+
 async def test_no_connection_is_made_to_a_forbidden_address_whatever_the_url_spells(database, webhook_settings):
     # Given a TCP listener on loopback that counts connections, and loopback forbidden (production)
     connections = []
