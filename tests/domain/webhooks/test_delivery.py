@@ -337,9 +337,11 @@ async def test_two_sweeps_at_once_never_take_the_same_delivery(database, frozen_
 
     first = asyncio.create_task(first_sweep())
     await taken.wait()
-    async with unit_of_work():
-        second = await asyncio.wait_for(delivery.overdue_deliveries(), timeout=10)
-    release.set()
+    try:
+        async with unit_of_work():
+            second = await asyncio.wait_for(delivery.overdue_deliveries(), timeout=10)
+    finally:
+        release.set()
     # Then the second passes over it (SKIP LOCKED, without waiting): only the first sends it again
     assert [d.delivery_id for d in await first] == [lost.id]
     assert second == []
