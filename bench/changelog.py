@@ -1,7 +1,7 @@
 """Benchmark: the change log and the balance snapshot cost what the page costs, not the table.
 
 Fills one workspace of its own database (``custody_bench`` on the DATABASE_URL server, dropped
-and migrated afresh) with 1,000,000 transactions, in steps (10k, 100k, 1M) written with
+and migrated afresh, and dropped at the end unless ``--keep``) with 1,000,000 transactions, in steps (10k, 100k, 1M) written with
 ``INSERT ... SELECT generate_series`` (no round trip per row). At each size it times, with the
 very domain functions the API calls:
 
@@ -21,7 +21,7 @@ bottleneck of its own: the ratio one : four should be about 1 (target >= 0.8).
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python bench/changelog.py
-    (options: --sizes 10000,100000,1000000 --wallets 30 --database custody_bench --no-pages
+    (options: --sizes 10000,100000,1000000 --wallets 30 --database custody_bench --keep --no-pages
      --no-writers --writers-requests 1000 --writers-concurrency 32 --writers-wallets 16)
 """
 
@@ -41,7 +41,7 @@ from typing import Any, Awaitable, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import asyncpg  # noqa: E402
-from _support import flush_namespace, recreate_database, scratch_data_dir  # noqa: E402
+from _support import drop_database, flush_namespace, recreate_database, scratch_data_dir  # noqa: E402
 
 from core.commit_order import HORIZON_SQL  # noqa: E402
 from core.settings import Settings, configure  # noqa: E402
@@ -133,6 +133,7 @@ async def main() -> None:
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--wallets", type=int, default=30)
     parser.add_argument("--database", default="custody_bench")
+    parser.add_argument("--keep", action="store_true", help="leave the database on the server (to look at it)")
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--no-pages", action="store_true", help="only the writers' figure")
     parser.add_argument("--no-writers", action="store_true", help="only the page and snapshot figures")
@@ -225,6 +226,8 @@ async def main() -> None:
     finally:
         await close_database()
         await conn.close()
+        if not args.keep:
+            await drop_database(server, args.database)
 
 
 # --------------------------------------------------------------------------------------------
