@@ -108,9 +108,15 @@ async def drain_webhooks(webhook_ids: set[uuid.UUID] | list[uuid.UUID]) -> None:
                                        limit=settings.webhook_concurrency_per_endpoint)
         await enqueue(result.to_enqueue)
         if result.unfinished:
-            await jobs.send(DRAIN, [((str(webhook_id),), None)])
+            await send_drains([webhook_id])
 
     await asyncio.gather(*(one(webhook_id) for webhook_id in webhook_ids))
+
+
+async def send_drains(webhook_ids: list[uuid.UUID], *, broker: dramatiq.Broker | None = None) -> int:
+    """Send one ``webhooks.drain`` message per webhook. A failure leaves the deliveries due in
+    PostgreSQL, where the sweep finds them."""
+    return await jobs.send(DRAIN, [((str(webhook_id),), None) for webhook_id in webhook_ids], broker=broker)
 
 
 @actor(DRAIN, max_retries=5, time_limit=120_000)
@@ -154,12 +160,12 @@ async def sweep_overdue_deliveries(*, broker: dramatiq.Broker | None = None, lim
     async with unit_of_work():
         due = await delivery.overdue_deliveries(limit=limit)
     drained = sorted({item.webhook_id for item in due if item.drainable})
+    one_by_one = [Enqueue(item) for item in due if not item.drainable]
     if due:
         logger.info("webhooks sweep: %d overdue deliveries: a drain for %d webhook(s), %d sent again one by one",
-                    len(due), len(drained), sum(1 for item in due if not item.drainable))
-    await jobs.send(DRAIN, [((str(webhook_id),), None) for webhook_id in drained], broker=broker)
-    await enqueue([Enqueue(DueDelivery(item.delivery_id, item.attempt)) for item in due if not item.drainable],
-                  broker=broker)
+                    len(due), len(drained), len(one_by_one))
+    await send_drains(drained, broker=broker)
+    await enqueue(one_by_one, broker=broker)
     return len(due)
 
 
