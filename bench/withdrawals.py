@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python bench/withdrawals.py [--requests 2000] [--rounds 4] [--concurrency 32] \\
-        [--wallets 16] [--withdrawals 200] [--vaults 8] [--no-e2e]
+        [--wallets 16] [--withdrawals 200] [--e2e-rounds 2] [--vaults 16] [--no-e2e]
 
 One run prints:
 
@@ -25,6 +25,10 @@ One run prints:
    ``--workspaces`` workspaces) whose keys came from the DKG with an in-process co-signer;
 4. **threshold signatures/s** through the same processes (signing sessions alone, no
    withdrawal around them), and the ratio of (3) to it: what the pipeline costs beyond signing.
+   The two take turns in ``--e2e-rounds`` rounds (withdrawals, signatures, withdrawals, ...), as
+   (1) and (2) do: a single signature phase of about a second weighed a drift of this shared
+   host's speed on the ratio alone (two runs of the same code: 0.099 and 0.064). The rates are
+   over all rounds, and each round's ratio is printed too.
 
 Both (3) and (4) run in the steady state: the signers' nonce stocks are filled first
 (:func:`fill_nonce_stocks`). Beside them it prints the statements of the general workers, the
@@ -433,7 +437,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def create_to_finished(settings: Any, namespace: str, withdrawals: int, vault_count: int,
-                             general_workers: int, workspace_count: int) -> dict[str, Any]:
+                             general_workers: int, workspace_count: int, rounds: int) -> dict[str, Any]:
     from nacl import pwhash
     from sanic import Sanic
 
@@ -514,6 +518,9 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         await fill_nonce_stocks(workspaces[0].id, vault_ids[0])
 
         stop = asyncio.Event()
+        #: The chain runs while withdrawals are measured only: its polls (every 5 ms) would take
+        #: CPU from the signatures alone.
+        chain_on = asyncio.Event()
         # The tracker's statements (it runs in this process, beside the creations): counted by the
         # context its tasks inherit, so that the creations' statements stay out
         tracking: contextvars.ContextVar[bool] = contextvars.ContextVar("tracking", default=False)
@@ -526,6 +533,7 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         async def chain() -> None:
             """Instant blocks: mine as soon as a transfer waits, then track what was broadcast."""
             while not stop.is_set():
+                await chain_on.wait()
                 if await DevnetTransaction.exists(network=network, status="pending"):
                     async with unit_of_work():
                         await devnet_chain.produce_block(network_id=network)
@@ -538,95 +546,129 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
 
         cleanup.enter_context(recording_statements(count_tracker))  # left in the finally below
         chain_task = asyncio.create_task(chain())
-        created: list[uuid.UUID] = []
         creating = asyncio.Semaphore(8)
 
-        async def make(index: int) -> None:
-            workspace, wallet_id = sources[index % vault_count]
-            async with creating, unit_of_work():
-                made = await create.create_withdrawal(principal=None, workspace=workspace, request=WithdrawalRequest(
-                    amount=1000 + index, source_wallet_id=wallet_id, target_address=TARGET))
-            created.append(made.transaction.id)
+        def snapshot() -> tuple[list[collections.Counter[str]], list[float], dict[str, Any]]:
+            return ([statement_counts(process, path) for process, path in zip(processes, counts)],
+                    [cpu_seconds(process.pid) for process in processes], machine_cpu())
 
-        statements_before = [statement_counts(process, path) for process, path in zip(processes, counts)]
-        cpu_before = [cpu_seconds(process.pid) for process in processes]
-        machine_before = machine_cpu()
-        start = time.time()
-        await asyncio.gather(*(make(index) for index in range(withdrawals)))
-        created_in = time.time() - start
-        deadline = time.monotonic() + 600
-        while await Transaction.filter(id__in=created).exclude(status__in=["finished", "failed"]).exists():
-            if time.monotonic() > deadline:
-                raise SystemExit("the withdrawals did not finish within 600 s")
-            await asyncio.sleep(0.02)
-        cpu = [cpu_seconds(process.pid) - before for process, before in zip(processes, cpu_before)]
-        machine_withdrawals = machine_cpu_since(machine_before)
+        def since(before: tuple[list[collections.Counter[str]], list[float], dict[str, Any]],
+                  ) -> tuple[list[collections.Counter[str]], list[float], dict[str, float]]:
+            statements_before, cpu_before, machine_before = before
+            machine = machine_cpu_since(machine_before)
+            return ([statement_counts(process, path) - earlier for process, path, earlier
+                     in zip(processes, counts, statements_before)],
+                    [cpu_seconds(process.pid) - earlier for process, earlier in zip(processes, cpu_before)], machine)
+
+        async def withdrawal_round(number: int) -> dict[str, Any]:
+            """``withdrawals`` withdrawals created (8 at a time) and carried to finished."""
+            created: list[uuid.UUID] = []
+
+            async def make(index: int) -> None:
+                workspace, wallet_id = sources[index % vault_count]
+                async with creating, unit_of_work():
+                    made = await create.create_withdrawal(principal=None, workspace=workspace, request=WithdrawalRequest(
+                        amount=1000 + number * withdrawals + index, source_wallet_id=wallet_id, target_address=TARGET))
+                created.append(made.transaction.id)
+
+            chain_on.set()
+            before = snapshot()
+            start = time.time()
+            await asyncio.gather(*(make(index) for index in range(withdrawals)))
+            created_in = time.time() - start
+            deadline = time.monotonic() + 600
+            while await Transaction.filter(id__in=created).exclude(status__in=["finished", "failed"]).exists():
+                if time.monotonic() > deadline:
+                    raise SystemExit("the withdrawals did not finish within 600 s")
+                await asyncio.sleep(0.02)
+            statements, cpu, machine = since(before)
+            chain_on.clear()
+            rows = await Transaction.filter(id__in=created)
+            failed = [r for r in rows if r.status != "finished"]
+            if failed:
+                raise SystemExit(f"{len(failed)} withdrawals failed, e.g. {failed[0].error_code}: "
+                                 f"{failed[0].error_message}")
+            finished_at = max(r.updated_at for r in rows).timestamp()
+            return {"created": created, "seconds": finished_at - start, "created_in": created_in,
+                    "latencies": [(r.updated_at - r.created_at).total_seconds() for r in rows],
+                    "statements": statements, "cpu": cpu, "machine": machine}
+
+        async def signature_round(number: int) -> dict[str, Any]:
+            """As many signatures alone through the same processes, spread over the vaults (requested 8
+            at a time, as the withdrawals are created)."""
+            session_ids: list[uuid.UUID] = []
+
+            async def request(index: int) -> None:
+                async with creating, unit_of_work():
+                    session = await sessions.request_signature(
+                        workspace_id=sources[index % vault_count][0].id, vault_id=vault_ids[index % vault_count],
+                        message=f"bench {number} {index}".encode(), purpose="bench")
+                session_ids.append(session.id)
+
+            before = snapshot()
+            start = time.time()
+            await asyncio.gather(*(request(index) for index in range(withdrawals)))
+            while await SigningSession.filter(id__in=session_ids, status__in=["round1", "round2"]).exists():
+                await asyncio.sleep(0.02)
+            statements, cpu, machine = since(before)
+            completed = await SigningSession.filter(id__in=session_ids)
+            return {"seconds": max(s.completed_at or s.updated_at for s in completed).timestamp() - start,
+                    "statements": statements, "cpu": cpu, "machine": machine}
+
+        # The two take turns (withdrawals, signatures, withdrawals, ...), as bench point 2's API and
+        # raw rounds do: a drift of this shared host's speed within the run weighs on both alike.
+        withdrawal_rounds, signature_rounds = [], []
+        for number in range(rounds):
+            withdrawal_rounds.append(await withdrawal_round(number))
+            signature_rounds.append(await signature_round(number))
+        stop.set()
+        chain_on.set()
+        await chain_task
+        created = [transaction_id for done in withdrawal_rounds for transaction_id in done["created"]]
+        total = withdrawals * rounds
         statements: collections.Counter[str] = collections.Counter()
         signer_statements: collections.Counter[str] = collections.Counter()
-        for index, (process, path, before) in enumerate(zip(processes, counts, statements_before)):
-            (statements if index < general_workers else signer_statements).update(
-                statement_counts(process, path) - before)
-        tracked = sum(tracker_statements.values())
-        stop.set()
-        await chain_task
-        rows = await Transaction.filter(id__in=created)
-        failed = [r for r in rows if r.status != "finished"]
-        if failed:
-            raise SystemExit(f"{len(failed)} withdrawals failed, e.g. {failed[0].error_code}: {failed[0].error_message}")
-        finished_at = max(r.updated_at for r in rows).timestamp()
-        latencies = [(r.updated_at - r.created_at).total_seconds() for r in rows]
-        withdrawal_rate = withdrawals / (finished_at - start)
+        for done in withdrawal_rounds:
+            for index, counted in enumerate(done["statements"]):
+                (statements if index < general_workers else signer_statements).update(counted)
+        cpu = [sum(done["cpu"][index] for done in withdrawal_rounds) for index in range(len(processes))]
+        cpu_signing = [sum(done["cpu"][index] for done in signature_rounds) for index in range(len(processes))]
+        signing_statements = [sum(sum(done["statements"][index].values()) for done in signature_rounds)
+                              for index in range(len(processes))]
+        machine_withdrawals = _sum_machine([done["machine"] for done in withdrawal_rounds])
+        machine_signatures = _sum_machine([done["machine"] for done in signature_rounds])
+        latencies = [latency for done in withdrawal_rounds for latency in done["latencies"]]
+        withdrawal_rate = total / sum(done["seconds"] for done in withdrawal_rounds)
+        signing_rate = total / sum(done["seconds"] for done in signature_rounds)
         stages = await stage_times(created)
-        cycles = await lane_cycles(created)
+        cycles = await lane_cycles([done["created"] for done in withdrawal_rounds])
         from core.outbox import Command
 
         # Only these withdrawals' commands: the API part's (its checks) are in the same database.
         ours = {str(transaction_id) for transaction_id in created}
         sent = await Command.filter(actor_name__startswith="withdrawals.").values_list("payload", "enqueue_count")
-        messages = sum(int(n) for payload, n in sent if (payload or {}).get("transaction_id") in ours) / withdrawals
-
-        # Signatures alone through the same processes: as many sessions, spread over the vaults
-        # (requested 8 at a time, as the withdrawals were created above)
-        machine_before = machine_cpu()
-        cpu_before = [cpu_seconds(process.pid) for process in processes]
-        statements_before = [statement_counts(process, path) for process, path in zip(processes, counts)]
-        start = time.time()
-        session_ids = []
-
-        async def request(index: int) -> None:
-            async with creating, unit_of_work():
-                session = await sessions.request_signature(workspace_id=sources[index % vault_count][0].id,
-                                                           vault_id=vault_ids[index % vault_count],
-                                                           message=f"bench {index}".encode(), purpose="bench")
-            session_ids.append(session.id)
-
-        await asyncio.gather(*(request(index) for index in range(withdrawals)))
-        while await SigningSession.filter(id__in=session_ids, status__in=["round1", "round2"]).exists():
-            await asyncio.sleep(0.02)
-        machine_signatures = machine_cpu_since(machine_before)
-        cpu_signing = [cpu_seconds(process.pid) - before for process, before in zip(processes, cpu_before)]
-        signing_statements = [sum((statement_counts(process, path) - before).values())
-                              for process, path, before in zip(processes, counts, statements_before)]
-        completed = await SigningSession.filter(id__in=session_ids)
-        signing_rate = withdrawals / (max(s.completed_at or s.updated_at for s in completed).timestamp() - start)
+        messages = sum(int(n) for payload, n in sent if (payload or {}).get("transaction_id") in ours) / total
         return {"rate": withdrawal_rate, "p50": statistics.median(latencies), "p99": percentile(latencies, 0.99),
-                "signing_rate": signing_rate, "created_in": created_in, "stages": stages,
-                "cycles": cycles, "cpu_general": sum(cpu[:general_workers]) / withdrawals,
-                "cpu_signers": sum(cpu[general_workers:]) / withdrawals, "messages": messages,
+                "signing_rate": signing_rate, "created_in": max(done["created_in"] for done in withdrawal_rounds),
+                "rounds": [(withdrawals / w["seconds"], withdrawals / s["seconds"])
+                           for w, s in zip(withdrawal_rounds, signature_rounds)],
+                "stages": stages, "cycles": cycles, "cpu_general": sum(cpu[:general_workers]) / total,
+                "cpu_signers": sum(cpu[general_workers:]) / total, "messages": messages,
                 "statements": statements, "signer_statements": signer_statements,
-                "signing_statements": (sum(signing_statements[:general_workers]) / withdrawals,
-                                       sum(signing_statements[general_workers:]) / withdrawals),
-                "tracker_statements": tracked / withdrawals, "tracker_top": tracker_statements.most_common(8),
-                "machine_per_withdrawal": machine_withdrawals["machine"] / withdrawals,
+                "signing_statements": (sum(signing_statements[:general_workers]) / total,
+                                       sum(signing_statements[general_workers:]) / total),
+                "tracker_statements": sum(tracker_statements.values()) / total,
+                "tracker_top": tracker_statements.most_common(8),
+                "machine_per_withdrawal": machine_withdrawals["machine"] / total,
                 "machine_busy": machine_withdrawals["busy"],
-                "machine_per_signature": machine_signatures["machine"] / withdrawals,
+                "machine_per_signature": machine_signatures["machine"] / total,
                 "machine_busy_signing": machine_signatures["busy"],
-                "signing_parts": {"the general worker process(es)": sum(cpu_signing[:general_workers]) / withdrawals,
-                                  "the signer processes": sum(cpu_signing[general_workers:]) / withdrawals,
-                                  **{name: machine_signatures[name] / withdrawals
+                "signing_parts": {"the general worker process(es)": sum(cpu_signing[:general_workers]) / total,
+                                  "the signer processes": sum(cpu_signing[general_workers:]) / total,
+                                  **{name: machine_signatures[name] / total
                                      for name in ("postgres", "redis-server", "this process")}},
-                "servers": {name: machine_withdrawals[name] / withdrawals for name in ("postgres", "redis-server")},
-                "this_process": machine_withdrawals["this process"] / withdrawals}
+                "servers": {name: machine_withdrawals[name] / total for name in ("postgres", "redis-server")},
+                "this_process": machine_withdrawals["this process"] / total}
     finally:
         cleanup.close()
         await app_client.stop()
@@ -709,17 +751,19 @@ CYCLE_MARKS = ("signing", "share 1", "share 2", "session completed", "awaiting_b
                "broadcast started", "broadcast", "next sign started", "next signing")
 
 
-async def lane_cycles(transaction_ids: list[uuid.UUID]) -> dict[str, Any]:
+async def lane_cycles(rounds: list[list[uuid.UUID]]) -> dict[str, Any]:
     """Where a lane cycle's time goes: per withdrawal, from its ``signing`` change to the next
-    withdrawal of its source address's ``signing`` change, the marks of :data:`CYCLE_MARKS`
-    (audit entries, the session's shares and completion, the outbox commands' start times);
-    p50 / p99 of each step between two marks, and of the whole cycle."""
+    withdrawal of its source address's ``signing`` change in the same round (``rounds``: the ids of
+    each), the marks of :data:`CYCLE_MARKS` (audit entries, the session's shares and completion,
+    the outbox commands' start times); p50 / p99 of each step between two marks, and of the whole
+    cycle."""
     from core.outbox import Command
     from models.audit import AuditEntry
     from models.sessions import SigningSession, SigningShare
     from models.transactions import Transaction
 
-    ids = {str(i) for i in transaction_ids}
+    round_of = {str(i): number for number, transaction_ids in enumerate(rounds) for i in transaction_ids}
+    ids = set(round_of)
     marks: dict[str, dict[str, Any]] = collections.defaultdict(dict)
     for entry in await AuditEntry.filter(object_type="transaction", object_id__in=list(ids), action__in=[
             "withdrawal.signing", "withdrawal.awaiting_broadcast", "withdrawal.broadcast"]).values(
@@ -741,9 +785,9 @@ async def lane_cycles(transaction_ids: list[uuid.UUID]) -> dict[str, Any]:
         if command["started_at"] is not None and key[1] in ids:
             # The sign step may run (and find its lane busy) more than once: the last start counts
             started[key] = max(started.get(key, command["started_at"]), command["started_at"])
-    lanes: dict[str, list[str]] = collections.defaultdict(list)
+    lanes: dict[tuple[int, str], list[str]] = collections.defaultdict(list)
     for row in await Transaction.filter(id__in=list(ids)).values("id", "from_address"):
-        lanes[row["from_address"]].append(str(row["id"]))
+        lanes[(round_of[str(row["id"])], row["from_address"])].append(str(row["id"]))
     spans: dict[str, list[float]] = collections.defaultdict(list)
     for members in lanes.values():
         members = sorted((m for m in members if "signing" in marks[m]), key=lambda m: marks[m]["signing"])
@@ -808,12 +852,14 @@ async def run(args: argparse.Namespace) -> None:
         if not args.no_e2e:
             # A namespace of its own: nothing of the first part (its queued checks) runs here
             e2e = await create_to_finished(settings, f"{namespace}-e2e", args.withdrawals, args.vaults, args.workers,
-                                           args.workspaces)
-            print(f"create -> finished on the devnet with instant blocks: {args.withdrawals} withdrawals over "
-                  f"{args.vaults} vaults in {args.workspaces} workspace(s), {args.workers} general worker "
-                  "process(es), signer processes 1 and 2")
+                                           args.workspaces, args.e2e_rounds)
+            print(f"create -> finished on the devnet with instant blocks: {args.e2e_rounds} round(s) of "
+                  f"{args.withdrawals} withdrawals over {args.vaults} vaults in {args.workspaces} workspace(s), "
+                  f"{args.workers} general worker process(es), signer processes 1 and 2; each round followed by "
+                  f"{args.withdrawals} signatures alone through the same processes")
             print(f"  finished: {e2e['rate']:.1f}/s, latency p50 {e2e['p50'] * 1000:.0f} ms, "
-                  f"p99 {e2e['p99'] * 1000:.0f} ms (all {args.withdrawals} created within {e2e['created_in']:.1f} s)")
+                  f"p99 {e2e['p99'] * 1000:.0f} ms (each round's {args.withdrawals} created within "
+                  f"{e2e['created_in']:.1f} s)")
             print("  where the time went (p50 / p99 per step, from the audit entries): " + "; ".join(
                 f"{step} {p50 * 1000:.0f} / {p99 * 1000:.0f} ms" for step, (p50, p99) in e2e["stages"].items()))
             print(f"  CPU per withdrawal, create -> finished: the general worker process(es) "
@@ -854,7 +900,10 @@ async def run(args: argparse.Namespace) -> None:
                   + f"; this process (the creations, the chain and the tracker) {e2e['this_process'] * 1000:.1f} ms")
             print("  the machine's CPU per signature alone, by process: " + ", ".join(
                 f"{name} {seconds * 1000:.1f} ms" for name, seconds in e2e["signing_parts"].items()))
-            print(f"  ratio finished/s : signatures/s = {e2e['rate'] / e2e['signing_rate']:.3f}")
+            print("  the rounds (finished/s, signatures/s: ratio): " + "; ".join(
+                f"{finished:.1f}, {signed:.1f}: {finished / signed:.3f}" for finished, signed in e2e["rounds"]))
+            print(f"  ratio finished/s : signatures/s = {e2e['rate'] / e2e['signing_rate']:.3f} over all rounds "
+                  "-> target >= 0.5")
     finally:
         broker.close()
         flush_namespace(settings.redis_url, namespace)  # and "-e2e"
@@ -871,6 +920,8 @@ def main() -> None:
     parser.add_argument("--wallets", type=int, default=16, help="source wallets the requests spread over")
     parser.add_argument("--pool", type=int, default=10, help="database pool size of this process")
     parser.add_argument("--withdrawals", type=int, default=200, help="withdrawals carried to finished")
+    parser.add_argument("--e2e-rounds", type=int, default=2, help="rounds the withdrawals and the signatures "
+                        "alone each take, in turns")
     parser.add_argument("--vaults", type=int, default=16, help="vaults (signing lanes) they spread over")
     parser.add_argument("--workers", type=int, default=3, help="general worker processes (signers: one each)")
     parser.add_argument("--workspaces", type=int, default=1, help="workspaces the vaults belong to (the change "
