@@ -560,16 +560,6 @@ async def run(args: argparse.Namespace) -> None:
         finally:
             for requester in requesters:
                 requester.kill()
-        # In-process FROST again once the pools are idle: the window's limit is the mean of the runs
-        # before and after it, so that a drift of this shared host's speed between the two (FROST
-        # made 538-934 signatures/s from one run to the next in a session) weighs on both alike.
-        idle_deadline = time.monotonic() + 60
-        while await observer.fetchval("SELECT count(*) FROM signing_sessions WHERE status IN ('round1', 'round2')") \
-                and time.monotonic() < idle_deadline:
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(1.0)
-        in_process_after = frost_in_process(args.frost_seconds)
-        in_process_before, in_process = in_process, (in_process + in_process_after) / 2
         window = window_end - window_start
         completed = await observer.fetchval(
             "SELECT count(*) FROM signing_sessions WHERE status = 'completed' AND completed_at >= $1 "
@@ -585,6 +575,19 @@ async def run(args: argparse.Namespace) -> None:
         unchained = await observer.fetchval(
             "SELECT count(*) FROM audit_log e WHERE e.workspace_id = $1 AND NOT EXISTS "
             "(SELECT 1 FROM audit_chain c WHERE c.entry_id = e.id)", workspace.id)
+        # In-process FROST again once the pools are idle (no session in flight, every audit entry
+        # chained): the window's limit is the mean of the runs before and after it, so that a drift
+        # of this shared host's speed between the two (FROST made 538-934 signatures/s from one run
+        # to the next in a session) weighs on both alike.
+        idle_deadline = time.monotonic() + 60
+        while time.monotonic() < idle_deadline and await observer.fetchval(
+                "SELECT EXISTS (SELECT 1 FROM signing_sessions WHERE status IN ('round1', 'round2')) OR EXISTS "
+                "(SELECT 1 FROM audit_log e WHERE e.workspace_id = $1 AND NOT EXISTS "
+                "(SELECT 1 FROM audit_chain c WHERE c.entry_id = e.id))", workspace.id):
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1.0)
+        in_process_after = frost_in_process(args.frost_seconds)
+        in_process_before, in_process = in_process, (in_process + in_process_after) / 2
         in_parallel = frost_in_parallel(args.signer_processes, args.frost_seconds) \
             if args.signer_processes > 1 else in_process
         in_load = sorted(latency for r in reports for latency in r["latencies"])
