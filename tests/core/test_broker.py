@@ -1,6 +1,8 @@
 """The worker's broker: the database opens before the first message and closes after the last, a
 woken consumer finds a message enqueued on an idle queue at once, and a delayed message goes on
-when it is due."""
+when it is due. An idle consumer looks at its queue only when woken, after a look that found
+messages, or every LOOK_WITHOUT_TOKEN_SECONDS; each process runs dramatiq's maintenance on a
+clock, so a dead worker's messages still come back."""
 
 from __future__ import annotations
 
@@ -19,7 +21,10 @@ from dramatiq.common import current_millis
 from dramatiq.message import Message
 from dramatiq.middleware import AsyncIO
 
-from core.broker import DatabaseLifecycle, ParentWatch, _NotifiedConsumer, create_broker
+from dramatiq.brokers.redis import RedisBroker
+
+import core.broker
+from core.broker import DatabaseLifecycle, NotifyingRedisBroker, ParentWatch, _NotifiedConsumer, create_broker
 from custody.embedded import process_alive
 from models import ORM_APP
 from tests.support.environment import TEST_NAMESPACE
@@ -317,3 +322,160 @@ def test_a_consumer_whose_wait_outlasts_the_redis_socket_timeout_looks_again(set
         assert found is not None and found.actor_name == "timeout_probe.ping"
     finally:
         broker.close()
+
+
+class _LookRecorder:
+    """A :class:`_NotifiedConsumer`'s broker whose fetches and waits are recorded, not sent: each
+    fetch returns the next of ``found`` (then nothing), each wait the next of ``tokens`` (then
+    none, as a wait that timed out)."""
+
+    namespace = "probe"
+
+    def __init__(self) -> None:
+        self.fetches = 0
+        self.found: list[list[bytes]] = []
+        self.tokens: list[object] = []
+        self.client = self
+
+    def do_fetch(self, queue_name: str, prefetch: int) -> list[bytes]:
+        self.fetches += 1
+        return self.found.pop(0) if self.found else []
+
+    def blpop(self, keys: list[str], timeout: float) -> object:
+        return self.tokens.pop(0) if self.tokens else None
+
+
+def _probe_message() -> bytes:
+    return Message(queue_name="probe", actor_name="probe.ping", args=(), kwargs={}, options={}).encode()
+
+
+def test_an_idle_consumer_looks_at_its_queue_only_when_woken_or_after_its_backstop():
+    # Given an idle consumer that looked once and found nothing
+    broker = _LookRecorder()
+    consumer = _NotifiedConsumer(broker, "probe", 10, 1000)
+    assert next(consumer) is None and broker.fetches == 1
+    # When its waits end without a token, Then it does not look again
+    for _ in range(20):
+        assert next(consumer) is None
+    assert broker.fetches == 1
+    # When a token wakes it, Then it looks (once: that look found nothing)
+    broker.tokens.append((b"probe.notify", b"1"))
+    next(consumer)
+    next(consumer)
+    assert broker.fetches == 2
+    # When its backstop has passed since its last look, Then it looks without a token
+    consumer.looked_at -= core.broker.LOOK_WITHOUT_TOKEN_SECONDS
+    next(consumer)
+    assert broker.fetches == 3
+
+
+def test_a_consumer_whose_look_found_messages_looks_again_until_it_finds_none():
+    # Given one token for more messages than a look takes (a round trip of many to one queue)
+    broker = _LookRecorder()
+    consumer = _NotifiedConsumer(broker, "probe", 2, 1000)
+    broker.found = [[_probe_message(), _probe_message()], [_probe_message()]]
+    # When the consumer takes them, acking each
+    taken = []
+    for _ in range(6):
+        message = next(consumer)
+        if message is not None:
+            taken.append(message)
+            consumer.queued_message_ids.discard(message.message_id)
+    # Then it looked three times without another token (two looks found some, the third none)
+    assert len(taken) == 3 and broker.fetches == 3
+
+
+def test_a_message_that_reached_its_queue_without_a_token_is_found_at_the_backstop(settings, monkeypatch):
+    # Given an idle consumer on a real Redis that looked and found nothing, with a short backstop
+    monkeypatch.setattr(core.broker, "LOOK_WITHOUT_TOKEN_SECONDS", 0.6)
+    broker = create_broker(settings, namespace=f"{TEST_NAMESPACE}-backstop")
+    try:
+        @dramatiq.actor(broker=broker, queue_name="backstop_probe", actor_name="backstop_probe.ping")
+        def ping() -> None:
+            pass
+
+        consumer = _NotifiedConsumer(broker, "backstop_probe", 1, 100)
+        assert next(consumer) is None
+        # When a message reaches the queue with no token (dramatiq's own enqueue: as its maintenance
+        # gives back a dead worker's messages)
+        sent_at = time.monotonic()
+        RedisBroker.enqueue(broker, ping.message())
+        found = None
+        while found is None and time.monotonic() - sent_at < 5:
+            found = next(consumer)
+        # Then the consumer finds it at its backstop, not at once and not never
+        assert found is not None and found.actor_name == "backstop_probe.ping"
+        assert 0.3 < time.monotonic() - sent_at < 1.5
+    finally:
+        broker.close()
+
+
+def test_messages_a_stopping_consumer_gives_back_wake_another_at_once(settings):
+    # Given two consumers of one queue on a real Redis, the second idle after a look that found nothing
+    broker = create_broker(settings, namespace=f"{TEST_NAMESPACE}-requeue")
+    try:
+        @dramatiq.actor(broker=broker, queue_name="requeue_probe", actor_name="requeue_probe.ping")
+        def ping() -> None:
+            pass
+
+        stopping = _NotifiedConsumer(broker, "requeue_probe", 1, 100)
+        idle = _NotifiedConsumer(broker, "requeue_probe", 1, 100)
+        assert next(idle) is None
+        ping.send()
+        taken = next(stopping)
+        assert taken is not None
+        # (the second wakes on the send's token, looks, and finds nothing: the first took it)
+        assert next(idle) is None and next(idle) is None and not idle.woken
+        # When the first gives its prefetched message back (a worker stopping)
+        given_back_at = time.monotonic()
+        stopping.requeue([taken])
+        found = None
+        while found is None and time.monotonic() - given_back_at < 5:
+            found = next(idle)
+        # Then the second takes it at once, long before its backstop
+        assert found is not None and found.message_id == taken.message_id
+        assert time.monotonic() - given_back_at < core.broker.LOOK_WITHOUT_TOKEN_SECONDS / 2
+    finally:
+        broker.close()
+
+
+def test_each_process_runs_the_queue_maintenance_on_a_clock_never_on_an_ack(settings, monkeypatch):
+    broker = NotifyingRedisBroker(url=settings.redis_url, namespace=f"{TEST_NAMESPACE}-maintenance")
+    try:
+        # The first dispatch that may run it does; acks and nacks never do
+        assert broker._should_do_maintenance("ack") == 0 and broker._should_do_maintenance("nack") == 0
+        assert broker._should_do_maintenance("fetch") == 1
+        # Then none until MAINTENANCE_EVERY_SECONDS passed, however many dispatches
+        assert sum(broker._should_do_maintenance("fetch") for _ in range(5000)) == 0
+        broker._maintained_at -= core.broker.MAINTENANCE_EVERY_SECONDS
+        assert broker._should_do_maintenance("enqueue") == 1
+    finally:
+        broker.close()
+
+
+def test_a_dead_workers_unacked_message_comes_back_to_the_living(settings, monkeypatch):
+    # Given two worker processes' brokers on one namespace (each its own heartbeat), a heartbeat
+    # timeout of 1 s and maintenance every 0.5 s
+    monkeypatch.setattr(core.broker, "MAINTENANCE_EVERY_SECONDS", 0.5)
+    namespace = f"{TEST_NAMESPACE}-dead-worker"
+    dead = NotifyingRedisBroker(url=settings.redis_url, namespace=namespace, heartbeat_timeout=1000)
+    living = NotifyingRedisBroker(url=settings.redis_url, namespace=namespace, heartbeat_timeout=1000)
+    try:
+        for broker in (dead, living):
+            broker.declare_queue("dead_probe")
+        message = Message(queue_name="dead_probe", actor_name="dead_probe.ping", args=(), kwargs={}, options={})
+        living.enqueue(message)
+        # When the first takes it and dies without acking (no more heartbeats from it)
+        taken = next(_NotifiedConsumer(dead, "dead_probe", 1, 100))
+        assert taken is not None
+        consumer = _NotifiedConsumer(living, "dead_probe", 1, 100)
+        died_at = time.monotonic()
+        found = None
+        while found is None and time.monotonic() - died_at < 10:
+            found = next(consumer)
+        # Then the living worker gets it once the heartbeat timed out and its maintenance ran
+        assert found is not None and found.message_id == taken.message_id
+        assert time.monotonic() - died_at < 1.0 + 0.5 + core.broker.LOOK_WITHOUT_TOKEN_SECONDS + 1.0
+    finally:
+        dead.close()
+        living.close()
