@@ -163,8 +163,9 @@ class _NotifiedConsumer(_RedisConsumer):
 class NotifyingRedisBroker(RedisBroker):
     """A Redis broker whose enqueue also pushes a wake-up token for the queue's idle consumers.
 
-    Message storage, acknowledgement, dead letters and heartbeats are dramatiq's own; only the
-    idle wait differs (:class:`_NotifiedConsumer`). The message and its token go in one round trip
+    Message storage, acknowledgement, dead letters and heartbeats are dramatiq's own; the idle
+    wait differs (:class:`_NotifiedConsumer`), and so does when the queue maintenance runs
+    (:meth:`_should_do_maintenance`). The message and its token go in one round trip
     (a pipeline: Redis runs the token's push after the script that stored the message, so a woken
     consumer always finds it); :meth:`enqueue_many` sends several messages in that one round trip,
     and :meth:`enqueue_many_async` does it from an event loop, on a client of that loop (no thread).

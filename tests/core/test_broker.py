@@ -17,11 +17,10 @@ import time
 from pathlib import Path
 
 import dramatiq
+from dramatiq.brokers.redis import RedisBroker
 from dramatiq.common import current_millis
 from dramatiq.message import Message
 from dramatiq.middleware import AsyncIO
-
-from dramatiq.brokers.redis import RedisBroker
 
 import core.broker
 from core.broker import DatabaseLifecycle, NotifyingRedisBroker, ParentWatch, _NotifiedConsumer, create_broker
