@@ -106,6 +106,7 @@ class _NotifiedConsumer(_RedisConsumer):
     def requeue(self, messages: Any) -> None:
         """Give prefetched messages back (a stopping worker), with a token: another process's idle
         consumer takes them at once, not only at its next look without one."""
+        messages = list(messages)  # dramatiq passes a generator at times
         super().requeue(messages)
         if messages:
             self.broker.client.rpush(notify_key(self.broker.namespace, self.queue_name), b"1")

@@ -434,6 +434,11 @@ def test_messages_a_stopping_consumer_gives_back_wake_another_at_once(settings):
         # Then the second takes it at once, long before its backstop
         assert found is not None and found.message_id == taken.message_id
         assert time.monotonic() - given_back_at < core.broker.LOOK_WITHOUT_TOKEN_SECONDS / 2
+        # And nothing given back (dramatiq passes a generator) wakes nobody
+        key = core.broker.notify_key(broker.namespace, "requeue_probe")
+        broker.client.delete(key)
+        stopping.requeue(message for message in [])
+        assert broker.client.llen(key) == 0
     finally:
         broker.close()
 
