@@ -443,7 +443,7 @@ def test_messages_a_stopping_consumer_gives_back_wake_another_at_once(settings):
         broker.close()
 
 
-def test_each_process_runs_the_queue_maintenance_on_a_clock_never_on_an_ack(settings, monkeypatch):
+def test_each_process_runs_the_queue_maintenance_on_a_clock_never_on_an_ack(settings):
     broker = NotifyingRedisBroker(url=settings.redis_url, namespace=f"{TEST_NAMESPACE}-maintenance")
     try:
         # The first dispatch that may run it does; acks and nacks never do
