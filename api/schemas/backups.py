@@ -50,7 +50,7 @@ def _curve25519_key(value: Any) -> bytes:
 Curve25519PublicKey = Annotated[
     bytes,
     BeforeValidator(_curve25519_key),
-    WithJsonSchema({"type": "string", "format": "byte", "minLength": 43, "maxLength": 44,
+    WithJsonSchema({"type": "string", "minLength": 43, "maxLength": 44,
                     "pattern": r"^[A-Za-z0-9+/_-]{43}=$",
                     "description": "Base64 (standard or URL-safe) of a 32-byte Curve25519 public key."}),
     refused_as("INVALID_BACKUP_PUBLIC_KEY"),
