@@ -572,18 +572,17 @@ async def run(args: argparse.Namespace) -> None:
         stock_left = {r["holder"]: r["n"] for r in await observer.fetch(
             "SELECT holder, count(*) AS n FROM single_use_stock WHERE state = 'available' GROUP BY holder")}
         live_round_one = await observer.fetchval("SELECT count(*) FROM signer_nonces")
-        unchained = await observer.fetchval(
-            "SELECT count(*) FROM audit_log e WHERE e.workspace_id = $1 AND NOT EXISTS "
-            "(SELECT 1 FROM audit_chain c WHERE c.entry_id = e.id)", workspace.id)
+        unchained_entries = ("FROM audit_log e WHERE e.workspace_id = $1 AND NOT EXISTS "
+                             "(SELECT 1 FROM audit_chain c WHERE c.entry_id = e.id)")
+        unchained = await observer.fetchval(f"SELECT count(*) {unchained_entries}", workspace.id)
         # In-process FROST again once the pools are idle (no session in flight, every audit entry
         # chained): the window's limit is the mean of the runs before and after it, so that a drift
         # of this shared host's speed between the two (FROST made 538-934 signatures/s from one run
         # to the next in a session) weighs on both alike.
         idle_deadline = time.monotonic() + 60
         while time.monotonic() < idle_deadline and await observer.fetchval(
-                "SELECT EXISTS (SELECT 1 FROM signing_sessions WHERE status IN ('round1', 'round2')) OR EXISTS "
-                "(SELECT 1 FROM audit_log e WHERE e.workspace_id = $1 AND NOT EXISTS "
-                "(SELECT 1 FROM audit_chain c WHERE c.entry_id = e.id))", workspace.id):
+                "SELECT EXISTS (SELECT 1 FROM signing_sessions WHERE status IN ('round1', 'round2')) "
+                f"OR EXISTS (SELECT 1 {unchained_entries})", workspace.id):
             await asyncio.sleep(0.1)
         await asyncio.sleep(1.0)
         in_process_after = frost_in_process(args.frost_seconds)

@@ -311,12 +311,16 @@ async def disable(webhook: Webhook, *, reason: str, now: datetime, actor_id: uui
                                 "consecutive_failures": webhook.consecutive_failures})
 
 
-#: The overdue deliveries of :func:`overdue_deliveries`, with their webhook's state, the longest
-#: due first: locked (only the deliveries: ``OF d``) and passed over when another sweep holds them
-#: (``SKIP LOCKED``). Written out because tortoise's ``values_list`` drops ``select_for_update``:
-#: two sweeps at once took the same rows, and the second then waited on the first's update.
+#: The overdue deliveries of :func:`overdue_deliveries`, with their webhook's state (and, for a
+#: parked one, whether the webhook has an attempt in flight), the longest due first: locked (only
+#: the deliveries: ``OF d``) and passed over when another sweep holds them (``SKIP LOCKED``).
+#: Written out because tortoise's ``values_list`` drops ``select_for_update``: two sweeps at once
+#: took the same rows, and the second then waited on the first's update.
 _OVERDUE = """
-SELECT d.id, d.attempt_count, d.parked_at, d.webhook_id, d.status, w.status AS webhook_status, w.deleted_at
+SELECT d.id, d.attempt_count, d.parked_at, d.webhook_id, d.status, w.status AS webhook_status, w.deleted_at,
+       d.parked_at IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_deliveries AS b
+                                           WHERE b.webhook_id = d.webhook_id AND b.lease_expires_at > $3)
+           AS webhook_busy
 FROM webhook_deliveries AS d JOIN webhooks AS w ON w.id = d.webhook_id
 WHERE d.status = ANY($1::text[]) AND d.next_attempt_at <= $2
   AND (d.enqueued_at IS NULL OR d.enqueued_at <= $2)
@@ -350,18 +354,12 @@ async def overdue_deliveries(*, grace: timedelta = SWEEP_GRACE, limit: int = SWE
     now = clock.now()
     rows = await connections.get("default").execute_query_dict(
         _OVERDUE, [list(OPEN_STATUSES), now - grace, now, limit])
-    busy: dict[uuid.UUID, bool] = {}
     due: list[OverdueDelivery] = []
     for row in rows:
-        webhook_id = row["webhook_id"]
-        if row["parked_at"] is not None:
-            if webhook_id not in busy:
-                busy[webhook_id] = await WebhookDelivery.filter(webhook_id=webhook_id,
-                                                                lease_expires_at__gt=now).exists()
-            if busy[webhook_id]:
-                continue
+        if row["webhook_busy"]:
+            continue  # parked, and its webhook has an attempt in flight
         drainable = row["status"] == PENDING and row["webhook_status"] == STATUS_ACTIVE and row["deleted_at"] is None
-        due.append(OverdueDelivery(row["id"], row["attempt_count"] + 1, webhook_id, drainable))
+        due.append(OverdueDelivery(row["id"], row["attempt_count"] + 1, row["webhook_id"], drainable))
     if due:
         await WebhookDelivery.filter(id__in=[d.delivery_id for d in due]).update(enqueued_at=now)
     return due

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import dramatiq
+from dramatiq.broker import MessageProxy
 from dramatiq.brokers.redis import RedisBroker
 from dramatiq.common import current_millis
 from dramatiq.message import Message
@@ -72,25 +73,41 @@ async def test_an_idle_consumer_is_woken_by_an_enqueue(settings):
     assert len(started) == 5 and max(started) < 0.5
 
 
-class _WaitRecorder:
-    """What a :class:`_NotifiedConsumer` needs of its broker: no message to fetch, and a wake-up
-    list whose waits are recorded (seconds) instead of waited."""
+class _Recorder:
+    """What a :class:`_NotifiedConsumer` needs of its broker, recorded instead of sent: each fetch
+    is counted and returns the next of ``found`` (then nothing); each wait on the wake-up list is
+    recorded (seconds) instead of waited, and returns the next of ``tokens`` (then none, as a wait
+    that timed out)."""
 
     namespace = "probe"
 
     def __init__(self) -> None:
+        self.fetches = 0
+        self.found: list[list[bytes]] = []
         self.waits: list[float] = []
+        self.tokens: list[object] = []
         self.client = self
 
     def do_fetch(self, queue_name: str, prefetch: int) -> list[bytes]:
-        return []
+        self.fetches += 1
+        return self.found.pop(0) if self.found else []
 
-    def blpop(self, keys: list[str], timeout: float) -> None:
+    def blpop(self, keys: list[str], timeout: float) -> object:
         self.waits.append(timeout)
+        return self.tokens.pop(0) if self.tokens else None
+
+
+def _next_found(consumer: _NotifiedConsumer, *, within: float) -> MessageProxy | None:
+    """The first message the consumer hands out within ``within`` seconds (None: none did)."""
+    started = time.monotonic()
+    found = None
+    while found is None and time.monotonic() - started < within:
+        found = next(consumer)
+    return found
 
 
 def test_a_delay_queue_consumer_waits_no_longer_than_until_its_next_delayed_message_is_due():
-    broker = _WaitRecorder()
+    broker = _Recorder()
     consumer = _NotifiedConsumer(broker, "probe.DQ", 10, 2000)
     consumer.misses = 10  # idle long enough to wait about its whole timeout (2 s, less a jitter)
     next(consumer)
@@ -323,34 +340,13 @@ def test_a_consumer_whose_wait_outlasts_the_redis_socket_timeout_looks_again(set
         broker.close()
 
 
-class _LookRecorder:
-    """A :class:`_NotifiedConsumer`'s broker whose fetches and waits are recorded, not sent: each
-    fetch returns the next of ``found`` (then nothing), each wait the next of ``tokens`` (then
-    none, as a wait that timed out)."""
-
-    namespace = "probe"
-
-    def __init__(self) -> None:
-        self.fetches = 0
-        self.found: list[list[bytes]] = []
-        self.tokens: list[object] = []
-        self.client = self
-
-    def do_fetch(self, queue_name: str, prefetch: int) -> list[bytes]:
-        self.fetches += 1
-        return self.found.pop(0) if self.found else []
-
-    def blpop(self, keys: list[str], timeout: float) -> object:
-        return self.tokens.pop(0) if self.tokens else None
-
-
 def _probe_message() -> bytes:
     return Message(queue_name="probe", actor_name="probe.ping", args=(), kwargs={}, options={}).encode()
 
 
 def test_an_idle_consumer_looks_at_its_queue_only_when_woken_or_after_its_backstop():
     # Given an idle consumer that looked once and found nothing
-    broker = _LookRecorder()
+    broker = _Recorder()
     consumer = _NotifiedConsumer(broker, "probe", 10, 1000)
     assert next(consumer) is None and broker.fetches == 1
     # When its waits end without a token, Then it does not look again
@@ -370,7 +366,7 @@ def test_an_idle_consumer_looks_at_its_queue_only_when_woken_or_after_its_backst
 
 def test_a_consumer_whose_look_found_messages_looks_again_until_it_finds_none():
     # Given one token for more messages than a look takes (a round trip of many to one queue)
-    broker = _LookRecorder()
+    broker = _Recorder()
     consumer = _NotifiedConsumer(broker, "probe", 2, 1000)
     broker.found = [[_probe_message(), _probe_message()], [_probe_message()]]
     # When the consumer takes them, acking each
@@ -399,9 +395,7 @@ def test_a_message_that_reached_its_queue_without_a_token_is_found_at_the_backst
         # gives back a dead worker's messages)
         sent_at = time.monotonic()
         RedisBroker.enqueue(broker, ping.message())
-        found = None
-        while found is None and time.monotonic() - sent_at < 5:
-            found = next(consumer)
+        found = _next_found(consumer, within=5)
         # Then the consumer finds it at its backstop, not at once and not never
         assert found is not None and found.actor_name == "backstop_probe.ping"
         assert 0.3 < time.monotonic() - sent_at < 1.5
@@ -428,9 +422,7 @@ def test_messages_a_stopping_consumer_gives_back_wake_another_at_once(settings):
         # When the first gives its prefetched message back (a worker stopping)
         given_back_at = time.monotonic()
         stopping.requeue([taken])
-        found = None
-        while found is None and time.monotonic() - given_back_at < 5:
-            found = next(idle)
+        found = _next_found(idle, within=5)
         # Then the second takes it at once, long before its backstop
         assert found is not None and found.message_id == taken.message_id
         assert time.monotonic() - given_back_at < core.broker.LOOK_WITHOUT_TOKEN_SECONDS / 2
@@ -474,9 +466,7 @@ def test_a_dead_workers_unacked_message_comes_back_to_the_living(settings, monke
         assert taken is not None
         consumer = _NotifiedConsumer(living, "dead_probe", 1, 100)
         died_at = time.monotonic()
-        found = None
-        while found is None and time.monotonic() - died_at < 10:
-            found = next(consumer)
+        found = _next_found(consumer, within=10)
         # Then the living worker gets it once the heartbeat timed out and its maintenance ran
         assert found is not None and found.message_id == taken.message_id
         assert time.monotonic() - died_at < 1.0 + 0.5 + core.broker.LOOK_WITHOUT_TOKEN_SECONDS + 1.0
