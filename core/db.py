@@ -12,19 +12,23 @@ import functools
 import logging
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, cast
 
 import asyncpg
 import tortoise.context as tortoise_context
+from pypika_tortoise import Query, Table
 from tortoise import Tortoise
 from tortoise.backends.base.client import TransactionContextPooled
 from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.connection import get_connection, get_connections
 from tortoise.context import TortoiseContext
-from tortoise.migrations.executor import MigrationExecutor, PlanStep
+from tortoise.fields import Field
+from tortoise.migrations.executor import MigrationExecutor, MigrationKey, PlanStep
 from tortoise.migrations.migration import Migration
 from tortoise.migrations.schema_editor.base import BaseSchemaEditor
 from tortoise.migrations.schema_generator.state import State
+from tortoise.migrations.schema_generator.state_apps import StateApps
+from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
 from core.database_url import asyncpg_url, direct_url
@@ -139,6 +143,22 @@ class _Executor(MigrationExecutor):
             step.migration.apply = functools.partial(_apply, step.migration)  # type: ignore[method-assign]
         return plan
 
+    async def _project_state(self, applied: set[MigrationKey], *, upto: MigrationKey | None = None) -> State:
+        """``MigrationExecutor._project_state`` (tortoise 1.1) on :class:`_StateApps`."""
+        default_connections = {label: config.get("default_connection", "default")
+                               for label, config in self.loader.apps_config.items()}
+        state = State(models={}, apps=_StateApps(default_connections=default_connections))
+        for key in self._full_plan():
+            if key not in applied:
+                continue
+            if upto and key == upto:
+                break
+            migration = self.loader.graph.nodes[key]
+            if migration is None:
+                raise ValueError(f"Missing migration for {key}")
+            await migration.apply(state, dry_run=True, schema_editor=None)
+        return state
+
 
 async def _apply(migration: Migration, state: State, *, dry_run: bool = False,
                  schema_editor: BaseSchemaEditor | None = None, collect_sql: bool = False) -> State:
@@ -161,6 +181,48 @@ async def _apply(migration: Migration, state: State, *, dry_run: bool = False,
             operation, before, state, schema_editor, supports_transactions)
     state.validate_relations_initialized()
     return state
+
+
+class _StateApps(StateApps):
+    """tortoise's ``StateApps`` that builds a model's query builders again only when its model
+    changed since it last built them.
+
+    After every operation tortoise renders again the models the operation touched (and those
+    related to them), then ``_build_initial_querysets`` finalises every model of the state: for
+    an empty database about 7,000 finalisations (each building the model's filters) for 150
+    operations, 40 % of a migration run's time (``custody migrate``: 8.7 s of CPU). A model's
+    finalisation reads only its own ``_meta``; the one thing another model's change does to it is
+    add or replace a relation field in its ``fields_map`` (a backward relation). So a model is
+    finalised again when it is a class not finalised before, or when any of its fields is not
+    the very object it was at its last finalisation; the build itself is tortoise's.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # noqa: D107
+        super().__init__(*args, **kwargs)
+        self._built: dict[type[Model], dict[str, Field]] = {}
+
+    def _build_initial_querysets(self) -> None:
+        if self._connections._db_config is None:  # noqa: SLF001 - tortoise's own test (state-only mode)
+            return
+        current: dict[type[Model], dict[str, Field]] = {}
+        for app in self.apps.values():
+            for model in app.values():
+                meta = model._meta  # noqa: SLF001
+                if meta.default_connection is None or not meta._inited:  # noqa: SLF001
+                    continue
+                fields = dict(meta.fields_map)
+                current[model] = fields
+                built = self._built.get(model)
+                if built is not None and built.keys() == fields.keys() and all(
+                        built[name] is field for name, field in fields.items()):
+                    continue
+                meta.finalise_model()
+                meta.basetable = Table(name=meta.db_table, schema=meta.schema)
+                basequery = meta.db.query_class.from_(meta.basetable)
+                meta.basequery = cast(Query, basequery)
+                meta.basequery_all_fields = cast(Query, basequery.select(*meta.db_fields))
+        # Models rendered again since are forgotten with their old classes.
+        self._built = current
 
 
 class _StateBefore(State):
