@@ -4,17 +4,23 @@ the service's migration runner makes the schema tortoise's own makes."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import importlib.metadata
+import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from core import db
-from tests.support.environment import ROOT, SUITE_DATABASE, TEST_DATABASE, WORKER
+from tests.support.environment import ROOT, SUITE_DATABASE, TEST_CACHE_DIR, TEST_DATABASE, WORKER
 
 
 def _database_url(url: str, name: str) -> str:
@@ -93,6 +99,24 @@ async def test_the_migration_lock_works_on_a_url_that_sizes_the_pool(settings):
     assert db.direct_url("postgres://u@h/x?sslmode=disable&maxsize=20") == "postgresql://u@h/x?sslmode=disable"
 
 
+#: The schema tortoise's own runner made, with the key it was made for.
+_TORTOISE_SCHEMA_CACHE = TEST_CACHE_DIR / "tortoise-runner-schema.json"
+
+
+def _read_cache(path: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _write_cache(path: Path, value: dict[str, Any]) -> None:
+    """Write ``value`` whole or not at all (another worker may read it meanwhile)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}")
+    partial.write_text(json.dumps(value))
+    partial.replace(path)
+
 #: What a schema is made of, in the catalog: every column, constraint, index, trigger, function,
 #: sequence and view of the public schema, and the rows the migrations themselves insert.
 _SCHEMA_QUERIES = (
@@ -117,10 +141,19 @@ async def _schema(url: str) -> list[list[tuple]]:
         await connection.close()
 
 
-async def test_the_migrations_make_the_schema_tortoises_own_runner_makes(settings):
-    # Given a fresh, empty database migrated by tortoise's own `migrate` (which db.apply_migrations,
-    # and so the suite's database, replaces by an executor that renders each operation's state
-    # before only when the operation reads it)
+def _tortoise_schema_key(server_version: str, *, root: Path = ROOT) -> str:
+    """What tortoise's runner makes of the migrations depends on: the migration and model files,
+    the configuration that names them, tortoise's version, the server's and the catalog queries."""
+    digest = hashlib.sha256()
+    for path in sorted([*root.glob("models/**/*.py"), root / "core" / "outbox.py", root / "core" / "db.py"]):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for part in (importlib.metadata.version("tortoise-orm"), server_version, repr(_SCHEMA_QUERIES)):
+        digest.update(part.encode() + b"\0")
+    return digest.hexdigest()
+
+
+async def _tortoise_schema(settings) -> list[list[list]]:
+    """The schema tortoise's own ``migrate`` makes of an empty database."""
     async with _fresh_database(settings, "tortoise") as url:
         # (in a process of its own: tortoise's migrate opens and leaves tortoise's global connections)
         tortoise = ("import asyncio, sys; from tortoise.migrations.api.migrate import migrate; from core import db; "
@@ -130,9 +163,49 @@ async def test_the_migrations_make_the_schema_tortoises_own_runner_makes(setting
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         output, _ = await process.communicate()
         assert process.returncode == 0, output.decode()[-2000:]
-        # Then the suite's database (migrated once per run by db.apply_migrations; with workers, the
-        # template every worker's copy came from) has the very same schema
-        ours = _database_url(settings.database_url, SUITE_DATABASE if WORKER else TEST_DATABASE)
-        theirs = await _schema(url)
-        assert theirs[0] and theirs[1] and theirs[2]
-        assert await _schema(ours) == theirs
+        return _as_json(await _schema(url))
+
+
+def _as_json(schema: list[list[tuple]]) -> list[list[list]]:
+    return json.loads(json.dumps(schema, default=str))
+
+
+async def test_the_migrations_make_the_schema_tortoises_own_runner_makes(settings):
+    # Given a fresh, empty database migrated by tortoise's own `migrate` (which db.apply_migrations,
+    # and so the suite's database, replaces by an executor that renders each operation's state
+    # before only when the operation reads it, and builds only the changed models' query builders).
+    # Its schema is kept in the suite's cache (TEST_CACHE_DIR) under the hash of everything it depends on: tortoise's
+    # runner takes 20 s of CPU, and a later run with the same migrations, models, tortoise and
+    # server would make the same schema again (a clean checkout, as in CI, always runs it).
+    ours = _database_url(settings.database_url, SUITE_DATABASE if WORKER else TEST_DATABASE)
+    connection = await asyncpg.connect(ours)
+    try:
+        key = _tortoise_schema_key(await connection.fetchval("SHOW server_version"))
+    finally:
+        await connection.close()
+    cached = _read_cache(_TORTOISE_SCHEMA_CACHE)
+    if cached is not None and cached.get("key") == key:
+        theirs = cached["schema"]
+    else:
+        theirs = await _tortoise_schema(settings)
+        _write_cache(_TORTOISE_SCHEMA_CACHE, {"key": key, "schema": theirs})
+    assert theirs[0] and theirs[1] and theirs[2]
+    # Then the suite's database (migrated once per run by db.apply_migrations; with workers, the
+    # template every worker's copy came from) has the very same schema
+    assert _as_json(await _schema(ours)) == theirs
+
+
+def test_the_cached_schema_of_tortoises_runner_is_keyed_by_what_it_depends_on(tmp_path):
+    # Given a copy of the files the schema depends on, and its key on one server
+    shutil.copytree(ROOT / "models", tmp_path / "models", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "core").mkdir()
+    for name in ("outbox.py", "db.py"):
+        shutil.copy(ROOT / "core" / name, tmp_path / "core" / name)
+    key = _tortoise_schema_key("16.4", root=tmp_path)
+    # Then the key is the checkout's, and stays while nothing changes
+    assert key == _tortoise_schema_key("16.4") == _tortoise_schema_key("16.4", root=tmp_path)
+    # And another server, or a migration changed by one character, makes another key
+    assert _tortoise_schema_key("17.0", root=tmp_path) != key
+    migration = sorted((tmp_path / "models" / "migrations").glob("0*.py"))[-1]
+    migration.write_text(migration.read_text() + " ")
+    assert _tortoise_schema_key("16.4", root=tmp_path) != key

@@ -47,6 +47,9 @@ TEST_DATA_DIR = Path(os.environ.get("CUSTODY_TEST_DATA_DIR")
 #: The service's data folder in the tests (secret keys, stores): one per worker, inside TEST_DATA_DIR,
 #: whose embedded servers the workers share.
 TEST_SERVICE_DIR = TEST_DATA_DIR / f"service-{WORKER}" if WORKER else TEST_DATA_DIR
+#: What the suite keeps from one run to the next of this checkout, as mypy keeps ``.mypy_cache``:
+#: results that depend only on files and versions, each stored with the hash of what it depends on.
+TEST_CACHE_DIR = ROOT / ".test_cache"
 #: The broker's key prefix in Redis.
 TEST_NAMESPACE = f"custody-test-{os.getpid()}"
 #: Keep the data folder and the test database when the run ends.
