@@ -31,6 +31,8 @@ from tortoise.migrations.schema_generator.state_apps import StateApps
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
+# Imported for its effect: tortoise reads model comments faster from here on (before any model).
+from core import model_comments  # noqa: F401
 from core.database_url import asyncpg_url, direct_url
 from core.settings import Settings, get_settings
 

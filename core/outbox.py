@@ -31,7 +31,8 @@ from tortoise import fields
 from tortoise.expressions import F, Q
 from tortoise.models import Model
 
-from core import clock
+# Imported for its effect: tortoise reads model comments faster from here on (before OutboxCommand).
+from core import clock, model_comments  # noqa: F401
 from core.broker import Trip, TripResult, message, run_senders
 from core.rows import build
 from core.settings import get_settings
