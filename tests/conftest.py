@@ -32,10 +32,9 @@ from tests.support.environment import (
     TEST_DATABASE,
     TEST_NAMESPACE,
     TEST_SERVICE_DIR,
-    WORKER,
     SuiteRun,
-    drop_databases,
     prepare_database,
+    release_database,
     stop_embedded,
 )
 from tests.support.worker import InProcessWorker
@@ -138,10 +137,8 @@ async def settings(servers: tuple[str, str], suite_run: SuiteRun) -> AsyncIterat
     yield test_settings
     if not suite_run.keep and os.environ.get("DATABASE_URL"):
         # A server of its own (embedded) goes with the data folder; on a given one, the databases go
-        # now: a worker's own copy always, the suite's database with the last process of the run.
-        last = suite_run.leaves_nothing
-        if WORKER or last:
-            await drop_databases(admin_url, template_too=last)
+        # now: a worker's own copy always, the suite's database with its last user.
+        await release_database(admin_url, last_run=suite_run.leaves_nothing)
 
 
 @pytest.fixture(scope="session")

@@ -50,6 +50,10 @@ TEST_SERVICE_DIR = TEST_DATA_DIR / f"service-{WORKER}" if WORKER else TEST_DATA_
 #: What the suite keeps from one run to the next of this checkout, as mypy keeps ``.mypy_cache``:
 #: results that depend only on files and versions, each stored with the hash of what it depends on.
 TEST_CACHE_DIR = ROOT / ".test_cache"
+#: Taken by a worker while it makes or copies the suite's database, or drops it as its last user.
+_TEMPLATE_LOCK = TEST_DATA_DIR / "template.lock"
+#: The live processes (of this checkout's runs) that copied the suite's database and have not ended.
+_TEMPLATE_USERS = PidRegistry(TEST_DATA_DIR / "template-users.json")
 #: The broker's key prefix in Redis.
 TEST_NAMESPACE = f"custody-test-{os.getpid()}"
 #: Keep the data folder and the test database when the run ends.
@@ -96,17 +100,19 @@ async def prepare_database(admin_url: str, migrate: Callable[[str], Awaitable[No
     database named. Without workers: drop, create, migrate. With workers: the first worker of the
     run (under a file lock) makes and migrates :data:`SUITE_DATABASE`, and every worker copies it
     (``CREATE DATABASE ... TEMPLATE``, a file copy: milliseconds, where the migrations take
-    seconds)."""
+    seconds), and registers as one of its users (:func:`release_database`)."""
     if not WORKER:
         await _recreate(admin_url, TEST_DATABASE)
         await migrate(TEST_DATABASE)
         return
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
     TEST_DATA_DIR.mkdir(parents=True, exist_ok=True)
-    with open(TEST_DATA_DIR / "template.lock", "a+") as lock:
+    with open(_TEMPLATE_LOCK, "a+") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         lock.seek(0)
-        if lock.read().strip() != run:
+        # (The last user of this run may have dropped it already: a worker whose first test that
+        # needs the database comes after every other worker ended makes it again.)
+        if lock.read().strip() != run or not await _exists(admin_url, SUITE_DATABASE):
             await _recreate(admin_url, SUITE_DATABASE)
             await migrate(SUITE_DATABASE)
             lock.seek(0)
@@ -114,15 +120,37 @@ async def prepare_database(admin_url: str, migrate: Callable[[str], Awaitable[No
             lock.write(run)
             lock.flush()
         await _recreate(admin_url, TEST_DATABASE, template=SUITE_DATABASE)
+        _TEMPLATE_USERS.add(os.getpid())
 
 
-async def drop_databases(admin_url: str, *, template_too: bool) -> None:
-    """Drop this process's database and, when asked (the last process of the run), the suite's."""
+async def release_database(admin_url: str, *, last_run: bool) -> None:
+    """Drop this process's database, when the run ends on a server given by ``DATABASE_URL``.
+
+    Without workers it is the suite's database, shared by the runs of this checkout: it goes with
+    the last run (``last_run``). With workers, the suite's database (the template) goes with the
+    last process of this checkout's runs that copied it: the one that leaves the registry of its
+    users empty, under the template's lock. Deciding that and leaving are one step; deciding by
+    the runs' registry, which a process leaves only after this, had two workers that ended at the
+    same moment each see the other and leave the template behind."""
     conn = await asyncpg.connect(admin_url)
     try:
+        if not WORKER:
+            if last_run:
+                await conn.execute(f"DROP DATABASE IF EXISTS {TEST_DATABASE} WITH (FORCE)")
+            return
         await conn.execute(f"DROP DATABASE IF EXISTS {TEST_DATABASE} WITH (FORCE)")
-        if WORKER and template_too:
-            await conn.execute(f"DROP DATABASE IF EXISTS {SUITE_DATABASE} WITH (FORCE)")
+        with open(_TEMPLATE_LOCK, "a+") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not _TEMPLATE_USERS.remove(os.getpid()):
+                await conn.execute(f"DROP DATABASE IF EXISTS {SUITE_DATABASE} WITH (FORCE)")
+    finally:
+        await conn.close()
+
+
+async def _exists(admin_url: str, database: str) -> bool:
+    conn = await asyncpg.connect(admin_url)
+    try:
+        return bool(await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", database))
     finally:
         await conn.close()
 
