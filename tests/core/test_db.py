@@ -117,6 +117,7 @@ def _write_cache(path: Path, value: dict[str, Any]) -> None:
     partial.write_text(json.dumps(value))
     partial.replace(path)
 
+
 #: What a schema is made of, in the catalog: every column, constraint, index, trigger, function,
 #: sequence and view of the public schema, and the rows the migrations themselves insert.
 _SCHEMA_QUERIES = (
@@ -174,9 +175,10 @@ async def test_the_migrations_make_the_schema_tortoises_own_runner_makes(setting
     # Given a fresh, empty database migrated by tortoise's own `migrate` (which db.apply_migrations,
     # and so the suite's database, replaces by an executor that renders each operation's state
     # before only when the operation reads it, and builds only the changed models' query builders).
-    # Its schema is kept in the suite's cache (TEST_CACHE_DIR) under the hash of everything it depends on: tortoise's
-    # runner takes 20 s of CPU, and a later run with the same migrations, models, tortoise and
-    # server would make the same schema again (a clean checkout, as in CI, always runs it).
+    # Its schema is kept in the suite's cache (TEST_CACHE_DIR) under the hash of everything it
+    # depends on: tortoise's runner takes 20 s of CPU, and a later run with the same migrations,
+    # models, tortoise and server would make the same schema again (a clean checkout, as in CI,
+    # always runs it).
     ours = _database_url(settings.database_url, SUITE_DATABASE if WORKER else TEST_DATABASE)
     connection = await asyncpg.connect(ours)
     try:
