@@ -149,11 +149,12 @@ async def test_a_rotated_key_is_endorsed_by_the_one_before_and_signs_the_next_he
 
 
 async def test_a_run_that_extends_the_chain_sends_the_lock_one_read_and_one_write(database):
-    # Given a workspace whose chain holds one entry, and two more final entries
+    # Given a workspace whose chain holds its two entries (its creation's and one more), and two
+    # more final entries
     ws = await make_workspace()
     async with unit_of_work():
         await audit.record(action="test.first", object_type="test", object_id="1", actor_id=None, workspace_id=ws.id)
-    await _chain_until(ws.id, 1)
+    await _chain_until(ws.id, 2)
     before = await AuditChainLink.filter(workspace_id=ws.id).count()
     async with unit_of_work():
         await audit.record(action="test.second", object_type="test", object_id="2", actor_id=None, workspace_id=ws.id)
