@@ -143,6 +143,11 @@ class Settings(BaseSettings):
         "OUTBOX_RELAY_INTERVAL_SECONDS", "outbox_relay_interval_seconds"))
     outbox_relay_batch: int = Field(500, ge=1, validation_alias=AliasChoices("OUTBOX_RELAY_BATCH",
                                                                              "outbox_relay_batch"))
+    #: Threshold ECDSA presignatures both signers make per top-up of a key set's stock
+    #: (domain.signing.presignatures, rule 1): more is fewer runs under steady signing, fewer is
+    #: less work wasted for key sets that sign rarely.
+    ecdsa_presignature_batch: int = Field(4, ge=1, le=64, validation_alias=AliasChoices(
+        "ECDSA_PRESIGNATURE_BATCH", "ecdsa_presignature_batch"))
 
     #: Key of the PostgreSQL advisory lock that elects the scheduler leader.
     scheduler_lock_key: int = Field(DEFAULT_SCHEDULER_LOCK_KEY, validation_alias=AliasChoices(

@@ -10,7 +10,8 @@ the order the code applies them:
 1. **The stock.** Whenever a session of the key set starts, its stock is topped up
    (:func:`ensure_stock`; not when the key set becomes ready: most vaults' ECDSA key sets never
    sign, and the first signature waits for the first batch): when fewer than :data:`LOW_WATER`
-   presignatures are available, both signers are nudged to make :data:`BATCH` more together
+   presignatures are available, both signers are nudged to make ``ECDSA_PRESIGNATURE_BATCH``
+   (4 unless configured) more together
    (``signer_N.ecdsa_refill``: two triples and a presignature each, over a Redis channel between
    the two processes); each signer adds its own part to the stock as soon as it is made.
 2. **Taking one.** A session (status ``round1``) takes a presignature in the transaction that
@@ -49,6 +50,7 @@ from datetime import timedelta
 
 from core import clock
 from core.outbox import add_command
+from core.settings import get_settings
 from core.unit_of_work import nudge_after_commit
 from domain.errors import ValidationFailed
 from domain.signing import keys, stock
@@ -68,8 +70,6 @@ PAIRS: tuple[tuple[int, int], ...] = ((1, 2), (1, COSIGNER_PARTICIPANT), (2, COS
 DEFAULT_COSIGNER_PAIR: tuple[int, int] = (1, COSIGNER_PARTICIPANT)
 #: Top up when fewer than this many presignatures are available.
 LOW_WATER = 2
-#: Presignatures made per top-up (one run of both signers).
-BATCH = 4
 #: The signers' actor that makes a batch of presignatures together.
 REFILL_STEP = "ecdsa_refill"
 #: The signer's actor that makes one presignature with the co-signer (messages relayed by the API).
@@ -136,15 +136,16 @@ async def available(key_set_id: uuid.UUID, pair: tuple[int, int] = (1, 2)) -> in
 
 
 async def ensure_stock(key_set: KeySet, pair: tuple[int, int] = (1, 2)) -> bool:
-    """Rule 1: nudge both signers to make :data:`BATCH` presignatures when fewer than
+    """Rule 1: nudge both signers to make ``ECDSA_PRESIGNATURE_BATCH`` presignatures when fewer than
     :data:`LOW_WATER` are available (each signer runs one batch at a time: a nudge while it is
     busy is dropped). True when a run was asked for. The co-signer's pairs are made by the
     co-signer's own runs (rule 5): nothing to nudge here."""
     if tuple(pair) != (1, 2) or await available(key_set.id) >= LOW_WATER:
         return False
     run = str(uuid.uuid4())  # both signers meet on this run's channels
+    batch = get_settings().ecdsa_presignature_batch
     for participant in SERVICE_PARTICIPANTS:
-        nudge_after_commit(keys.signer_actor(participant, REFILL_STEP), str(key_set.id), run, BATCH)
+        nudge_after_commit(keys.signer_actor(participant, REFILL_STEP), str(key_set.id), run, batch)
     return True
 
 

@@ -16,6 +16,7 @@ from nacl.public import PrivateKey as RunKey
 from nacl.public import PublicKey
 
 from core import sealing
+from core.settings import Settings, SettingsError, get_settings
 from core.unit_of_work import unit_of_work
 from domain.errors import ValidationFailed
 from domain.networks.evm import address_of_key
@@ -38,7 +39,7 @@ async def _ecdsa_vault(client, worker, tmp_path):
         await presignatures.ensure_stock(setup.key_set)
 
     async def stocked() -> bool:
-        return await presignatures.available(setup.key_set.id) >= presignatures.BATCH
+        return await presignatures.available(setup.key_set.id) >= get_settings().ecdsa_presignature_batch
     await settle(worker, until=stocked, timeout=90)
     return setup
 
@@ -74,7 +75,7 @@ async def test_an_ecdsa_key_set_signs_a_digest_that_recovers_to_its_ethereum_add
     parts = await StockItem.filter(session_id=session.id).order_by("holder")
     assert [(p.holder, p.state, p.sealed) for p in parts] == [("1", "used", None), ("2", "used", None)]
     assert parts[0].public == parts[1].public
-    assert ready_before >= 2
+    assert ready_before == get_settings().ecdsa_presignature_batch  # one top-up, of the configured size
     # And the stock is topped up again
     async def topped_up() -> bool:
         return await presignatures.available(setup.key_set.id) >= presignatures.LOW_WATER
@@ -302,3 +303,12 @@ async def test_a_cosigner_run_is_the_cosigners_alone_and_its_messages_travel_box
     except Exception as exc:  # noqa: BLE001 - the co-signer's ApiError
         status_bad = (getattr(exc, "status", None), getattr(exc, "code", None))
     assert status_bad == (400, "INVALID_TRANSPORT_KEY")
+
+
+def test_the_presignature_batch_comes_from_the_environment_within_bounds():
+    # Given no setting, one of 8, and one of 0
+    # Then the default is 4, 8 is taken, and 0 is refused naming the variable
+    assert Settings.from_env({}).ecdsa_presignature_batch == 4
+    assert Settings.from_env({"ECDSA_PRESIGNATURE_BATCH": "8"}).ecdsa_presignature_batch == 8
+    with pytest.raises(SettingsError, match="ECDSA_PRESIGNATURE_BATCH"):
+        Settings.from_env({"ECDSA_PRESIGNATURE_BATCH": "0"})
