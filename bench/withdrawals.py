@@ -853,8 +853,9 @@ async def run(args: argparse.Namespace) -> None:
               f"{api_cpu['redis-server']:.2f}); per raw transaction {raw_cpu['machine']:.2f} ms with "
               f"{api['raw_busy']:.2f} cores busy (this process {raw_cpu['this process']:.2f}, postgres "
               f"{raw_cpu['postgres']:.2f}, redis-server {raw_cpu['redis-server']:.2f})")
-        print(f"  {args.rounds} rounds each, taking turns (API, raw, API, raw, ...), their ratios: " + ", ".join(
-            f"{api_round / raw_round:.3f}" for api_round, raw_round in api["rounds"]))
+        print(f"  {args.rounds} rounds each, taking turns (API, raw, API, raw, ...) (accepted/s, raw/s: ratio): "
+              + "; ".join(f"{api_round:.0f}, {raw_round:.0f}: {api_round / raw_round:.3f}"
+                          for api_round, raw_round in api["rounds"]))
         print(f"  ratio accepted/s : raw/s = {api['api_rate'] / api['raw_rate']:.3f} "
               f"(1 : {api['raw_rate'] / api['api_rate']:.1f})")
         if not args.no_e2e:
