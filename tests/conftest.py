@@ -131,7 +131,7 @@ async def settings(servers: tuple[str, str], suite_run: SuiteRun) -> AsyncIterat
             actor_max_backoff_ms=50,
             webhook_allow_loopback=True,
             # A test signs with an ECDSA key a few times at most: a top-up of 2 presignatures, not
-            # the default 4, halves the triples made for nothing (a fifth of the ECDSA tests' CPU).
+            # the default 4, halves the triples made for nothing (15-23 % of the ECDSA tests' CPU).
             ecdsa_presignature_batch=2,
             data_dir=TEST_SERVICE_DIR,
         )
