@@ -7,6 +7,7 @@ clock, so a dead worker's messages still come back."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
@@ -15,6 +16,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any, Iterator
 
 import dramatiq
 from dramatiq.broker import MessageProxy
@@ -28,6 +30,21 @@ from core.broker import DatabaseLifecycle, NotifyingRedisBroker, ParentWatch, _N
 from custody.embedded import process_alive
 from models import ORM_APP
 from tests.support.environment import TEST_NAMESPACE
+
+
+@contextlib.contextmanager
+def _probe_broker(settings, name: str) -> Iterator[tuple[NotifyingRedisBroker, Any]]:
+    """A broker of a namespace of its own on the test Redis, and an actor that does nothing on
+    queue ``<name>_probe`` (actor ``<name>_probe.ping``); the broker closed afterwards."""
+    broker = create_broker(settings, namespace=f"{TEST_NAMESPACE}-{name}")
+    try:
+        @dramatiq.actor(broker=broker, queue_name=f"{name}_probe", actor_name=f"{name}_probe.ping")
+        def ping() -> None:
+            pass
+
+        yield broker, ping
+    finally:
+        broker.close()
 from tests.support.redis_trips import count_trips
 from tests.support.worker import wait_for
 
@@ -316,12 +333,7 @@ def test_the_pool_metrics_server_ends_with_its_parent_and_frees_its_port():
 def test_a_consumer_whose_wait_outlasts_the_redis_socket_timeout_looks_again(settings, caplog):
     # Given a consumer on a real Redis whose client gives up on a reply after 50 ms, idle long
     # enough to wait on its wake-up list for about a second
-    broker = create_broker(settings, namespace=f"{TEST_NAMESPACE}-socket-timeout")
-    try:
-        @dramatiq.actor(broker=broker, queue_name="timeout_probe", actor_name="timeout_probe.ping")
-        def ping() -> None:
-            pass
-
+    with _probe_broker(settings, "timeout") as (broker, ping):
         broker.client.connection_pool.connection_kwargs["socket_timeout"] = 0.05
         broker.client.connection_pool.disconnect()
         consumer = _NotifiedConsumer(broker, "timeout_probe", 1, 1000)
@@ -336,8 +348,6 @@ def test_a_consumer_whose_wait_outlasts_the_redis_socket_timeout_looks_again(set
         ping.send()
         found = next(consumer)
         assert found is not None and found.actor_name == "timeout_probe.ping"
-    finally:
-        broker.close()
 
 
 def _probe_message() -> bytes:
@@ -383,12 +393,7 @@ def test_a_consumer_whose_look_found_messages_looks_again_until_it_finds_none():
 def test_a_message_that_reached_its_queue_without_a_token_is_found_at_the_backstop(settings, monkeypatch):
     # Given an idle consumer on a real Redis that looked and found nothing, with a short backstop
     monkeypatch.setattr(core.broker, "LOOK_WITHOUT_TOKEN_SECONDS", 0.6)
-    broker = create_broker(settings, namespace=f"{TEST_NAMESPACE}-backstop")
-    try:
-        @dramatiq.actor(broker=broker, queue_name="backstop_probe", actor_name="backstop_probe.ping")
-        def ping() -> None:
-            pass
-
+    with _probe_broker(settings, "backstop") as (broker, ping):
         consumer = _NotifiedConsumer(broker, "backstop_probe", 1, 100)
         assert next(consumer) is None
         # When a message reaches the queue with no token (dramatiq's own enqueue: as its maintenance
@@ -399,18 +404,11 @@ def test_a_message_that_reached_its_queue_without_a_token_is_found_at_the_backst
         # Then the consumer finds it at its backstop, not at once and not never
         assert found is not None and found.actor_name == "backstop_probe.ping"
         assert 0.3 < time.monotonic() - sent_at < 1.5
-    finally:
-        broker.close()
 
 
 def test_messages_a_stopping_consumer_gives_back_wake_another_at_once(settings):
     # Given two consumers of one queue on a real Redis, the second idle after a look that found nothing
-    broker = create_broker(settings, namespace=f"{TEST_NAMESPACE}-requeue")
-    try:
-        @dramatiq.actor(broker=broker, queue_name="requeue_probe", actor_name="requeue_probe.ping")
-        def ping() -> None:
-            pass
-
+    with _probe_broker(settings, "requeue") as (broker, ping):
         stopping = _NotifiedConsumer(broker, "requeue_probe", 1, 100)
         idle = _NotifiedConsumer(broker, "requeue_probe", 1, 100)
         assert next(idle) is None
@@ -431,8 +429,6 @@ def test_messages_a_stopping_consumer_gives_back_wake_another_at_once(settings):
         broker.client.delete(key)
         stopping.requeue(message for message in [])
         assert broker.client.llen(key) == 0
-    finally:
-        broker.close()
 
 
 def test_each_process_runs_the_queue_maintenance_on_a_clock_never_on_an_ack(settings):

@@ -132,13 +132,13 @@ async def release_database(admin_url: str, *, last_run: bool) -> None:
     users empty, under the template's lock. Deciding that and leaving are one step; deciding by
     the runs' registry, which a process leaves only after this, had two workers that ended at the
     same moment each see the other and leave the template behind."""
+    if not WORKER and not last_run:
+        return
     conn = await asyncpg.connect(admin_url)
     try:
-        if not WORKER:
-            if last_run:
-                await conn.execute(f"DROP DATABASE IF EXISTS {TEST_DATABASE} WITH (FORCE)")
-            return
         await conn.execute(f"DROP DATABASE IF EXISTS {TEST_DATABASE} WITH (FORCE)")
+        if not WORKER:
+            return
         with open(_TEMPLATE_LOCK, "a+") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if not _TEMPLATE_USERS.remove(os.getpid()):
