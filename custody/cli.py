@@ -55,9 +55,10 @@ class LazyHandler:
         return int(getattr(importlib.import_module(module), name)(args) or 0)
 
 
-def _require_urls(settings: Settings) -> None:
-    missing = [name for name, value in (("DATABASE_URL", settings.database_url), ("REDIS_URL", settings.redis_url))
-               if not value]
+def _require_urls(settings: Settings, *, redis: bool = True) -> None:
+    """Exit naming the server URLs the command needs and lacks (``redis``: it needs Redis too)."""
+    needed = (("DATABASE_URL", settings.database_url), ("REDIS_URL", settings.redis_url))[:2 if redis else 1]
+    missing = [name for name, value in needed if not value]
     if missing:
         sys.exit(f"custody: {', '.join(missing)} not set (`custody dev` starts embedded servers instead)")
 
@@ -74,7 +75,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     if args.embedded:
         settings, servers = with_embedded_servers(settings)
     try:
-        _require_urls(settings)
+        _require_urls(settings, redis=False)  # migrating sends nothing: PostgreSQL only
         asyncio.run(migrate(settings))
     finally:
         if servers is not None:

@@ -51,7 +51,8 @@ async def _fresh_database(settings, suffix: str) -> AsyncIterator[str]:
 async def test_processes_that_migrate_at_once_all_succeed(settings):
     # Given a fresh, empty database
     async with _fresh_database(settings, "concurrent") as url:
-        env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": settings.redis_url,
+        # (migrating needs no Redis: REDIS_URL unset, as where only the database is reachable yet)
+        env = {**{k: v for k, v in os.environ.items() if k != "REDIS_URL"}, "DATABASE_URL": url,
                "CUSTODY_DATA_DIR": str(settings.data_dir)}
         # When two processes migrate it at the same moment (`custody dev` beside `custody bootstrap`...)
         processes = [await asyncio.create_subprocess_exec(sys.executable, "-m", "custody.cli", "migrate", env=env,
