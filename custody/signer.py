@@ -24,7 +24,7 @@ PREFETCH_VARIABLE = "dramatiq_queue_prefetch"
 def signer_worker_command(participant: int, *, processes: int = 1, threads: int | None = None) -> list[str]:
     """The worker command line of signer ``participant``: its own queue only."""
     settings = get_settings()
-    return worker_command(processes=processes, threads=threads or settings.worker_threads,
+    return worker_command(processes=processes, threads=threads or settings.signer_threads,
                           queues=[queue_of(participant)])
 
 
@@ -52,7 +52,7 @@ def cmd_signer(args: argparse.Namespace) -> int:
         sys.exit("custody signer: DATABASE_URL and REDIS_URL must be set")
     # The worker processes read SIGNER_PARTICIPANT through the settings.
     os.environ["SIGNER_PARTICIPANT"] = str(args.participant)
-    threads = args.threads or settings.worker_threads
+    threads = args.threads or settings.signer_threads  # SIGNER_THREADS, not the general pool's WORKER_THREADS
     # dramatiq reads it when a worker process starts; an operator's own value wins.
     os.environ.setdefault(PREFETCH_VARIABLE, str(signer_prefetch(threads)))
     command = signer_worker_command(args.participant, processes=args.processes or 1, threads=threads)
