@@ -127,8 +127,8 @@ class Settings(BaseSettings):
     #: Threads of a ``custody signer`` worker process. A signer computes on its process's one event
     #: loop; a thread only holds a wake-up message while the batch before it is signed, and the
     #: messages held then are signed together in the next batch (core.coalescing). So more threads
-    #: make larger batches: through the real processes on 2 cores, 4 gave 0.35-0.37x the in-process
-    #: FROST rate, 8 gave 0.42x (three runs), 12 0.43x, 16 0.40x (bench/signing_pools.py).
+    #: make larger batches: through the real processes on 2 cores (bench/signing_pools.py, seven
+    #: runs each), 4 made a median of 596 signatures/s, 8 made 670/s (docs/signing.md).
     signer_threads: int = Field(8, ge=1, le=256, validation_alias=AliasChoices("SIGNER_THREADS", "signer_threads"))
     #: Queues a ``custody worker`` consumes when none are named on the command line.
     worker_queues: Annotated[tuple[str, ...], NoDecode, BeforeValidator(_word_list)] = Field(
