@@ -52,7 +52,6 @@ from domain.signing.sessions import (
     aggregate_ready,
     commitment_list,
     fail_session,
-    insert_shares,
     ready_key_sets,
     request_collection_if_complete,
     session_engine,
@@ -356,7 +355,8 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
        returns only taken ones).
     3. Sign each with its own nonce (a commitment list without this signer's own commitment
        unchanged is refused: the session fails, the nonce is already wiped) and store the
-       shares (one INSERT): they become visible with the nonces' wiping, at commit.
+       shares (one INSERT, in the statement of step 4 that locks the sessions): they become
+       visible with the nonces' wiping, at commit.
     4. Lock the batch's sessions in id order and complete those whose shares are all in and
        that this signer aggregates (:func:`domain.signing.sessions.aggregate_ready`): those it
        just signed, and those the other signer, which stored the last share, woke it for.
@@ -402,9 +402,8 @@ async def sign_sessions(*, participant: int, share_key: bytes, session_ids: list
                 await fail_session(locked, participant=None, reason=f"signer {participant} refused to sign: {exc}")
             continue
         shares.append((session.id, participant, share.share))
-    if shares:
-        await insert_shares(shares)  # one INSERT for the batch
-    await aggregate_ready(ids, commitments, participant=participant)
+    # The shares stored by the statement that locks the batch's sessions (one round trip)
+    await aggregate_ready(ids, commitments, participant=participant, storing=shares)
     return len(shares)
 
 
