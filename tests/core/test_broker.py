@@ -17,6 +17,7 @@ import textwrap
 import time
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import urlsplit, urlunsplit
 
 import dramatiq
 from dramatiq.broker import MessageProxy
@@ -469,3 +470,115 @@ def test_a_dead_workers_unacked_message_comes_back_to_the_living(settings, monke
     finally:
         dead.close()
         living.close()
+
+
+#: A worker process of its own (dramatiq's Worker on the service's broker, with its AsyncIO and
+#: DatabaseLifecycle middleware) whose one actor reads the database: ``argv`` is the file the
+#: actor writes its answer to, the broker's namespace and how long the boot waits for the database.
+_BOOTING_WORKER = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+
+    import dramatiq
+    from tortoise import connections
+
+    import core.broker
+    from core.settings import get_settings
+    from models import ORM_APP
+
+    out, namespace, core.broker.BOOT_DATABASE_WAIT_SECONDS = Path(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+    broker = core.broker.create_broker(get_settings(), namespace=namespace, orm_app=ORM_APP)
+
+    @dramatiq.actor(broker=broker, queue_name="boot_probe", actor_name="boot_probe.read")
+    async def read() -> None:
+        rows = await connections.get("default").execute_query_dict("SELECT 41 + 1 AS answer")
+        out.write_text(str(rows[0]["answer"]))
+
+    worker = dramatiq.Worker(broker, worker_threads=1, worker_timeout=100)
+    worker.start()  # the boot: it opens the database first
+    read.send()
+    deadline = time.monotonic() + 20
+    while not out.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    worker.stop(5000)
+    broker.close()
+""")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _booting_worker(settings, tmp_path: Path, *, database_port: int, wait_seconds: float) -> subprocess.Popen:
+    """:data:`_BOOTING_WORKER` with its database reached through ``127.0.0.1:database_port``."""
+    parts = urlsplit(settings.database_url)
+    netloc = f"{parts.netloc.rpartition('@')[0]}@127.0.0.1:{database_port}" if "@" in parts.netloc \
+        else f"127.0.0.1:{database_port}"
+    env = {**os.environ, "DATABASE_URL": urlunsplit(parts._replace(netloc=netloc)), "REDIS_URL": settings.redis_url,
+           "CUSTODY_ENV": "test", "CUSTODY_DATA_DIR": str(settings.data_dir)}
+    return subprocess.Popen([sys.executable, "-c", _BOOTING_WORKER, str(tmp_path / "answer"),
+                             f"{TEST_NAMESPACE}-boot-{database_port}", str(wait_seconds)],
+                            env=env, cwd=Path(__file__).resolve().parents[2], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+async def _forward(port: int, target: tuple[str, int]) -> asyncio.Server:
+    """A TCP forwarder from ``127.0.0.1:port`` to ``target``: the database, reachable from now on."""
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+
+    async def connect(client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
+        server_reader, server_writer = await asyncio.open_connection(*target)
+        await asyncio.gather(pipe(client_reader, server_writer), pipe(server_reader, client_writer))
+
+    return await asyncio.start_server(connect, "127.0.0.1", port)
+
+
+async def test_a_worker_that_boots_while_the_database_is_down_waits_for_it_before_taking_messages(settings, tmp_path):
+    # Given a worker booting while its database cannot be reached (nothing listens on its port)
+    port = _free_port()
+    worker = _booting_worker(settings, tmp_path, database_port=port, wait_seconds=60)
+    try:
+        await asyncio.sleep(1.5)
+        assert worker.poll() is None, worker.communicate()
+        # When the database comes back (its port now forwards to the server)
+        parts = urlsplit(settings.database_url)
+        forwarder = await _forward(port, (parts.hostname or "127.0.0.1", parts.port or 5432))
+        try:
+            code = await asyncio.to_thread(worker.wait, 30)
+        finally:
+            forwarder.close()
+        _, stderr = worker.communicate()
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+    # Then the worker waited for it, saying so, and its actor ran with the database
+    assert code == 0, stderr[-3000:]
+    assert "the database cannot be opened yet" in stderr
+    assert (tmp_path / "answer").read_text() == "42"
+    assert "No TortoiseContext" not in stderr
+
+
+def test_a_worker_whose_database_stays_down_exits_instead_of_running_without_it(settings, tmp_path):
+    # Given a worker whose database never comes, with a boot that waits 1 s for it
+    worker = _booting_worker(settings, tmp_path, database_port=_free_port(), wait_seconds=1)
+    try:
+        code = worker.wait(30)
+        _, stderr = worker.communicate()
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+    # Then it exits with dramatiq's status for a failed connection, its actor never run
+    assert code == core.broker.EXIT_NO_DATABASE, stderr[-3000:]
+    assert "worker: no database after" in stderr
+    assert not (tmp_path / "answer").exists()
