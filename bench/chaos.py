@@ -634,6 +634,22 @@ async def check(workspace_id: Any, sources: list, base: str, requested: int) -> 
     results.append(("every withdrawal in a final status", not not_final,
                     f"{sum(by_status.values())} withdrawals: {dict(by_status)}"
                     + (f"; failures {dict(errors)}" if errors else "")))
+    if not_final:
+        # What a stuck withdrawal's next step would need: its row and every command of it (a
+        # run on 2026-11-28 left one in awaiting_broadcast for 8 minutes, and the logs alone could
+        # not tell whether its broadcast command was pending, stamped, failed or gone).
+        stuck = await db.execute_query_dict(
+            "SELECT id, status, updated_at, signing_session_id, tx_hash FROM transactions WHERE workspace_id = $1 "
+            "AND direction = 'withdrawal' AND status <> ALL($2::text[]) ORDER BY updated_at LIMIT 5",
+            [workspace_id, list(statuses.FINAL)])
+        for row in stuck:
+            print(f"  stuck withdrawal {row['id']}: {row['status']} since {row['updated_at']}, session "
+                  f"{row['signing_session_id']}, hash {row['tx_hash']}", flush=True)
+            for command in await db.execute_query_dict(
+                    "SELECT actor_name, status, created_at, run_at, enqueued_at, enqueue_count, attempts, "
+                    "finished_at, left(coalesce(last_error, ''), 200) AS last_error FROM outbox_commands "
+                    "WHERE payload->>'transaction_id' = $1 ORDER BY created_at", [str(row["id"])]):
+                print("    command " + ", ".join(f"{key} {value}" for key, value in command.items()), flush=True)
 
     # 3. Signed once, broadcast once
 
