@@ -17,7 +17,7 @@ import textwrap
 import time
 from pathlib import Path
 from typing import Any, Iterator
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import dramatiq
 from dramatiq.broker import MessageProxy
@@ -511,12 +511,29 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _through_port(url: str, port: int) -> str:
+    """``url`` with its server at ``127.0.0.1:port`` (the user, database and other parameters
+    kept; a Unix socket's ``host=`` dropped)."""
+    parts = urlsplit(url)
+    user = parts.netloc.rpartition("@")[0]
+    query = urlencode([(key, value) for key, value in parse_qsl(parts.query) if key != "host"])
+    return urlunsplit(parts._replace(netloc=f"{user}@127.0.0.1:{port}" if user else f"127.0.0.1:{port}", query=query))
+
+
+def _server_of(url: str) -> str | tuple[str, int]:
+    """Where ``url``'s server listens: a Unix socket's path (``host=`` a folder, as embedded
+    PostgreSQL gives it), or a host and port."""
+    parts = urlsplit(url)
+    folder = dict(parse_qsl(parts.query)).get("host", "")
+    if folder.startswith("/"):
+        return f"{folder}/.s.PGSQL.{parts.port or 5432}"
+    return parts.hostname or "127.0.0.1", parts.port or 5432
+
+
 def _booting_worker(settings, tmp_path: Path, *, database_port: int, wait_seconds: float) -> subprocess.Popen:
     """:data:`_BOOTING_WORKER` with its database reached through ``127.0.0.1:database_port``."""
-    parts = urlsplit(settings.database_url)
-    netloc = f"{parts.netloc.rpartition('@')[0]}@127.0.0.1:{database_port}" if "@" in parts.netloc \
-        else f"127.0.0.1:{database_port}"
-    env = {**os.environ, "DATABASE_URL": urlunsplit(parts._replace(netloc=netloc)), "REDIS_URL": settings.redis_url,
+    env = {**os.environ, "DATABASE_URL": _through_port(settings.database_url, database_port),
+           "REDIS_URL": settings.redis_url,
            "CUSTODY_ENV": "test", "CUSTODY_DATA_DIR": str(settings.data_dir)}
     return subprocess.Popen([sys.executable, "-c", _BOOTING_WORKER, str(tmp_path / "answer"),
                              f"{TEST_NAMESPACE}-boot-{database_port}", str(wait_seconds)],
@@ -524,8 +541,9 @@ def _booting_worker(settings, tmp_path: Path, *, database_port: int, wait_second
                             stderr=subprocess.PIPE, text=True)
 
 
-async def _forward(port: int, target: tuple[str, int]) -> asyncio.Server:
-    """A TCP forwarder from ``127.0.0.1:port`` to ``target``: the database, reachable from now on."""
+async def _forward(port: int, target: str | tuple[str, int]) -> asyncio.Server:
+    """A forwarder from ``127.0.0.1:port`` to ``target`` (:func:`_server_of`): the database,
+    reachable from now on."""
 
     async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -538,7 +556,10 @@ async def _forward(port: int, target: tuple[str, int]) -> asyncio.Server:
             writer.close()
 
     async def connect(client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
-        server_reader, server_writer = await asyncio.open_connection(*target)
+        if isinstance(target, str):
+            server_reader, server_writer = await asyncio.open_unix_connection(target)
+        else:
+            server_reader, server_writer = await asyncio.open_connection(*target)
         await asyncio.gather(pipe(client_reader, server_writer), pipe(server_reader, client_writer))
 
     return await asyncio.start_server(connect, "127.0.0.1", port)
@@ -552,8 +573,7 @@ async def test_a_worker_that_boots_while_the_database_is_down_waits_for_it_befor
         await asyncio.sleep(1.5)
         assert worker.poll() is None, worker.communicate()
         # When the database comes back (its port now forwards to the server)
-        parts = urlsplit(settings.database_url)
-        forwarder = await _forward(port, (parts.hostname or "127.0.0.1", parts.port or 5432))
+        forwarder = await _forward(port, _server_of(settings.database_url))
         try:
             code = await asyncio.to_thread(worker.wait, 30)
         finally:
