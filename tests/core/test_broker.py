@@ -565,7 +565,15 @@ async def _forward(port: int, target: str | tuple[str, int]) -> asyncio.Server:
     return await asyncio.start_server(connect, "127.0.0.1", port)
 
 
-async def test_a_worker_that_boots_while_the_database_is_down_waits_for_it_before_taking_messages(settings, tmp_path):
+def _forget_namespace(client, database_port: int) -> None:
+    """The keys a :func:`_booting_worker` left in Redis."""
+    keys = list(client.scan_iter(match=f"{TEST_NAMESPACE}-boot-{database_port}:*", count=1000))
+    if keys:
+        client.delete(*keys)
+
+
+async def test_a_worker_that_boots_while_the_database_is_down_waits_for_it_before_taking_messages(
+        settings, redis_client, tmp_path):
     # Given a worker booting while its database cannot be reached (nothing listens on its port)
     port = _free_port()
     worker = _booting_worker(settings, tmp_path, database_port=port, wait_seconds=60)
@@ -582,6 +590,7 @@ async def test_a_worker_that_boots_while_the_database_is_down_waits_for_it_befor
     finally:
         if worker.poll() is None:
             worker.kill()
+        _forget_namespace(redis_client, port)
     # Then the worker waited for it, saying so, and its actor ran with the database
     assert code == 0, stderr[-3000:]
     assert "the database cannot be opened yet" in stderr
@@ -589,15 +598,17 @@ async def test_a_worker_that_boots_while_the_database_is_down_waits_for_it_befor
     assert "No TortoiseContext" not in stderr
 
 
-def test_a_worker_whose_database_stays_down_exits_instead_of_running_without_it(settings, tmp_path):
+def test_a_worker_whose_database_stays_down_exits_instead_of_running_without_it(settings, redis_client, tmp_path):
     # Given a worker whose database never comes, with a boot that waits 1 s for it
-    worker = _booting_worker(settings, tmp_path, database_port=_free_port(), wait_seconds=1)
+    port = _free_port()
+    worker = _booting_worker(settings, tmp_path, database_port=port, wait_seconds=1)
     try:
         code = worker.wait(30)
         _, stderr = worker.communicate()
     finally:
         if worker.poll() is None:
             worker.kill()
+        _forget_namespace(redis_client, port)
     # Then it exits with dramatiq's status for a failed connection, its actor never run
     assert code == core.broker.EXIT_NO_DATABASE, stderr[-3000:]
     assert "worker: no database after" in stderr
