@@ -334,6 +334,7 @@ async def _raw_asyncpg(settings: Any, sources: list[str], concurrency: int) -> A
     from tortoise import connections
 
     from core.commit_order import NEXT_POSITION_SQL
+    from core.db import keep_session
 
     wallet_count = len(sources)
     limit = asyncio.Semaphore(concurrency)
@@ -360,13 +361,11 @@ async def _raw_asyncpg(settings: Any, sources: list[str], concurrency: int) -> A
     statements = {name: insert_sql(table, row) for name, table, row in (
         ("tx", "transactions", template), ("audit", "audit_log", audit), ("event", "webhook_events", event),
         ("command", "outbox_commands", commands[0]))}
-    async def no_reset(connection: Any) -> None:
-        """Released connections are not reset, as the service's pool does not reset them (core/db.py,
-        _keep_session): asyncpg's default reset is one more round trip per transaction, which the
-        raw rounds paid and the API did not (6 % of this process's CPU in a profile)."""
-
+    # Released connections are reset as the service's pool resets them (not at all beyond asyncpg's
+    # rollback): asyncpg's default reset is one more round trip per transaction, which the raw
+    # rounds paid and the API did not (6 % of this process's CPU in a profile).
     pool = await asyncpg.create_pool(re.sub(r"[?&]maxsize=\d+", "", settings.database_url), min_size=pool_size,
-                                     max_size=pool_size, reset=no_reset)
+                                     max_size=pool_size, reset=keep_session)
 
     async def raw(index: int, latencies: list[float]) -> None:
         wallet_id = uuid.UUID(sources[index % wallet_count])

@@ -48,7 +48,7 @@ class OrmApp:
     label: str = "models"
 
 
-async def _keep_session(connection: Any) -> None:
+async def keep_session(connection: Any) -> None:
     """asyncpg's pool resets a connection on every release with ``SELECT pg_advisory_unlock_all();
     CLOSE ALL; UNLISTEN *; RESET ALL`` - one more round trip per query outside a transaction (a
     quarter of an authenticated read's time). The service never sets session state, listens or
@@ -59,7 +59,7 @@ async def _keep_session(connection: Any) -> None:
 def tortoise_config(database_url: str, app: OrmApp) -> dict[str, Any]:
     """The tortoise configuration of ``app`` on ``database_url``."""
     connection = expand_db_url(asyncpg_url(database_url))
-    connection["credentials"]["reset"] = _keep_session
+    connection["credentials"]["reset"] = keep_session
     return {
         "connections": {"default": connection},
         "apps": {

@@ -57,8 +57,8 @@ class LazyHandler:
 
 def _require_urls(settings: Settings, *, redis: bool = True) -> None:
     """Exit naming the server URLs the command needs and lacks (``redis``: it needs Redis too)."""
-    needed = (("DATABASE_URL", settings.database_url), ("REDIS_URL", settings.redis_url))[:2 if redis else 1]
-    missing = [name for name, value in needed if not value]
+    missing = [name for name, value in (("DATABASE_URL", settings.database_url), ("REDIS_URL", settings.redis_url))
+               if not value and (redis or name != "REDIS_URL")]
     if missing:
         sys.exit(f"custody: {', '.join(missing)} not set (`custody dev` starts embedded servers instead)")
 

@@ -28,6 +28,7 @@ from dramatiq.middleware import AsyncIO
 
 import core.broker
 from core.broker import DatabaseLifecycle, NotifyingRedisBroker, ParentWatch, _NotifiedConsumer, create_broker
+from custody.dev import free_port
 from custody.embedded import process_alive
 from models import ORM_APP
 from tests.support.environment import TEST_NAMESPACE
@@ -505,12 +506,6 @@ _BOOTING_WORKER = textwrap.dedent("""
 """)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _through_port(url: str, port: int) -> str:
     """``url`` with its server at ``127.0.0.1:port`` (the user, database and other parameters
     kept; a Unix socket's ``host=`` dropped)."""
@@ -575,7 +570,7 @@ def _forget_namespace(client, database_port: int) -> None:
 async def test_a_worker_that_boots_while_the_database_is_down_waits_for_it_before_taking_messages(
         settings, redis_client, tmp_path):
     # Given a worker booting while its database cannot be reached (nothing listens on its port)
-    port = _free_port()
+    port = free_port()
     worker = _booting_worker(settings, tmp_path, database_port=port, wait_seconds=60)
     try:
         await asyncio.sleep(1.5)
@@ -600,7 +595,7 @@ async def test_a_worker_that_boots_while_the_database_is_down_waits_for_it_befor
 
 def test_a_worker_whose_database_stays_down_exits_instead_of_running_without_it(settings, redis_client, tmp_path):
     # Given a worker whose database never comes, with a boot that waits 1 s for it
-    port = _free_port()
+    port = free_port()
     worker = _booting_worker(settings, tmp_path, database_port=port, wait_seconds=1)
     try:
         code = worker.wait(30)
