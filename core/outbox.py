@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from typing import Any, Generator, Iterable, TypeVar
 
 import dramatiq
-from tortoise import fields
+from tortoise import connections, fields
 from tortoise.expressions import F, Q
 from tortoise.models import Model
 
@@ -361,3 +361,38 @@ async def relay_stale_commands(*, broker: dramatiq.Broker | None = None, limit: 
     if stale:
         logger.info("outbox relay: re-enqueueing %d stale command(s)", len(stale))
     return await dispatch(stale, broker=broker)
+
+
+#: The scheduler's hourly job that runs :func:`purge_done_commands`.
+PURGE = "outbox.purge"
+#: Rows one purge statement deletes at most: each statement (its row locks, its WAL) stays short.
+PURGE_BATCH = 5000
+#: Done commands finished before ``$1``, at most ``$2`` of them; rows a claim holds are skipped
+#: (a claim locks a done row only to find it done, and claims nothing then).
+_PURGE_DONE = """
+DELETE FROM outbox_commands WHERE id IN (
+    SELECT id FROM outbox_commands WHERE status = 'done' AND finished_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+"""
+
+
+async def purge_done_commands(*, batch: int = PURGE_BATCH) -> int:
+    """Delete the commands done more than ``OUTBOX_RETENTION_HOURS`` ago; returns how many.
+
+    A done command is only history: the state it acted on committed with its "done" mark, and a
+    late delivery of its message finds no row to claim, which is what a done row also gives
+    (core.jobs.execute_command). Pending commands are the outbox's promise and failed ones wait
+    for an operator (``custody queues``, the ``outbox_failed`` gauge), so neither is touched.
+    Each batch is its own statement, outside any transaction, so none holds locks for long.
+    """
+    cutoff = clock.now() - timedelta(hours=get_settings().outbox_retention_hours)
+    connection = connections.get("default")
+    deleted = 0
+    while True:
+        count, _ = await connection.execute_query(_PURGE_DONE, [cutoff, batch])
+        deleted += count
+        if count < batch:
+            break
+    if deleted:
+        logger.info("outbox: deleted %d command(s) done before %s", deleted, cutoff.isoformat())
+    return deleted
+

@@ -149,6 +149,10 @@ class Settings(BaseSettings):
         "OUTBOX_RELAY_INTERVAL_SECONDS", "outbox_relay_interval_seconds"))
     outbox_relay_batch: int = Field(500, ge=1, validation_alias=AliasChoices("OUTBOX_RELAY_BATCH",
                                                                              "outbox_relay_batch"))
+    #: Commands done longer ago than this are deleted (hourly, by the scheduler: core.outbox.
+    #: purge_done_commands); failed ones stay until an operator deals with them.
+    outbox_retention_hours: int = Field(168, ge=1, validation_alias=AliasChoices(
+        "OUTBOX_RETENTION_HOURS", "outbox_retention_hours"))
     #: Threshold ECDSA presignatures both signers make per top-up of a key set's stock
     #: (domain.signing.presignatures, rule 1): more is fewer runs under steady signing, fewer is
     #: less work wasted for key sets that sign rarely.

@@ -4,6 +4,7 @@ Jobs:
 
 - ``outbox.relay`` every ``OUTBOX_RELAY_INTERVAL_SECONDS``: re-enqueue commands no worker
   started within ``OUTBOX_RELAY_AFTER_SECONDS``.
+- ``outbox.purge`` hourly: delete commands done more than ``OUTBOX_RETENTION_HOURS`` ago.
 - ``auth.purge_expired`` hourly: enqueue the housekeeping actor.
 - ``deposits.watch`` every ``CHAIN_WATCH_INTERVAL_SECONDS``: read new final blocks into deposits.
 - ``transactions.compact_changelog`` every ``CHANGELOG_COMPACTION_INTERVAL_SECONDS``: move
@@ -28,8 +29,8 @@ Jobs:
 - ``keys.expire_stale`` every 60 s: fail key generations not ready within
   ``KEY_GENERATION_TIMEOUT_SECONDS``, naming the participants they waited for.
 
-Every job but the outbox relay only enqueues an actor by name; the process entry point is
-``custody scheduler`` (:mod:`custody.scheduler`).
+Every job but the outbox's relay and purge only enqueues an actor by name; the process entry
+point is ``custody scheduler`` (:mod:`custody.scheduler`).
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ class Scheduler:
         every = [
             ScheduledJob("outbox.relay", settings.outbox_relay_interval_seconds,
                          lambda: outbox.relay_stale_commands(broker=broker)),
+            ScheduledJob(outbox.PURGE, 3600, outbox.purge_done_commands),
             ScheduledJob(PURGE_EXPIRED, 3600, _enqueue(PURGE_EXPIRED, broker)),
             ScheduledJob(SWEEP, SWEEP_INTERVAL_SECONDS, _enqueue(SWEEP, broker)),
             ScheduledJob(EXPIRE_KEY_GENERATIONS, EXPIRE_STALE_INTERVAL_SECONDS,

@@ -229,3 +229,44 @@ async def test_a_kept_back_command_is_sent_only_by_its_holder_or_by_the_relay(br
     assert await outbox.relay_stale_commands(broker=broker) == 1
     await wait_for(lambda: reviewed(second))
     assert (await Command.get(id=kept[1].id)).status == "done"
+
+
+async def test_commands_done_longer_than_the_retention_are_purged_and_nothing_else(broker, worker, frozen_clock,
+                                                                                  settings):
+    # Given two commands the worker ran (done), and after the retention but one hour more...
+    old = []
+    for _ in range(2):
+        application = await _submit_application(await make_principal())
+        command = await Command.get(payload__contains={"application_id": str(application.id)})
+
+        async def done(command_id=command.id) -> bool:
+            return (await Command.get(id=command_id)).status == "done"
+        await wait_for(done)
+        old.append(command)
+    frozen_clock.advance(timedelta(hours=settings.outbox_retention_hours - 1))
+    # ... a command done just now, one pending (Redis unreachable: the relay's job) and one failed
+    recent = await _submit_application(await make_principal())
+    recent_command = await Command.get(payload__contains={"application_id": str(recent.id)})
+
+    async def recent_done() -> bool:
+        return (await Command.get(id=recent_command.id)).status == "done"
+    await wait_for(recent_done)
+    unreachable = RedisBroker(url="redis://127.0.0.1:1/0", socket_connect_timeout=0.5)
+    waiting = await _submit_application(await make_principal(), broker=unreachable)
+    pending = await Command.get(payload__contains={"application_id": str(waiting.id)})
+    failed = await Command.create(actor_name=companies.REVIEW_APPLICATION, payload={}, status="failed",
+                                  finished_at=frozen_clock.now(), last_error="downstream unavailable")
+    frozen_clock.advance(timedelta(hours=2))
+    # When the scheduler's purge runs (one row per statement here, so it takes several)
+    deleted = await outbox.purge_done_commands(batch=1)
+    # Then only the two done past the retention are gone
+    assert deleted == 2
+    left = set(await Command.all().values_list("id", flat=True))
+    assert left == {recent_command.id, pending.id, failed.id}
+    assert (await Command.get(id=pending.id)).status == "pending"
+    # And a late delivery of a purged command's message has no effect, as for a done one
+    reviews = await AuditEntry.filter(action="company_application.in_review").count()
+    await asyncio.to_thread(broker.get_actor(companies.REVIEW_APPLICATION).send, str(old[0].id))
+    await worker.drain()
+    assert await AuditEntry.filter(action="company_application.in_review").count() == reviews
+    assert await outbox.purge_done_commands() == 0

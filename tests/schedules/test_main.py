@@ -12,7 +12,7 @@ async def test_apscheduler_registers_every_job(scheduler_settings, broker):
     scheduler.start()
     try:
         names = {job.id for job in scheduler._aps.get_jobs()}  # noqa: SLF001
-        assert {"outbox.relay", "auth.purge_expired"} <= names
+        assert {"outbox.relay", "outbox.purge", "auth.purge_expired"} <= names
         assert names == {job.name for job in scheduler.jobs()}
     finally:
         await scheduler.stop()
