@@ -39,7 +39,7 @@ from dramatiq.middleware import AsyncIO, CurrentMessage, Middleware
 from dramatiq.middleware.prometheus import Prometheus
 
 from core.db import OrmApp, close_database, init_database
-from core.queues import NAMESPACE, queue_of
+from core.queues import queue_of
 from core.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
@@ -654,7 +654,7 @@ def create_broker(
     settings: Settings | None = None,
     *,
     url: str | None = None,
-    namespace: str = NAMESPACE,
+    namespace: str | None = None,
     event_loop: asyncio.AbstractEventLoop | None = None,
     orm_app: OrmApp | None = None,
     on_shutdown: tuple[ShutdownHook, ...] = (),
@@ -671,7 +671,7 @@ def create_broker(
     redis_url = url or settings.redis_url
     if not redis_url:
         raise RuntimeError("REDIS_URL is not set (use `custody dev` for embedded servers)")
-    broker = NotifyingRedisBroker(url=redis_url, namespace=namespace)
+    broker = NotifyingRedisBroker(url=redis_url, namespace=namespace or settings.redis_namespace)
     for extra in middleware:
         broker.add_middleware(extra)
     broker.add_middleware(CurrentMessage())

@@ -5,7 +5,7 @@ An actor's queue is its job family, the part of ``"family.verb"`` before the dot
 only look at queues (``custody queues``, the API's ``/metrics``) need not import the actors to
 know them; the suite checks it against the declared actors (tests/core/test_queues.py).
 
-Dramatiq's Redis layout (namespace ``custody``): queue ``q`` is the list ``custody:q`` of message
+Dramatiq's Redis layout (namespace ``custody``, ``REDIS_NAMESPACE``): queue ``q`` is the list ``custody:q`` of message
 ids with their bodies in the hash ``custody:q.msgs`` (a fetched message leaves the list and stays
 in the hash until acknowledged); delayed messages use the queue ``q.DQ`` the same way; dead
 letters are the sorted set ``custody:q.XQ`` (scored by when they died) with bodies in
@@ -25,8 +25,11 @@ from typing import Iterable
 import redis
 from dramatiq.message import Message
 
-#: Redis key prefix of the broker's queues (``custody:<queue>``; see the README).
-NAMESPACE = "custody"
+from core.settings import DEFAULT_REDIS_NAMESPACE
+
+#: Redis key prefix of the broker's queues (``custody:<queue>``; see the README) when
+#: ``REDIS_NAMESPACE`` is unset: the default of the functions here (a process passes its own).
+NAMESPACE = DEFAULT_REDIS_NAMESPACE
 
 #: The signer queues: each consumed only by its own signer process (``custody signer``).
 SIGNER_QUEUES: tuple[str, ...] = ("signer_1", "signer_2")

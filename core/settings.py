@@ -20,6 +20,8 @@ from pydantic_settings import SettingsError as PydanticSettingsError
 
 #: Key of the PostgreSQL advisory lock that elects the scheduler leader ("custody").
 DEFAULT_SCHEDULER_LOCK_KEY = 0x637573746F6479
+#: ``REDIS_NAMESPACE`` unset: the prefix of the service's keys in Redis (core.queues describes them).
+DEFAULT_REDIS_NAMESPACE = "custody"
 #: Key of the PostgreSQL advisory lock that serializes migrations ("migrate").
 DEFAULT_MIGRATION_LOCK_KEY = 0x6D696772617465
 
@@ -82,6 +84,11 @@ class Settings(BaseSettings):
 
     database_url: str | None = Field(None, validation_alias=AliasChoices("DATABASE_URL", "database_url"))
     redis_url: str | None = Field(None, validation_alias=AliasChoices("REDIS_URL", "redis_url"))
+    #: The prefix of every key the service writes in Redis (the queues: ``<namespace>:<queue>``;
+    #: wake-ups, slots, channels), so that deployments, or a test suite, share one Redis apart.
+    #: Every process of one deployment must use the same one.
+    redis_namespace: str = Field(DEFAULT_REDIS_NAMESPACE, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+                                 validation_alias=AliasChoices("REDIS_NAMESPACE", "redis_namespace"))
     data_dir: Path = Field(Path(".custody"), validation_alias=AliasChoices("CUSTODY_DATA_DIR", "data_dir"))
     base_url: str = Field("http://127.0.0.1:8000", validation_alias=AliasChoices("CUSTODY_BASE_URL", "base_url"))
     environment: str = Field("development", validation_alias=AliasChoices("CUSTODY_ENV", "environment"))

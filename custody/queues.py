@@ -79,12 +79,12 @@ async def outbox_state(connection: asyncpg.Connection, settings: Settings) -> di
     }
 
 
-async def queue_report(settings: Settings, *, namespace: str = NAMESPACE,
+async def queue_report(settings: Settings, *, namespace: str | None = None,
                        queues: Iterable[str] | None = None) -> dict[str, Any]:
-    """The whole picture, as ``custody queues --json`` prints it."""
+    """The whole picture, as ``custody queues --json`` prints it (``namespace``: the settings')."""
     client = redis.Redis.from_url(settings.redis_url)  # type: ignore[arg-type]  # always set in a process
     try:
-        depths = queue_depths(client, queues or QUEUES, namespace)
+        depths = queue_depths(client, queues or QUEUES, namespace or settings.redis_namespace)
     finally:
         client.close()
     connection = await asyncpg.connect(direct_url(settings.database_url or ""))
@@ -227,7 +227,7 @@ def _queues(args: argparse.Namespace, settings: Settings) -> int:
 
         broker = install_broker(settings)
         selection = _selection(args, kind)
-        count = len(select_messages(broker.client, selection))
+        count = len(select_messages(broker.client, selection, broker.namespace))
         what = "dead letter(s)" if kind == "dead" else "ready message(s)"
         filters = "".join([f" of {args.actor}" if args.actor else "",
                            f" older than {args.older_than:g} s" if args.older_than is not None else ""])
@@ -239,7 +239,7 @@ def _queues(args: argparse.Namespace, settings: Settings) -> int:
             print("nothing done")
             return 1
         done = (requeue_dead(broker, selection) if action == "requeue"
-                else purge(broker.client, selection))
+                else purge(broker.client, selection, broker.namespace))
         print(f"{'requeued' if action == 'requeue' else 'purged'} {done} {what} in {args.queue}")
         return 0
     while True:

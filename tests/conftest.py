@@ -124,6 +124,7 @@ async def settings(servers: tuple[str, str], suite_run: SuiteRun) -> AsyncIterat
         Settings(
             database_url=_with_database(admin_url, TEST_DATABASE),
             redis_url=redis_url,
+            redis_namespace=TEST_NAMESPACE,
             base_url=BASE_URL,
             environment="test",
             actor_max_retries=2,
@@ -138,6 +139,13 @@ async def settings(servers: tuple[str, str], suite_run: SuiteRun) -> AsyncIterat
     )
     await prepare_database(admin_url, migrate_database)
     yield test_settings
+    # The run's keys go (on a Redis of its own they go with its data folder): the in-process
+    # brokers' and those of the service processes tests start (REDIS_NAMESPACE in their env).
+    client = redis.Redis.from_url(redis_url)
+    try:
+        _flush_namespace(client)
+    finally:
+        client.close()
     if not suite_run.keep and os.environ.get("DATABASE_URL"):
         # A server of its own (embedded) goes with the data folder; on a given one, the databases go
         # now: a worker's own copy always, the suite's database with its last user.
@@ -146,7 +154,13 @@ async def settings(servers: tuple[str, str], suite_run: SuiteRun) -> AsyncIterat
 
 @pytest.fixture(scope="session")
 async def database(settings: Settings) -> AsyncIterator[None]:
+    from core.broker import install_broker
     from custody.wiring import close_database, open_database
+
+    # What a test commits is enqueued in the suite's namespace even without the broker fixture
+    # (which replaces this one): dramatiq's own default broker would write to "dramatiq:" keys
+    # of whatever Redis listens on localhost.
+    install_broker(settings)
 
     await open_database(settings)
     yield
@@ -168,12 +182,13 @@ async def broker(settings: Settings, database: None) -> AsyncIterator[dramatiq.B
 def redis_client(settings: Settings) -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(settings.redis_url)  # type: ignore[arg-type]
     yield client
-    _flush_namespace(client)  # the run's keys go with it (on a Redis of its own, with its data folder)
     client.close()
 
 
 def _flush_namespace(client: redis.Redis) -> None:
-    keys = list(client.scan_iter(match=f"{TEST_NAMESPACE}*", count=1000))
+    # The namespace's keys and those of namespaces named after it ("<namespace>-<purpose>"), not
+    # another worker's whose process id only starts with this one's.
+    keys = [key for suffix in (":", "-") for key in client.scan_iter(match=f"{TEST_NAMESPACE}{suffix}*", count=1000)]
     if keys:
         client.delete(*keys)
 

@@ -33,7 +33,7 @@ def _free_port() -> int:
 @pytest.fixture
 def cli_env(settings) -> dict[str, str]:
     return {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
-            "CUSTODY_DATA_DIR": str(settings.data_dir)}
+            "REDIS_NAMESPACE": settings.redis_namespace, "CUSTODY_DATA_DIR": str(settings.data_dir)}
 
 
 def _custody(*args: str, env: dict[str, str], **kwargs) -> subprocess.Popen:

@@ -79,3 +79,22 @@ async def test_the_outbox_state_names_the_oldest_stale_command(database, setting
     assert state["by_status"] == {"pending": 2, "running": 0, "done": 1, "failed": 0} and state["stale"] == 1
     assert state["oldest_stale"]["id"] == str(old.id) and state["oldest_stale"]["age_seconds"] >= 35
     assert state["oldest_stale"]["last_error"] == "RuntimeError: boom"
+
+
+async def test_the_report_and_a_new_broker_use_the_namespace_of_the_settings(broker, settings, database):
+    from core.broker import create_broker
+    from custody.queues import queue_report
+
+    # Given a ready message in the suite's namespace (REDIS_NAMESPACE of its settings)
+    broker.enqueue(message("webhooks.sweep"))
+    # When custody queues reports with those settings, and with another namespace's
+    ready = {row["queue"]: row["ready"] for row in (await queue_report(settings))["queues"]}
+    elsewhere = settings.with_overrides(redis_namespace=f"{TEST_NAMESPACE}-elsewhere")
+    ready_elsewhere = {row["queue"]: row["ready"] for row in (await queue_report(elsewhere))["queues"]}
+    # Then only the first sees it, and a broker made from settings writes under their namespace
+    assert (ready["webhooks"], ready_elsewhere["webhooks"]) == (1, 0)
+    made = create_broker(elsewhere)
+    try:
+        assert made.namespace == f"{TEST_NAMESPACE}-elsewhere"
+    finally:
+        made.close()

@@ -66,7 +66,8 @@ async def test_the_first_withdrawal_script_sends_out_and_in_and_sees_it_all(clie
             helpers = [asyncio.create_task(_scheduler_jobs(stop)),
                        asyncio.create_task(_cosigning(cosigner, stop))]
             env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": settings.database_url,
-                   "REDIS_URL": settings.redis_url, "CUSTODY_DATA_DIR": str(settings.data_dir)}
+                   "REDIS_URL": settings.redis_url, "REDIS_NAMESPACE": settings.redis_namespace,
+                   "CUSTODY_DATA_DIR": str(settings.data_dir)}
             try:
                 # When the quick start's script runs
                 script = await asyncio.create_subprocess_exec(

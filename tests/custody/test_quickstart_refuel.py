@@ -91,7 +91,8 @@ async def test_the_erc20_refuel_script_finishes_a_token_withdrawal_that_needed_g
             helpers = [asyncio.create_task(_scheduler_jobs(HttpEvmRpc(url), stop)),
                        asyncio.create_task(_cosigning(cosigner, stop))]
             env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": settings.database_url,
-                   "REDIS_URL": settings.redis_url, "CUSTODY_DATA_DIR": str(settings.data_dir), "EVM_LOCAL_URL": url}
+                   "REDIS_URL": settings.redis_url, "REDIS_NAMESPACE": settings.redis_namespace,
+                   "CUSTODY_DATA_DIR": str(settings.data_dir), "EVM_LOCAL_URL": url}
             try:
                 # When the example runs
                 script = await asyncio.create_subprocess_exec(

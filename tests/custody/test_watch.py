@@ -16,7 +16,8 @@ NETWORK = "bitcoin-regtest"
 
 
 def _custody(settings, *args: str) -> subprocess.CompletedProcess:  # type: ignore[no-untyped-def]
-    env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url}
+    env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
+           "REDIS_NAMESPACE": settings.redis_namespace}
     return subprocess.run([sys.executable, "-m", "custody.cli", "watch", *args], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
 

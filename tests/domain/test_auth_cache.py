@@ -82,7 +82,7 @@ class Worker:
 @pytest.fixture(scope="module")
 def workers(settings, database) -> Iterator[tuple[Worker, Worker]]:
     env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
-           "CUSTODY_DATA_DIR": str(settings.data_dir), "LOG_LEVEL": "WARNING"}
+           "REDIS_NAMESPACE": settings.redis_namespace, "CUSTODY_DATA_DIR": str(settings.data_dir), "LOG_LEVEL": "WARNING"}
     started = [Worker(env), Worker(env)]
     try:
         for worker in started:
