@@ -395,4 +395,3 @@ async def purge_done_commands(*, batch: int = PURGE_BATCH) -> int:
     if deleted:
         logger.info("outbox: deleted %d command(s) done before %s", deleted, cutoff.isoformat())
     return deleted
-

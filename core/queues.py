@@ -5,12 +5,12 @@ An actor's queue is its job family, the part of ``"family.verb"`` before the dot
 only look at queues (``custody queues``, the API's ``/metrics``) need not import the actors to
 know them; the suite checks it against the declared actors (tests/core/test_queues.py).
 
-Dramatiq's Redis layout (namespace ``custody``, ``REDIS_NAMESPACE``): queue ``q`` is the list ``custody:q`` of message
-ids with their bodies in the hash ``custody:q.msgs`` (a fetched message leaves the list and stays
-in the hash until acknowledged); delayed messages use the queue ``q.DQ`` the same way; dead
-letters are the sorted set ``custody:q.XQ`` (scored by when they died) with bodies in
-``custody:q.XQ.msgs``. Only these keys are read, never other keys of the namespace (the
-per-webhook concurrency slots are sorted sets too).
+Dramatiq's Redis layout (namespace ``custody`` unless ``REDIS_NAMESPACE`` names another): queue
+``q`` is the list ``custody:q`` of message ids with their bodies in the hash ``custody:q.msgs`` (a
+fetched message leaves the list and stays in the hash until acknowledged); delayed messages use
+the queue ``q.DQ`` the same way; dead letters are the sorted set ``custody:q.XQ`` (scored by when
+they died) with bodies in ``custody:q.XQ.msgs``. Only these keys are read, never other keys of the
+namespace (the per-webhook concurrency slots are sorted sets too).
 
 This module is light on purpose (redis and dramatiq's message codec only), for ``custody
 queues`` to start fast.
