@@ -97,10 +97,11 @@ async def queue_report(settings: Settings, *, namespace: str | None = None,
 
 def format_report(report: dict[str, Any]) -> str:
     """The report as a table for people."""
-    lines = [f"{'queue':16}{'ready':>8}{'delayed':>9}{'in progress':>13}{'dead':>7}{'oldest ready':>14}"]
+    width = max([len("queue"), *(len(row["queue"]) for row in report["queues"])]) + 2  # transaction_approvals
+    lines = [f"{'queue':{width}}{'ready':>7}{'delayed':>9}{'in progress':>13}{'dead':>7}{'oldest ready':>14}"]
     for row in report["queues"]:
         age = row["oldest_ready_age_seconds"]
-        lines.append(f"{row['queue']:16}{row['ready']:>8}{row['delayed']:>9}{row['in_progress']:>13}{row['dead']:>7}"
+        lines.append(f"{row['queue']:{width}}{row['ready']:>7}{row['delayed']:>9}{row['in_progress']:>13}{row['dead']:>7}"
                      f"{'-' if age is None else f'{age:.1f} s':>14}")
     outbox = report["outbox"]
     lines.append("")

@@ -98,3 +98,17 @@ async def test_the_report_and_a_new_broker_use_the_namespace_of_the_settings(bro
         assert made.namespace == f"{TEST_NAMESPACE}-elsewhere"
     finally:
         made.close()
+
+
+def test_the_table_keeps_its_columns_for_the_longest_queue_name():
+    from custody.queues import format_report
+
+    # Given depths of a short and the longest queue name
+    rows = [{"queue": name, "ready": 3, "delayed": 0, "in_progress": 1, "dead": 0, "oldest_ready_age_seconds": None}
+            for name in ("aml", "transaction_approvals")]
+    report = {"queues": rows, "outbox": {"by_status": {"pending": 0}, "stale": 0, "oldest_stale": None}}
+    # When the table is made for people
+    header, *lines = format_report(report).splitlines()[:3]
+    # Then every figure sits under its heading: the rows are as long as the header
+    assert {len(line) for line in lines} == {len(header)}
+    assert all(line.split()[1:] == ["3", "0", "1", "0", "-"] for line in lines)
