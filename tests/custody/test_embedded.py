@@ -127,6 +127,8 @@ def test_processes_that_start_redis_at_once_share_one_server_and_it_stops_with_t
         for user in users:
             assert user.wait(timeout=60) == 0, user.stderr.read()  # type: ignore[union-attr]
         assert _gone({f"redis {i}": f["redis"] for i, f in enumerate(found)}), f"still running: {found}"
+        # And the temporary folder of its socket and config went with it, whoever stopped it last
+        assert not Path(found[0]["url"].removeprefix("unix://")).parent.exists()
     finally:
         for user in users:
             if user.poll() is None:
@@ -148,8 +150,9 @@ def test_redis_stops_with_its_last_registered_user_though_a_subscriber_is_still_
         assert subscriber.get_message(timeout=1) is not None  # the subscription is live
         # When the one process registered with it releases it
         servers.stop()
-        # Then redis-server stopped all the same
+        # Then redis-server stopped all the same, its temporary folder gone
         assert _gone({"redis": pid}), f"still running: {pid}"
+        assert not Path(servers.redis_url.removeprefix("unix://")).parent.exists()
     finally:
         subscriber.close()
         if process_alive(pid):
