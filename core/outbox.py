@@ -19,6 +19,7 @@ This module writes rows and sends messages; it never decides what a command does
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from contextvars import ContextVar, Token
@@ -34,6 +35,7 @@ from tortoise.models import Model
 # Imported for its effect: tortoise reads model comments faster from here on (before OutboxCommand).
 from core import clock, model_comments  # noqa: F401
 from core.broker import Trip, TripResult, message, run_senders
+from core.queues import QUEUES, queue_depths
 from core.rows import build
 from core.settings import get_settings
 
@@ -343,24 +345,54 @@ async def _record_not_enqueued(command_ids: list[uuid.UUID]) -> None:
         enqueued_at=None, enqueue_count=F("enqueue_count") - 1)
 
 
+#: How much later than its command's stamp a message may have been made (the stamp is written
+#: before the commit, the message after it) and still count as made with it (:func:`queued_behind`).
+STAMP_SLACK = timedelta(seconds=1)
+
+
+async def queued_behind(broker: dramatiq.Broker) -> dict[str, datetime]:
+    """For each queue with ready messages, the moment (on :mod:`core.clock`) its oldest ready
+    message was made: a command sent at or after it, if its message was not lost, is still in
+    that queue behind it (a queue is first in, first out). Nothing for a broker without Redis."""
+    client, namespace = getattr(broker, "client", None), getattr(broker, "namespace", None)
+    if client is None or namespace is None:
+        return {}
+    depths = await asyncio.to_thread(queue_depths, client, QUEUES, namespace)
+    now = clock.now()
+    # Ages, not timestamps: a message's is the wall clock's, a stamp the injectable clock's.
+    return {depth.queue: now - timedelta(seconds=depth.oldest_ready_age_seconds) - STAMP_SLACK
+            for depth in depths if depth.oldest_ready_age_seconds is not None}
+
+
 async def relay_stale_commands(*, broker: dramatiq.Broker | None = None, limit: int | None = None) -> int:
     """Re-enqueue pending commands that were due but not started within the relay bound.
 
     Due means ``run_at`` has passed; stale means neither the original enqueue nor a previous
     relay led a worker to start it within ``outbox_relay_after_seconds``. Actors are
     idempotent, so a command that was merely slow to start is harmless to send twice.
+
+    A command whose message is still waiting behind older messages of its queue is not sent
+    again (:func:`queued_behind`): it was only slow because its queue is long, and a second
+    message would only join the same queue further back. Without that, a backlog that workers
+    drain in more than the bound was sent again, 500 commands every 10 s, each a delivery that
+    finds its command done. Such a command is left out of the query, so it never keeps the
+    relay's batch from reaching the commands of other queues. Its message, if it was lost after
+    all, is sent again once the queue has moved past the moment it was sent.
     """
     settings = get_settings()
     cutoff = clock.now() - timedelta(seconds=settings.outbox_relay_after_seconds)
-    stale = (
-        await Command.filter(status="pending", run_at__lte=cutoff)
-        .filter(Q(enqueued_at__isnull=True) | Q(enqueued_at__lte=cutoff))
-        .order_by("run_at")
-        .limit(limit or settings.outbox_relay_batch)
-    )
+    target = broker or dramatiq.get_broker()
+    query = Command.filter(status="pending", run_at__lte=cutoff).filter(
+        Q(enqueued_at__isnull=True) | Q(enqueued_at__lte=cutoff))
+    behind = await queued_behind(target)
+    for queue, since in sorted(behind.items()):
+        # One negated conjunction (tortoise's exclude() negates each condition apart); a command
+        # never sent has no stamp, and NOT over a NULL comparison would leave it out too.
+        query = query.filter(~Q(actor_name__startswith=f"{queue}.", enqueued_at__isnull=False, enqueued_at__gte=since))
+    stale = await query.order_by("run_at").limit(limit or settings.outbox_relay_batch)
     if stale:
         logger.info("outbox relay: re-enqueueing %d stale command(s)", len(stale))
-    return await dispatch(stale, broker=broker)
+    return await dispatch(stale, broker=target)
 
 
 #: The scheduler's hourly job that runs :func:`purge_done_commands`.

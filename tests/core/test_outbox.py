@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import timedelta
 
 import asyncpg
 from dramatiq.brokers.redis import RedisBroker
+from dramatiq.message import Message
 
 from core import outbox
+from core.broker import message
 from core.outbox import Command
 from core.unit_of_work import unit_of_work
 from domain import companies
@@ -270,3 +273,42 @@ async def test_commands_done_longer_than_the_retention_are_purged_and_nothing_el
     await worker.drain()
     assert await AuditEntry.filter(action="company_application.in_review").count() == reviews
     assert await outbox.purge_done_commands() == 0
+
+
+def _ready_message(redis_client, actor_name: str, *, age_seconds: float) -> None:
+    """A ready message of ``actor_name`` at the tail of its queue, made ``age_seconds`` ago."""
+    sent = message(actor_name, "x")
+    made = Message(queue_name=sent.queue_name, actor_name=actor_name, args=sent.args, kwargs={},
+                   options={"redis_message_id": sent.message_id},
+                   message_timestamp=int((time.time() - age_seconds) * 1000))
+    redis_client.hset(f"{TEST_NAMESPACE}:{sent.queue_name}.msgs", sent.message_id, made.encode())
+    redis_client.rpush(f"{TEST_NAMESPACE}:{sent.queue_name}", sent.message_id)
+
+
+async def test_the_relay_leaves_a_command_still_queued_behind_older_messages_and_reaches_other_queues(
+        broker, redis_client, frozen_clock, settings):
+    # Given a long queue: its oldest ready message is a minute old, and behind it the message of
+    # a command sent now (no worker takes that queue here)
+    _ready_message(redis_client, companies.REVIEW_APPLICATION, age_seconds=60)
+    behind = await Command.create(actor_name=companies.REVIEW_APPLICATION, payload={}, run_at=frozen_clock.now(),
+                                  enqueued_at=frozen_clock.now(), enqueue_count=1)
+    _ready_message(redis_client, companies.REVIEW_APPLICATION, age_seconds=0)
+    # ... and a command of another queue sent a moment later, whose message was lost (its queue is empty)
+    frozen_clock.advance(timedelta(seconds=1))
+    lost = await Command.create(actor_name="webhooks.fan_out", payload={}, run_at=frozen_clock.now(),
+                                enqueued_at=frozen_clock.now(), enqueue_count=1)
+    # When both are past the relay's bound, and the relay takes one command per look
+    frozen_clock.advance(timedelta(seconds=settings.outbox_relay_after_seconds + 1))
+    sent = await outbox.relay_stale_commands(broker=broker, limit=1)
+    # Then the lost one is sent again, though the other comes first by age; the other is not
+    assert sent == 1
+    assert (await Command.get(id=lost.id)).enqueue_count == 2
+    assert (await Command.get(id=behind.id)).enqueue_count == 1
+    assert redis_client.llen(f"{TEST_NAMESPACE}:companies") == 2
+    assert await outbox.relay_stale_commands(broker=broker) == 0
+    # When the queue has moved past it (its older messages taken) and its own message turns out lost
+    redis_client.delete(f"{TEST_NAMESPACE}:companies", f"{TEST_NAMESPACE}:companies.msgs")
+    # Then the relay sends it again
+    assert await outbox.relay_stale_commands(broker=broker) == 1
+    assert (await Command.get(id=behind.id)).enqueue_count == 2
+    assert redis_client.llen(f"{TEST_NAMESPACE}:companies") == 1
