@@ -28,6 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any, Generator, Iterable, TypeVar
 
 import dramatiq
+import redis
 from tortoise import connections, fields
 from tortoise.expressions import F, Q
 from tortoise.models import Model
@@ -353,11 +354,15 @@ STAMP_SLACK = timedelta(seconds=1)
 async def queued_behind(broker: dramatiq.Broker) -> dict[str, datetime]:
     """For each queue with ready messages, the moment (on :mod:`core.clock`) its oldest ready
     message was made: a command sent at or after it, if its message was not lost, is still in
-    that queue behind it (a queue is first in, first out). Nothing for a broker without Redis."""
+    that queue behind it (a queue is first in, first out). Nothing for a broker without Redis,
+    or when Redis does not answer."""
     client, namespace = getattr(broker, "client", None), getattr(broker, "namespace", None)
     if client is None or namespace is None:
         return {}
-    depths = await asyncio.to_thread(queue_depths, client, QUEUES, namespace)
+    try:
+        depths = await asyncio.to_thread(queue_depths, client, QUEUES, namespace)
+    except redis.RedisError:
+        return {}  # Redis is down: nothing is known queued, and the enqueue fails quietly (dispatch)
     now = clock.now()
     # Ages, not timestamps: a message's is the wall clock's, a stamp the injectable clock's.
     return {depth.queue: now - timedelta(seconds=depth.oldest_ready_age_seconds) - STAMP_SLACK

@@ -70,6 +70,7 @@ async def test_command_written_while_redis_is_down_runs_once_redis_is_back(broke
     # Then the relay, once the command is older than the bound and Redis is back, re-enqueues it
     assert await outbox.relay_stale_commands(broker=broker) == 0  # not stale yet
     frozen_clock.advance(timedelta(seconds=settings.outbox_relay_after_seconds + 1))
+    assert await outbox.relay_stale_commands(broker=unreachable) == 0  # still down: nothing sent, no error
     assert await outbox.relay_stale_commands(broker=broker) == 1
 
     async def reviewed() -> bool:
