@@ -146,15 +146,16 @@ def profile(pid: int, seconds: int = 5) -> list[str]:
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     if not Path(spy).exists():
         return ["(py-spy not installed: no profile)"]
-    out = Path(tempfile.mkdtemp()) / "profile.txt"
-    subprocess.run([spy, "record", "--pid", str(pid), "--subprocesses", "--duration", str(seconds), "--format", "raw",
-                    "--output",
-                    str(out), "--nonblocking"], capture_output=True, check=False)
-    if not out.exists():
-        return ["(py-spy could not attach: run as root or allow ptrace)"]
+    with tempfile.TemporaryDirectory() as folder:  # gone with the profile once read
+        out = Path(folder) / "profile.txt"
+        subprocess.run([spy, "record", "--pid", str(pid), "--subprocesses", "--duration", str(seconds), "--format",
+                        "raw", "--output", str(out), "--nonblocking"], capture_output=True, check=False)
+        if not out.exists():
+            return ["(py-spy could not attach: run as root or allow ptrace)"]
+        lines = out.read_text().splitlines()
     inclusive: collections.Counter[str] = collections.Counter()
     total = 0
-    for line in out.read_text().splitlines():
+    for line in lines:
         stack, _, count = line.rpartition(" ")
         samples = int(count)
         total += samples
