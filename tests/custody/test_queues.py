@@ -9,12 +9,12 @@ import asyncpg
 import dramatiq
 from dramatiq.message import Message
 
-from core.broker import message
+from core.broker import create_broker, message
 from core.database_url import direct_url
 from core.outbox import Command
 from core.queues import queue_depths
 from core.slots import ConcurrencySlots
-from custody.queues import Selection, outbox_state, purge, requeue_dead, select_messages
+from custody.queues import Selection, format_report, outbox_state, purge, queue_report, requeue_dead, select_messages
 from tests.support.environment import TEST_NAMESPACE
 
 
@@ -82,9 +82,6 @@ async def test_the_outbox_state_names_the_oldest_stale_command(database, setting
 
 
 async def test_the_report_and_a_new_broker_use_the_namespace_of_the_settings(broker, settings, database):
-    from core.broker import create_broker
-    from custody.queues import queue_report
-
     # Given a ready message in the suite's namespace (REDIS_NAMESPACE of its settings)
     broker.enqueue(message("webhooks.sweep"))
     # When custody queues reports with those settings, and with another namespace's
@@ -101,8 +98,6 @@ async def test_the_report_and_a_new_broker_use_the_namespace_of_the_settings(bro
 
 
 def test_the_table_keeps_its_columns_for_the_longest_queue_name():
-    from custody.queues import format_report
-
     # Given depths of a short and the longest queue name
     rows = [{"queue": name, "ready": 3, "delayed": 0, "in_progress": 1, "dead": 0, "oldest_ready_age_seconds": None}
             for name in ("aml", "transaction_approvals")]
