@@ -369,8 +369,15 @@ async def queued_behind(broker: dramatiq.Broker) -> dict[str, datetime]:
             for depth in depths if depth.oldest_ready_age_seconds is not None}
 
 
+#: Batches of ``OUTBOX_RELAY_BATCH`` (``limit``) commands one look of the relay sends at most.
+#: After an outage that lost the queues it has every stale command to send again: at one batch
+#: per look, 50,000 of them took 100 looks (17 minutes). A command still queued is never among them.
+RELAY_BATCHES_PER_LOOK = 10
+
+
 async def relay_stale_commands(*, broker: dramatiq.Broker | None = None, limit: int | None = None) -> int:
-    """Re-enqueue pending commands that were due but not started within the relay bound.
+    """Re-enqueue pending commands that were due but not started within the relay bound, in
+    batches of ``limit`` (``OUTBOX_RELAY_BATCH``), up to :data:`RELAY_BATCHES_PER_LOOK` of them.
 
     Due means ``run_at`` has passed; stale means neither the original enqueue nor a previous
     relay led a worker to start it within ``outbox_relay_after_seconds``. Actors are
@@ -394,10 +401,18 @@ async def relay_stale_commands(*, broker: dramatiq.Broker | None = None, limit: 
         # One negated conjunction (tortoise's exclude() negates each condition apart); a command
         # never sent has no stamp, and NOT over a NULL comparison would leave it out too.
         query = query.filter(~Q(actor_name__startswith=f"{queue}.", enqueued_at__isnull=False, enqueued_at__gte=since))
-    stale = await query.order_by("run_at").limit(limit or settings.outbox_relay_batch)
-    if stale:
+    batch, sent, seen = limit or settings.outbox_relay_batch, 0, set[uuid.UUID]()
+    for _ in range(RELAY_BATCHES_PER_LOOK):
+        stale = await query.order_by("run_at").limit(batch)
+        if not stale or not seen.isdisjoint(command.id for command in stale):
+            break  # nothing left, or a batch sent but not stamped (PostgreSQL gone): the next look
+        seen.update(command.id for command in stale)
         logger.info("outbox relay: re-enqueueing %d stale command(s)", len(stale))
-    return await dispatch(stale, broker=target)
+        done = await dispatch(stale, broker=target)  # stamps them: this look's query passes them over
+        sent += done
+        if len(stale) < batch or done < len(stale):
+            break  # the last of them, or Redis refused some: the next look tries again
+    return sent
 
 
 #: The scheduler's hourly job that runs :func:`purge_done_commands`.

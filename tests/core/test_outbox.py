@@ -313,3 +313,21 @@ async def test_the_relay_leaves_a_command_still_queued_behind_older_messages_and
     assert await outbox.relay_stale_commands(broker=broker) == 1
     assert (await Command.get(id=behind.id)).enqueue_count == 2
     assert redis_client.llen(f"{TEST_NAMESPACE}:companies") == 1
+
+
+async def test_one_look_of_the_relay_sends_every_stale_command_in_batches(broker, redis_client, frozen_clock,
+                                                                           settings):
+    # Given three commands whose messages were lost (their queue is empty), sent a second apart
+    lost = []
+    for _ in range(3):
+        lost.append(await Command.create(actor_name=companies.REVIEW_APPLICATION, payload={},
+                                         run_at=frozen_clock.now(), enqueued_at=frozen_clock.now(), enqueue_count=1))
+        frozen_clock.advance(timedelta(seconds=1))
+    frozen_clock.advance(timedelta(seconds=settings.outbox_relay_after_seconds))
+    # When the relay looks once, one command per batch
+    sent = await outbox.relay_stale_commands(broker=broker, limit=1)
+    # Then it sent all three, each once, and the next look finds none
+    assert sent == 3
+    assert [(await Command.get(id=command.id)).enqueue_count for command in lost] == [2, 2, 2]
+    assert redis_client.llen(f"{TEST_NAMESPACE}:companies") == 3
+    assert await outbox.relay_stale_commands(broker=broker, limit=1) == 0
