@@ -5,7 +5,9 @@ database transaction as the state the command acts on. The unit of work
 (:func:`core.unit_of_work.unit_of_work`) enqueues the collected commands only after that
 transaction has committed; :func:`relay_stale_commands` (run by the scheduler) re-enqueues any
 command that no worker has started within ``outbox_relay_after_seconds`` - because Redis was
-down at commit time, or a message was lost.
+down at commit time, or a message was lost - unless its message still waits behind older ones in
+its queue (:func:`queued_behind`). :func:`purge_done_commands` (the scheduler's too) deletes the
+commands done longer ago than ``outbox_retention_hours``.
 
 A command of a unit of work is written already stamped as enqueued (``enqueued_at`` its
 creation, ``enqueue_count`` 1), so the commit needs no statement after it: the relay's bound
