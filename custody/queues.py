@@ -97,7 +97,7 @@ async def queue_report(settings: Settings, *, namespace: str | None = None,
 
 def format_report(report: dict[str, Any]) -> str:
     """The report as a table for people."""
-    width = max([len("queue"), *(len(row["queue"]) for row in report["queues"])]) + 2  # transaction_approvals
+    width = max([len("queue"), *(len(row["queue"]) for row in report["queues"])]) + 2  # the longest name sets it
     lines = [f"{'queue':{width}}{'ready':>7}{'delayed':>9}{'in progress':>13}{'dead':>7}{'oldest ready':>14}"]
     for row in report["queues"]:
         age = row["oldest_ready_age_seconds"]
