@@ -398,6 +398,8 @@ async def relay_stale_commands(*, broker: dramatiq.Broker | None = None, limit: 
     target = broker or dramatiq.get_broker()
     query = Command.filter(status="pending", run_at__lte=cutoff).filter(
         Q(enqueued_at__isnull=True) | Q(enqueued_at__lte=cutoff))
+    if not await query.exists():
+        return 0  # the usual look: nothing stale, so nothing to ask Redis about either
     behind = await queued_behind(target)
     for queue, since in sorted(behind.items()):
         # One negated conjunction (tortoise's exclude() negates each condition apart); a command

@@ -57,8 +57,8 @@ class LazyHandler:
 
 def _require_urls(settings: Settings, *, redis: bool = True) -> None:
     """Exit naming the server URLs the command needs and lacks (``redis``: it needs Redis too)."""
-    missing = [name for name, value in (("DATABASE_URL", settings.database_url), ("REDIS_URL", settings.redis_url))
-               if not value and (redis or name != "REDIS_URL")]
+    needed = [("DATABASE_URL", settings.database_url)] + ([("REDIS_URL", settings.redis_url)] if redis else [])
+    missing = [name for name, value in needed if not value]
     if missing:
         sys.exit(f"custody: {', '.join(missing)} not set (`custody dev` starts embedded servers instead)")
 
