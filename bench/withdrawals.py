@@ -670,7 +670,8 @@ async def create_to_finished(settings: Any, namespace: str, withdrawals: int, va
         ours = {str(transaction_id) for transaction_id in created}
         sent = await Command.filter(actor_name__startswith="withdrawals.").values_list("payload", "enqueue_count")
         messages = sum(int(n) for payload, n in sent if (payload or {}).get("transaction_id") in ours) / total
-        return {"rate": withdrawal_rate, "p50": statistics.median(latencies), "p99": percentile(latencies, 0.99),
+        return {"withdrawals": total, "rate": withdrawal_rate, "p50": statistics.median(latencies),
+                "p99": percentile(latencies, 0.99),
                 "signing_rate": signing_rate, "created_in": max(done["created_in"] for done in withdrawal_rounds),
                 "rounds": [(withdrawals / w["seconds"], withdrawals / s["seconds"])
                            for w, s in zip(withdrawal_rounds, signature_rounds)],
@@ -887,22 +888,23 @@ async def run(args: argparse.Namespace) -> None:
                 f"{step} {p50 * 1000:.0f} / {p99 * 1000:.0f} ms" for step, (p50, p99) in e2e["stages"].items()))
             print(f"  CPU per withdrawal, create -> finished: the general worker process(es) "
                   f"{e2e['cpu_general'] * 1000:.1f} ms, the signer processes {e2e['cpu_signers'] * 1000:.1f} ms")
-            statements = e2e["statements"]
+            # Every round's statements, per withdrawal of all rounds
+            statements, finished = e2e["statements"], e2e["withdrawals"]
             print(f"  SQL statements per withdrawal in the general worker process(es), create -> finished (asyncpg, "
-                  f"BEGIN/COMMIT included, the audit chain's too; the tracker runs in this process, not counted): {sum(statements.values()) / args.withdrawals:.1f}")
+                  f"BEGIN/COMMIT included, the audit chain's too; the tracker runs in this process, not counted): {sum(statements.values()) / finished:.1f}")
             for query, count in statements.most_common(args.statements):
-                print(f"    {count / args.withdrawals:5.2f}  {query}")
+                print(f"    {count / finished:5.2f}  {query}")
             signer_statements = e2e["signer_statements"]
             print(f"  SQL statements per withdrawal in the signer processes: "
-                  f"{sum(signer_statements.values()) / args.withdrawals:.1f} (per signature alone: "
+                  f"{sum(signer_statements.values()) / finished:.1f} (per signature alone: "
                   f"{e2e['signing_statements'][1]:.1f}, and the general worker process(es) "
                   f"{e2e['signing_statements'][0]:.1f})")
             for query, count in signer_statements.most_common(12):
-                print(f"    {count / args.withdrawals:5.2f}  {query}")
+                print(f"    {count / finished:5.2f}  {query}")
             print(f"  SQL statements per withdrawal of the tracker (withdrawals.track, in this process, every 5 ms; "
                   f"BEGIN/COMMIT included): {e2e['tracker_statements']:.1f}")
             for query, count in e2e["tracker_top"]:
-                print(f"    {count / args.withdrawals:5.2f}  {query}")
+                print(f"    {count / finished:5.2f}  {query}")
             print(f"  pipeline command messages sent per withdrawal (withdrawals.*, enqueued after commit or by the "
                   f"relay): {e2e['messages']:.2f}")
             print("  the lane cycle (a withdrawal's signing to the next one's of its address; p50 / p99, count): "
