@@ -14,12 +14,21 @@ of each idle consumer's wait on its queue's wake-up list: an enqueue wakes it at
 32 consumer threads (16 queues and their delay queues) then spent a fifth of a core polling
 while idle (bench/withdrawals.py ran on it). A delayed message (a retry with back-off) goes on
 when it is due whatever the bound: a delay queue's consumer waits no longer than that.
+
+Its Prometheus samples (dramatiq's middleware, as in a pool's worker process) go to a folder of
+its own, removed when it stops, unless ``dramatiq_prom_db`` names one: dramatiq's default is one
+folder per host (``/tmp/dramatiq-prometheus``) that nothing empties, and every worker started here
+left three files there. A caller that kills the process (a test's crash point) names a folder it
+removes itself.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import signal
+import tempfile
 import threading
 
 import dramatiq
@@ -27,7 +36,10 @@ from dramatiq.worker import WORKER_TIMEOUT
 
 from core.logs import configure_logging
 from core.settings import Settings, configure
-from custody.wiring import setup_broker
+
+#: What names the folder of the process's Prometheus samples (read by dramatiq's middleware when
+#: it is imported).
+METRICS_DIR_VARIABLE = "dramatiq_prom_db"
 
 
 def main() -> None:
@@ -39,6 +51,20 @@ def main() -> None:
                         help="milliseconds an idle consumer waits at most between polls (default: dramatiq's, "
                              "what `custody worker` uses)")
     args = parser.parse_args()
+    private = METRICS_DIR_VARIABLE not in os.environ
+    if private:
+        os.environ[METRICS_DIR_VARIABLE] = tempfile.mkdtemp(prefix="custody-worker-metrics-")
+    try:
+        run(args)
+    finally:
+        if private:
+            shutil.rmtree(os.environ[METRICS_DIR_VARIABLE], ignore_errors=True)
+
+
+def run(args: argparse.Namespace) -> None:
+    """The worker, until SIGTERM."""
+    from custody.wiring import setup_broker  # imports dramatiq's Prometheus middleware: after main() named its folder
+
     settings = configure(Settings.from_env())
     configure_logging()
     broker = setup_broker(settings, namespace=args.namespace)

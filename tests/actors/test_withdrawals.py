@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from actors import withdrawals as withdrawal_actors
 from core import jobs, outbox
@@ -99,7 +100,9 @@ async def test_commands_delivered_and_issued_twice_sign_and_broadcast_once(clien
 def _worker_process(settings, *crash_points: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": settings.database_url,
            "REDIS_URL": settings.redis_url, "CUSTODY_ENV": "test", "CUSTODY_DATA_DIR": str(settings.data_dir),
-           "CUSTODY_CRASH_POINTS": ",".join(crash_points), "LOG_LEVEL": "WARNING"}
+           "CUSTODY_CRASH_POINTS": ",".join(crash_points), "LOG_LEVEL": "WARNING",
+           # Its metrics in the suite's folder: a crash point ends it before it removes a folder of its own
+           "dramatiq_prom_db": str(Path(settings.data_dir) / "worker-metrics")}
     return subprocess.Popen([sys.executable, "-m", "custody.isolated_worker", "--namespace", TEST_NAMESPACE],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
