@@ -287,6 +287,10 @@ def make_pools(env: dict[str, str], logs: Path, names: tuple[str, ...] = RUN) ->
         pool_env = {**env, **assignments}
         if "dramatiq_prom_port" in pool_env:
             pool_env["dramatiq_prom_port"] = str(free_port())  # not the Procfile's: other runs may hold it
+        if "dramatiq_prom_db" in pool_env:
+            # Not the Procfile's folder either: a pool empties its folder when it starts (another
+            # run's pool would lose its samples), and this run's own goes with the run's folder.
+            pool_env["dramatiq_prom_db"] = str(logs.parent / "metrics" / name)
         pools[name] = Pool(name, command, pool_env, logs / f"{name}.log")
     missing = set(names) - set(pools)
     if missing:
