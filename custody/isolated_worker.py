@@ -18,7 +18,7 @@ when it is due whatever the bound: a delay queue's consumer waits no longer than
 Its Prometheus samples (dramatiq's middleware, as in a pool's worker process) go to a folder of
 its own, removed when it stops, unless ``dramatiq_prom_db`` names one: dramatiq's default is one
 folder per host (``/tmp/dramatiq-prometheus``) that nothing empties, and every worker started here
-left three files there. A caller that kills the process (a test's crash point) names a folder it
+left its files there. A caller that kills the process (a test's crash point) names a folder it
 removes itself.
 """
 
