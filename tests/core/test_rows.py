@@ -8,6 +8,7 @@ from typing import Any
 
 import asyncpg
 import pytest
+from tortoise.exceptions import ValidationError
 
 from core import clock
 from core.db import transaction
@@ -127,3 +128,43 @@ async def test_by_key_locks_the_row_until_the_transaction_ends(database, setting
         assert await other.fetchval("SELECT 1 FROM outbox_commands WHERE id = $1 FOR UPDATE NOWAIT", command.id) == 1
     finally:
         await other.close()
+
+
+class _RollBack(Exception):
+    """Ends a test's transaction without committing it."""
+
+
+async def test_write_rows_stores_every_column_as_tortoises_save_does(database):
+    # Given the same rows made twice (UUIDs as objects and as text, integers, booleans, bytes,
+    # JSON, datetimes, None): one of each to be written by write_rows, the other by save(), in a
+    # transaction that checks no foreign key (the rows name no real workspace) and is rolled back
+    from tortoise import connections
+
+    with pytest.raises(_RollBack):
+        async with transaction():
+            await connections.get("default").execute_script("SET LOCAL session_replication_role = replica")
+            for model, values in _given():
+                ours, theirs = build(model, **{**values, "id": uuid.uuid4()}), model(**{**values, "id": uuid.uuid4()})
+                if model is Transaction:
+                    ours.signature = theirs.signature = b"\x00\x01"
+                    ours.holding = theirs.holding = True
+                if model is AuditEntry:  # (its trigger, off here, would give it the next position)
+                    ours.position, theirs.position = 7, 8
+                # When each is written
+                await write_rows([ours])
+                await theirs.save()
+                # Then the database holds the same values in every column but the key (and the
+                # audit entries' positions, unique in a workspace)
+                table, key = model._meta.db_table, model._meta.db_pk_column  # noqa: SLF001
+                rows = await connections.get("default").execute_query_dict(
+                    f'SELECT * FROM "{table}" WHERE "{key}" = ANY($1::uuid[])', [[ours.id, theirs.id]])
+                stored = {row[key]: {column: value for column, value in row.items() if column not in (key, "position")}
+                          for row in rows}
+                assert stored[ours.id] == stored[theirs.id], model.__name__
+            # And a value a field's validator refuses is refused alike, before anything is sent
+            model, values = _given()[0]
+            with pytest.raises(ValidationError, match="error_code"):
+                await write_rows([build(model, **{**values, "id": uuid.uuid4(), "error_code": "X" * 65})])
+            with pytest.raises(ValidationError, match="error_code"):
+                await model(**{**values, "id": uuid.uuid4(), "error_code": "X" * 65}).save()
+            raise _RollBack
