@@ -62,12 +62,14 @@ async def drop_database(server_url: str, database: str) -> None:
 
 
 def flush_namespace(redis_url: str | None, namespace: str) -> None:
-    """Delete the benchmark's broker keys (none to delete without a Redis: nothing was enqueued)."""
+    """Delete the benchmark's broker keys: ``<namespace>:*`` and those of its sub-namespaces,
+    ``<namespace>-*`` (none to delete without a Redis: nothing was enqueued). Not every key that
+    starts with the name: ``custody-bench-123`` must not take ``custody-bench-1234``'s."""
     if redis_url is None:
         return
     client = redis.Redis.from_url(redis_url)
     try:
-        stale = list(client.scan_iter(match=f"{namespace}*", count=1000))
+        stale = [key for suffix in (":", "-") for key in client.scan_iter(match=f"{namespace}{suffix}*", count=1000)]
         if stale:
             client.delete(*stale)
     finally:

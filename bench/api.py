@@ -59,7 +59,7 @@ async def prepare(database_url: str, redis_url: str) -> tuple[str, str, int]:
     import uuid
 
     import asyncpg
-    from _support import scratch_data_dir
+    from _support import flush_namespace, scratch_data_dir
     from nacl.signing import SigningKey
     from sanic import Sanic
 
@@ -114,9 +114,7 @@ async def prepare(database_url: str, redis_url: str) -> tuple[str, str, int]:
         print(f"  {count} x {query}")
     await close_database()
     # What the set-up enqueued (no worker takes this namespace): not left in a shared Redis.
-    leftovers = list(broker.client.scan_iter(match=f"{broker.namespace}:*", count=1000))
-    if leftovers:
-        broker.client.delete(*leftovers)
+    flush_namespace(redis_url, broker.namespace)
     return issued.access_token, str(workspace.id), statements
 
 

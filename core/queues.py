@@ -27,10 +27,6 @@ from dramatiq.message import Message
 
 from core.settings import DEFAULT_REDIS_NAMESPACE
 
-#: Redis key prefix of the broker's queues (``custody:<queue>``; see the README) when
-#: ``REDIS_NAMESPACE`` is unset: the default of the functions here (a process passes its own).
-NAMESPACE = DEFAULT_REDIS_NAMESPACE
-
 #: The signer queues: each consumed only by its own signer process (``custody signer``).
 SIGNER_QUEUES: tuple[str, ...] = ("signer_1", "signer_2")
 
@@ -66,7 +62,7 @@ def _age(data: bytes | None, now_ms: float) -> float | None:
     return max(now_ms - Message.decode(data).message_timestamp, 0) / 1000
 
 
-def queue_depths(client: redis.Redis, queues: Iterable[str] = QUEUES, namespace: str = NAMESPACE) -> list[QueueDepth]:
+def queue_depths(client: redis.Redis, queues: Iterable[str] = QUEUES, namespace: str = DEFAULT_REDIS_NAMESPACE) -> list[QueueDepth]:
     """Depths of each queue, in two round trips whatever the number of queues (one pipeline for
     the counts, one for the oldest ready messages)."""
     names = sorted(set(queues))

@@ -31,8 +31,8 @@ from dramatiq.message import Message
 
 from core import clock
 from core.database_url import direct_url
-from core.queues import NAMESPACE, QUEUES, queue_depths
-from core.settings import Settings, get_settings
+from core.queues import QUEUES, queue_depths
+from core.settings import DEFAULT_REDIS_NAMESPACE, Settings, get_settings
 from custody.embedded import with_embedded_servers
 
 #: Outbox statuses in the order they are shown.
@@ -139,7 +139,7 @@ def _matches(data: bytes, selection: Selection, now_ms: float) -> bool:
     return True
 
 
-def select_messages(client: redis.Redis, selection: Selection, namespace: str = NAMESPACE) -> list[tuple[str, bytes]]:
+def select_messages(client: redis.Redis, selection: Selection, namespace: str = DEFAULT_REDIS_NAMESPACE) -> list[tuple[str, bytes]]:
     """The ``(redis message id, body)`` pairs the selection covers."""
     base = f"{namespace}:{selection.queue}"
     if selection.kind == "dead":
@@ -174,7 +174,7 @@ def requeue_dead(broker: dramatiq.Broker, selection: Selection) -> int:
     return moved
 
 
-def purge(client: redis.Redis, selection: Selection, namespace: str = NAMESPACE) -> int:
+def purge(client: redis.Redis, selection: Selection, namespace: str = DEFAULT_REDIS_NAMESPACE) -> int:
     """Delete the selected dead letters or ready messages; returns how many."""
     base = f"{namespace}:{selection.queue}"
     removed = 0
