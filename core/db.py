@@ -9,10 +9,11 @@ migrations) is described by :class:`OrmApp` and handed in by the process wiring
 from __future__ import annotations
 
 import functools
+import gc
 import logging
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
-from typing import Any, AsyncIterator, cast
+from typing import Any, AsyncIterator, Iterator, cast
 
 import asyncpg
 import tortoise.context as tortoise_context
@@ -122,16 +123,42 @@ async def close_database() -> None:
     tortoise_context._global_context = None  # noqa: SLF001 - no public reset in tortoise 1.1
 
 
+#: The garbage collector's thresholds while migrations run (:func:`fewer_collections`): the
+#: youngest generation is collected every 20,000 net allocations instead of Python's 700, the
+#: older ones as by default.
+MIGRATION_GC_THRESHOLDS = (20_000, 10, 10)
+
+
+@contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Run the block with :data:`MIGRATION_GC_THRESHOLDS`, then restore the process's own.
+
+    Migrating an empty database builds tortoise's model states and classes again and again
+    (cyclic objects, most of them garbage soon): with Python's default thresholds the cyclic
+    collector made 1,664 young, 152 middle and 13 full collections, 1.63 of the 2.44 s of CPU
+    that migrating took. Under these thresholds: 59 and 6 and none, 0.30 of 1.08 s, for a peak
+    of 213 MB of memory instead of 168 MB (one process, a fresh database; a young threshold of
+    10,000 gave 1.35 s and 229 MB, with one full collection). Collection is only deferred, never
+    turned off: the garbage is freed all the same, a little later."""
+    before = gc.get_threshold()
+    gc.set_threshold(*MIGRATION_GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 async def apply_migrations(settings: Settings | None, *, app: OrmApp) -> None:
     """Apply every committed migration of ``app`` (what ``custody migrate`` runs), holding the
     migration lock: a second process that migrates at the same time waits, then finds nothing
-    left to apply."""
+    left to apply. The collector runs less often meanwhile (:func:`fewer_collections`)."""
     settings = settings or get_settings()
     url = _require_url(settings)
     async with migration_lock(settings, exclusive=True):
         config = tortoise_config(url, app)
         await Tortoise.init(config=config, init_connections=False)
-        await _Executor(get_connection("default"), config["apps"]).migrate()
+        with fewer_collections():
+            await _Executor(get_connection("default"), config["apps"]).migrate()
         await close_database()
 
 
