@@ -375,6 +375,35 @@ async def test_no_connection_is_made_to_a_forbidden_address_whatever_the_url_spe
     assert connections == []
 
 
+async def test_a_webhook_url_is_vetted_once_per_process_and_a_refusal_is_never_kept(settings, receiver,
+                                                                                   webhook_settings, monkeypatch):
+    # Given a receiver on loopback, allowed (development), and the URLs the guard parses, counted
+    parsed = []
+    parse = url_guard.parse_url
+    monkeypatch.setattr(url_guard, "parse_url", lambda raw: parsed.append(raw) or parse(raw))
+    sender._checked_target.cache_clear()
+    webhook_settings(webhook_allow_loopback=True)
+    url = receiver.url("/vetted")
+
+    def attempt() -> DeliveryJob:
+        return DeliveryJob(delivery_id=uuid.uuid4(), webhook_id=uuid.uuid4(), event_id=uuid.uuid4(), url=url,
+                           body=b"{}", attempt=1, secrets=["whsec_" + "A" * 43 + "="])
+
+    # When three attempts go to its URL
+    outcomes = [await sender.post(attempt()) for _ in range(3)]
+    # Then all three arrive, and the URL was parsed and vetted once
+    assert [outcome.response_status for outcome in outcomes] == [200, 200, 200]
+    assert len(receiver.by_path("/vetted")) == 3 and parsed == [url]
+    # When loopback is then forbidden (production)
+    webhook_settings(webhook_allow_loopback=False)
+    for _ in range(2):
+        outcome = await sender.post(attempt())
+        # Then every attempt is refused, each one vetted again
+        assert outcome.response_status is None
+        assert outcome.error == "refused: the host resolves to a loopback address", outcome.error
+    assert parsed == [url] * 3 and len(receiver.by_path("/vetted")) == 3
+
+
 def test_every_socket_of_a_delivery_is_checked_against_its_peer_address(settings, webhook_settings):
     # The last check before a byte leaves: whatever resolved the host, its socket is vetted
     webhook_settings(webhook_allow_loopback=False)
