@@ -21,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from core import db
+from models import ORM_APP
 from tests.support.environment import ROOT, SUITE_DATABASE, TEST_CACHE_DIR, TEST_DATABASE, WORKER
 
 
@@ -69,14 +70,13 @@ async def test_processes_that_migrate_at_once_all_succeed(settings):
             await check.close()
 
 
-def test_migrations_run_with_fewer_collections_and_the_process_gets_its_thresholds_back():
+def test_fewer_collections_defers_the_collector_and_gives_the_process_its_thresholds_back():
     # Given a process with thresholds of its own
     own = (900, 11, 12)
     saved = gc.get_threshold()
     gc.set_threshold(*own)
     try:
-        # When a block runs under fewer_collections (what apply_migrations wraps its executor in)
-        # and raises
+        # When a block runs under fewer_collections and raises
         seen = []
         try:
             with db.fewer_collections():
@@ -91,6 +91,28 @@ def test_migrations_run_with_fewer_collections_and_the_process_gets_its_threshol
         assert gc.get_threshold() == own
     finally:
         gc.set_threshold(*saved)
+
+
+async def test_the_migration_executor_runs_under_fewer_collections(settings, database, monkeypatch):
+    # Given the executor replaced by one that notes the thresholds it runs under (and tortoise's
+    # set-up and tear-down left out: this process's own connections stay as they are)
+    seen = []
+
+    async def note(self) -> None:
+        seen.append(gc.get_threshold())
+
+    async def nothing(*args, **kwargs) -> None:
+        return None
+
+    monkeypatch.setattr(db._Executor, "migrate", note)
+    monkeypatch.setattr(db.Tortoise, "init", nothing)
+    monkeypatch.setattr(db, "close_database", nothing)
+    before = gc.get_threshold()
+    # When the migrations are applied
+    await db.apply_migrations(settings, app=ORM_APP)
+    # Then the executor ran under the migration thresholds, and the process's are back after
+    assert seen == [db.MIGRATION_GC_THRESHOLDS]
+    assert gc.get_threshold() == before
 
 
 async def test_opening_the_database_waits_for_a_running_migration(settings):
