@@ -28,7 +28,14 @@ from dramatiq.message import Message
 from dramatiq.middleware import AsyncIO
 
 import core.broker
-from core.broker import DatabaseLifecycle, NotifyingRedisBroker, ParentWatch, _NotifiedConsumer, create_broker
+from core.broker import (
+    DatabaseLifecycle,
+    NotifyingRedisBroker,
+    ParentWatch,
+    UvloopAsyncIO,
+    _NotifiedConsumer,
+    create_broker,
+)
 from custody.dev import free_port
 from custody.embedded import process_alive
 from models import ORM_APP
@@ -58,7 +65,8 @@ def test_a_worker_opens_its_database_before_taking_messages_and_closes_it_after_
         kinds = [type(m) for m in broker.middleware]
         # "before" hooks run in order, "after" hooks in reverse: the loop exists before the database
         # opens, and is still running when the database closes
-        assert kinds.index(AsyncIO) < kinds.index(DatabaseLifecycle) and ParentWatch in kinds
+        assert kinds.index(UvloopAsyncIO) < kinds.index(DatabaseLifecycle) and ParentWatch in kinds
+        assert issubclass(UvloopAsyncIO, AsyncIO)
         lifecycle = broker.middleware[kinds.index(DatabaseLifecycle)]
         # Opening happens before the worker threads start (not after boot, when they already run)
         assert type(lifecycle).before_worker_boot is not dramatiq.Middleware.before_worker_boot
@@ -478,7 +486,7 @@ def test_a_dead_workers_unacked_message_comes_back_to_the_living(settings, monke
 #: DatabaseLifecycle middleware) whose one actor reads the database: ``argv`` is the file the
 #: actor writes its answer to, the broker's namespace and how long the boot waits for the database.
 _BOOTING_WORKER = textwrap.dedent("""
-    import sys, time
+    import asyncio, sys, time
     from pathlib import Path
 
     import dramatiq
@@ -494,7 +502,8 @@ _BOOTING_WORKER = textwrap.dedent("""
     @dramatiq.actor(broker=broker, queue_name="boot_probe", actor_name="boot_probe.read")
     async def read() -> None:
         rows = await connections.get("default").execute_query_dict("SELECT 41 + 1 AS answer")
-        out.write_text(str(rows[0]["answer"]))
+        # with the module of the loop it ran on
+        out.write_text(f"{rows[0]['answer']} {type(asyncio.get_running_loop()).__module__}")
 
     worker = dramatiq.Worker(broker, worker_threads=1, worker_timeout=100)
     worker.start()  # the boot: it opens the database first
@@ -594,9 +603,9 @@ async def test_a_worker_that_boots_while_the_database_is_down_waits_for_it_befor
         if worker.poll() is None:
             worker.kill()
         _forget_namespace(redis_client, port)
-    # Then the worker waited for it, and its actor ran with the database
+    # Then the worker waited for it, and its actor ran with the database, on uvloop's event loop
     assert code == 0, stderr[-3000:]
-    assert (tmp_path / "answer").read_text() == "42"
+    assert (tmp_path / "answer").read_text() == "42 uvloop"
     assert "No TortoiseContext" not in stderr
 
 
