@@ -7,8 +7,8 @@ the actors to the broker (``custody.wiring.setup_broker``).
 
 In a worker the AsyncIO middleware (:class:`UvloopAsyncIO`: dramatiq's, on uvloop) runs async
 actors on an event-loop thread and :class:`DatabaseLifecycle` opens tortoise on that loop when
-the worker boots. Tests pass their
-own running loop instead: actors then run on the loop that already holds the test database.
+the worker boots. Tests pass their own running loop instead: actors then run on the loop that
+already holds the test database.
 """
 
 from __future__ import annotations
