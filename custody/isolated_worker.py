@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import signal
-import tempfile
 import threading
 
 import dramatiq
@@ -36,10 +34,7 @@ from dramatiq.worker import WORKER_TIMEOUT
 
 from core.logs import configure_logging
 from core.settings import Settings, configure
-
-#: What names the folder of the process's Prometheus samples (read by dramatiq's middleware when
-#: it is imported).
-METRICS_DIR_VARIABLE = "dramatiq_prom_db"
+from custody.pool import METRICS_DIR_VARIABLE, metrics_folder
 
 
 def main() -> None:
@@ -51,19 +46,13 @@ def main() -> None:
                         help="milliseconds an idle consumer waits at most between polls (default: dramatiq's, "
                              "what `custody worker` uses)")
     args = parser.parse_args()
-    private = METRICS_DIR_VARIABLE not in os.environ
-    if private:
-        os.environ[METRICS_DIR_VARIABLE] = tempfile.mkdtemp(prefix="custody-worker-metrics-")
-    try:
+    with metrics_folder(os.environ.get(METRICS_DIR_VARIABLE), prefix="custody-worker-metrics-"):
         run(args)
-    finally:
-        if private:
-            shutil.rmtree(os.environ[METRICS_DIR_VARIABLE], ignore_errors=True)
 
 
 def run(args: argparse.Namespace) -> None:
     """The worker, until SIGTERM."""
-    from custody.wiring import setup_broker  # imports dramatiq's Prometheus middleware: after main() named its folder
+    from custody.wiring import setup_broker  # imports dramatiq's Prometheus middleware: inside main()'s folder
 
     settings = configure(Settings.from_env())
     configure_logging()

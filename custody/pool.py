@@ -21,10 +21,29 @@ import os
 import shutil
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from core.settings import SettingsError, get_settings
+
+#: What names the folder of a process's Prometheus samples (read by dramatiq's middleware when it
+#: is imported, and by the settings as ``pool_metrics_dir``).
+METRICS_DIR_VARIABLE = "dramatiq_prom_db"
+
+
+@contextmanager
+def metrics_folder(named: str | Path | None, *, prefix: str) -> Iterator[Path]:
+    """The folder of this process's Prometheus samples, named in :data:`METRICS_DIR_VARIABLE` for
+    dramatiq's middleware (import it inside the block): ``named``, or when None a private
+    temporary folder (``prefix``), removed when the block ends."""
+    folder = Path(named) if named is not None else Path(tempfile.mkdtemp(prefix=prefix))
+    os.environ[METRICS_DIR_VARIABLE] = str(folder)
+    try:
+        yield folder
+    finally:
+        if named is None:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def empty_metrics_dir(folder: Path) -> None:
@@ -40,29 +59,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"custody: {exc}", file=sys.stderr)
         return 2
-    folder = settings.pool_metrics_dir
-    private = folder is None
-    if folder is None:
-        folder = Path(tempfile.mkdtemp(prefix="custody-pool-metrics-"))
-    else:
-        empty_metrics_dir(folder)
+    if settings.pool_metrics_dir is not None:
+        empty_metrics_dir(settings.pool_metrics_dir)
     # dramatiq's middleware reads the folder from the environment when it is imported (below).
-    os.environ["dramatiq_prom_db"] = str(folder)
-    from dramatiq import cli
+    with metrics_folder(settings.pool_metrics_dir, prefix="custody-pool-metrics-"):
+        from dramatiq import cli
 
-    from core.logs import configure_logging
+        from core.logs import configure_logging
 
-    configure_logging()
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    args = cli.make_argument_parser().parse_args(arguments)
-    args.skip_logging = True
-    # What dramatiq runs again when SIGHUP asks it to reload: this command, not its own.
-    sys.argv = [sys.executable, "-m", "custody.pool", *arguments]
-    try:
+        configure_logging()
+        arguments = list(sys.argv[1:] if argv is None else argv)
+        args = cli.make_argument_parser().parse_args(arguments)
+        args.skip_logging = True
+        # What dramatiq runs again when SIGHUP asks it to reload: this command, not its own.
+        sys.argv = [sys.executable, "-m", "custody.pool", *arguments]
         return int(cli.main(args) or 0)
-    finally:
-        if private:
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

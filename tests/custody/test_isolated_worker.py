@@ -8,20 +8,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
-from typing import Callable
 
-from custody.isolated_worker import METRICS_DIR_VARIABLE
+from custody.pool import METRICS_DIR_VARIABLE
 from domain.withdrawals.pipeline import EXPIRE
 from tests.support.environment import ROOT, TEST_NAMESPACE
-
-
-async def _wait_for(found: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not found():
-        assert time.monotonic() < deadline, what
-        await asyncio.sleep(0.05)
+from tests.support.worker import wait_for
 
 
 async def test_a_worker_keeps_its_samples_in_its_own_folder_and_removes_it_when_it_stops(settings, broker, tmp_path):
@@ -41,7 +33,7 @@ async def test_a_worker_keeps_its_samples_in_its_own_folder_and_removes_it_when_
         def samples() -> list[Path]:
             return list(tmp_path.glob("custody-worker-metrics-*/*.db"))
 
-        await _wait_for(lambda: bool(samples()) or process.poll() is not None, "the worker wrote no samples")
+        await wait_for(lambda: bool(samples()) or process.poll() is not None, timeout=30)
         assert process.poll() is None, process.stderr.read().decode()  # type: ignore[union-attr]
         # Then its samples are in a folder of its own, and none in dramatiq's default one
         assert samples()
